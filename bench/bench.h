@@ -1,0 +1,69 @@
+/*
+ * bench/bench.h: `fieldfuse bench`. Runs workloads (the .hlo files of bench/workloads, embedded) at
+ * sizes 2^k on one or more devices in several modes, timing kernels with OpenCL profiling
+ * events (median of `runs` timed runs after `warmup` untimed ones), and reports a table,
+ * JSON (HLO.md section 6) and CSV.
+ *
+ * Modes: fused (the fusion pass on), unfused (one kernel per op, every intermediate in
+ * device memory: how ICICLE's vec_ops run), copy (a copy kernel over the same element
+ * count and type: the device's bandwidth roof). Fused and unfused outputs of every run are
+ * compared byte for byte; a difference is an error, not a data point.
+ */
+#ifndef FFU_BENCH_BENCH_H
+#define FFU_BENCH_BENCH_H
+
+#include <stdio.h>
+
+#include "runtime/cl.h"
+
+typedef enum { FFU_BENCH_FUSED, FFU_BENCH_UNFUSED, FFU_BENCH_COPY, FFU_BENCH_MODE_COUNT } ffu_bench_mode;
+
+typedef struct ffu_bench_opts {
+	const char *const *workloads; /* names; NULL/0 = the seed pair */
+	int n_workloads;
+	const char *device;           /* selector, or "all" */
+	int k_min, k_max;
+	int runs, warmup;
+	FILE *progress;               /* progress lines, or NULL */
+} ffu_bench_opts;
+
+typedef struct ffu_bench_result {
+	int device;                   /* index into the report's devices */
+	const char *workload;         /* static (embedded name) */
+	const char *field;
+	int k;
+	ffu_bench_mode mode;
+	int kernels;
+	double ms, min_ms, max_ms;    /* median, min, max over runs */
+	double gbps;                  /* minimum traffic (inputs + outputs) / median time */
+	int runs;
+} ffu_bench_result;
+
+typedef struct ffu_bench_report {
+	ffu_device_info *devices;
+	int n_devices;
+	double *copy_gbps;            /* per device: the best copy rate measured */
+	ffu_bench_result *results;
+	int n_results, cap_results;
+} ffu_bench_report;
+
+extern const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT];
+
+/* Names of the embedded workloads (NULL-terminated) and their text. */
+extern const char *const ffu__bench_workload_names[];
+const char *ffu__bench_workload(const char *name);
+
+ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_error *e);
+void ffu__bench_report_free(ffu_bench_report *rep);
+
+/* copy.c: median time of a copy of n elements of elem_bytes each on cl. */
+ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, int runs,
+			   double *ms, double *min_ms, double *max_ms, ffu_error *e);
+double ffu__bench_median(double *v, int n); /* sorts v */
+
+/* report.c */
+void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep);
+ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, ffu_error *e);
+ffu_status ffu__bench_write_csv(const char *path, const ffu_bench_report *rep, ffu_error *e);
+
+#endif

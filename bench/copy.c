@@ -1,0 +1,79 @@
+/*
+ * bench/copy.c: the bandwidth roof. A kernel that copies the same number of 32-bit words
+ * a workload's array holds, timed like the workloads, so `fused GB/s / copy GB/s` says how
+ * close a fused kernel gets to what the device's memory can do.
+ */
+#include <stdlib.h>
+
+#include "bench/bench.h"
+
+static const char copy_src[] =
+	"__kernel void ffu_copy(__global const uint *restrict in, __global uint *restrict out,\n"
+	"                       const ulong n)\n"
+	"{\n"
+	"\tconst ulong i = get_global_id(0);\n"
+	"\tif (i < n)\n"
+	"\t\tout[i] = in[i];\n"
+	"}\n";
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double ffu__bench_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, int runs,
+			   double *ms, double *min_ms, double *max_ms, ffu_error *e)
+{
+	cl_program prog = NULL;
+	cl_kernel k = NULL;
+	cl_mem in = NULL, out = NULL;
+	double *t = calloc((size_t)runs + 1, sizeof *t);
+	size_t bytes = n * elem_bytes;
+	cl_ulong words = bytes / 4;
+	ffu_status st = t ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_build(cl, &prog, copy_src, NULL, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_kernel(prog, &k, "ffu_copy", e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_buffer(cl, &in, bytes, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_buffer(cl, &out, bytes, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k, 0, sizeof in, &in, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k, 1, sizeof out, &out, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k, 2, sizeof words, &words, e);
+	for (int r = 0; r < warmup + runs && st == FFU_STATUS_OK; r++) {
+		cl_event ev = NULL;
+		cl_ulong s = 0, f = 0;
+		st = ffu__cl_launch(cl, k, (size_t)words, 0, &ev, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_finish(cl, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_event_times(ev, &s, &f, e);
+		if (ev)
+			clReleaseEvent(ev);
+		if (st == FFU_STATUS_OK && r >= warmup)
+			t[r - warmup] = (double)(f - s) * 1e-6;
+	}
+	if (st == FFU_STATUS_OK) {
+		*ms = ffu__bench_median(t, runs);
+		*min_ms = t[0];
+		*max_ms = t[runs - 1];
+	}
+	ffu__cl_buffer_release(&in);
+	ffu__cl_buffer_release(&out);
+	ffu__cl_kernel_release(&k);
+	ffu__cl_program_release(&prog);
+	free(t);
+	return st;
+}

@@ -1,0 +1,122 @@
+/* bench/report.c: the terminal table, JSON (HLO.md section 6, via jansson) and CSV. */
+#include <jansson.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "util/file.h"
+
+#ifndef FFU_VERSION
+#define FFU_VERSION "unknown"
+#endif
+
+static const ffu_bench_result *find(const ffu_bench_report *rep, int dev, const char *w, int k, ffu_bench_mode m)
+{
+	for (int i = 0; i < rep->n_results; i++) {
+		const ffu_bench_result *r = &rep->results[i];
+		if (r->device == dev && r->k == k && r->mode == m && strcmp(r->workload, w) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep)
+{
+	for (int d = 0; d < rep->n_devices; d++) {
+		const ffu_device_info *dev = &rep->devices[d];
+		fprintf(out, "\ndevice %s: %s (%s), copy roof %.1f GB/s\n", dev->id, dev->name, dev->platform_name,
+			rep->copy_gbps[d]);
+		fprintf(out, "%-12s %3s %9s %9s %9s %8s %9s %8s %8s\n", "workload", "k", "unfused", "fused",
+			"copy", "unf/fus", "fused", "fused/", "kernels");
+		fprintf(out, "%-12s %3s %9s %9s %9s %8s %9s %8s %8s\n", "", "", "ms", "ms", "ms", "speedup",
+			"GB/s", "copy", "unf/fus");
+		for (int i = 0; i < rep->n_results; i++) {
+			const ffu_bench_result *f = &rep->results[i];
+			if (f->device != d || f->mode != FFU_BENCH_FUSED)
+				continue;
+			const ffu_bench_result *u = find(rep, d, f->workload, f->k, FFU_BENCH_UNFUSED);
+			const ffu_bench_result *c = find(rep, d, f->workload, f->k, FFU_BENCH_COPY);
+			if (!u || !c)
+				continue;
+			fprintf(out, "%-12s %3d %9.3f %9.3f %9.3f %7.2fx %9.1f %7.0f%% %5d/%d\n", f->workload, f->k,
+				u->ms, f->ms, c->ms, u->ms / f->ms, f->gbps, 100.0 * f->gbps / c->gbps, u->kernels,
+				f->kernels);
+		}
+	}
+	if (rep->n_devices > 1) {
+		fprintf(out, "\nfused time relative to device %s (lower is faster):\n", rep->devices[0].id);
+		for (int i = 0; i < rep->n_results; i++) {
+			const ffu_bench_result *r = &rep->results[i];
+			if (r->device == 0 || r->mode != FFU_BENCH_FUSED)
+				continue;
+			const ffu_bench_result *b = find(rep, 0, r->workload, r->k, FFU_BENCH_FUSED);
+			if (b)
+				fprintf(out, "  %s %-12s 2^%d: %.2fx\n", rep->devices[r->device].id, r->workload, r->k,
+					r->ms / b->ms);
+		}
+	}
+}
+
+static ffu_status dump_json(FILE *f, void *arg, ffu_error *e)
+{
+	json_t *root = arg;
+	if (json_dumpf(root, f, JSON_INDENT(2)) != 0)
+		return ffu__err(e, FFU_STATUS_EIO, "writing JSON failed");
+	fputc('\n', f);
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, ffu_error *e)
+{
+	json_t *root = json_object(), *devs = json_array(), *res = json_array();
+	ffu_status st = FFU_STATUS_OK;
+	if (!root || !devs || !res) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	json_object_set_new(root, "tool", json_string("fieldfuse"));
+	json_object_set_new(root, "version", json_string(FFU_VERSION));
+	json_object_set_new(root, "timing", json_string("kernel"));
+	for (int d = 0; d < rep->n_devices; d++) {
+		const ffu_device_info *dev = &rep->devices[d];
+		json_array_append_new(devs, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f}", "id", dev->id, "name", dev->name,
+						      "vendor", dev->vendor, "platform", dev->platform_name, "driver",
+						      dev->driver, "copy_gbps", rep->copy_gbps[d]));
+	}
+	for (int i = 0; i < rep->n_results; i++) {
+		const ffu_bench_result *r = &rep->results[i];
+		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:f, s:i}",
+						     "device", rep->devices[r->device].id, "workload", r->workload,
+						     "field", r->field, "k", r->k, "mode",
+						     ffu__bench_mode_names[r->mode], "kernels", r->kernels, "ms", r->ms,
+						     "min_ms", r->min_ms, "max_ms", r->max_ms, "gbps", r->gbps,
+						     "runs", r->runs));
+	}
+	json_object_set(root, "devices", devs);
+	json_object_set(root, "results", res);
+	st = ffu__file_write_atomic(path, dump_json, root, e);
+out:
+	json_decref(devs);
+	json_decref(res);
+	json_decref(root);
+	return st;
+}
+
+static ffu_status dump_csv(FILE *f, void *arg, ffu_error *e)
+{
+	const ffu_bench_report *rep = arg;
+	fprintf(f, "device,device_name,workload,field,k,mode,kernels,ms,min_ms,max_ms,gbps,runs\n");
+	for (int i = 0; i < rep->n_results; i++) {
+		const ffu_bench_result *r = &rep->results[i];
+		const ffu_device_info *dev = &rep->devices[r->device];
+		/* device names never contain '"'; quote them for the commas some have */
+		fprintf(f, "%s,\"%s\",%s,%s,%d,%s,%d,%.6f,%.6f,%.6f,%.3f,%d\n", dev->id, dev->name, r->workload,
+			r->field, r->k, ffu__bench_mode_names[r->mode], r->kernels, r->ms, r->min_ms, r->max_ms,
+			r->gbps, r->runs);
+	}
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__bench_write_csv(const char *path, const ffu_bench_report *rep, ffu_error *e)
+{
+	return ffu__file_write_atomic(path, dump_csv, (void *)rep, e);
+}

@@ -1,0 +1,477 @@
+/*
+ * fields/field.c: the host reference arithmetic of every field in fields/fields.def (API in
+ * fields/field.h). Owned by the fields engineer; the device counterparts are cl/mont*.cl.
+ *
+ * One generic implementation for all fields: elements are held in nlimbs 64-bit limbs
+ * (nlimbs = ceil(bits / 64)) and multiplied with CIOS Montgomery using the host radix
+ * R_host = 2^(64 * nlimbs). The CIOS keeps an extra carry word and reductions test the
+ * carry explicitly, so nothing here assumes the modulus leaves a spare top bit (Goldilocks,
+ * p = 2^64 - 2^32 + 1, will reuse this file unchanged). Plain and obviously correct before
+ * fast: this is the oracle that device code is checked against.
+ *
+ * Every derived constant (-p^-1, R^2 mod p for both radices, ...) is computed from the
+ * modulus hex string once, under pthread_once, so no hand-typed constant can drift.
+ *
+ * Elements cross the API as canonical little-endian storage bytes. Operations assume
+ * canonical inputs (< p); non-canonical inputs give unspecified values, never a crash.
+ */
+#include "field.h"
+
+#include <pthread.h>
+#include <string.h>
+
+enum { MAXL = FFU_FIELD_MAX_LIMBS };
+
+static ffu_field fields[FFU_FIELD_COUNT] = {
+#define FFU_FIELD(ID, NAME, BITS, BYTES, MOD, GEN, TWOADIC, TMPL)                 \
+	{.id = FFU_FIELD_##ID,                                                     \
+	 .name = #NAME,                                                            \
+	 .modulus_hex = MOD,                                                       \
+	 .cl_template = #TMPL,                                                     \
+	 .bits = BITS,                                                             \
+	 .nlimbs = ((BITS) + 63) / 64,                                             \
+	 .storage_bytes = BYTES,                                                   \
+	 .generator = GEN,                                                         \
+	 .two_adicity = TWOADIC},
+#include "fields.def"
+#undef FFU_FIELD
+};
+
+/*
+ * Constants the public descriptor does not carry, kept beside it (indexed by id) so that
+ * field.h stays stable: the multipliers that turn a host Montgomery product into the
+ * device-radix conversions.
+ */
+typedef struct field_extra {
+	uint64_t to_dev[MAXL];   /* R_dev * R_host mod p: mont(a, to_dev) = a * R_dev */
+	uint64_t from_dev[MAXL]; /* R_host / R_dev mod p: mont(a, from_dev) = a / R_dev */
+	uint64_t one_mont[MAXL]; /* R_host mod p: 1 in host Montgomery form */
+} field_extra;
+
+static field_extra extras[FFU_FIELD_COUNT];
+static pthread_once_t fields_once = PTHREAD_ONCE_INIT;
+
+/* ---- limb helpers (n limbs, little-endian) ---- */
+
+static int cmp_n(const uint64_t *a, const uint64_t *b, int n)
+{
+	for (int i = n - 1; i >= 0; i--)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* r = a - b, returns the borrow. r may alias a or b. */
+static uint64_t sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, int n)
+{
+	uint64_t borrow = 0;
+	for (int i = 0; i < n; i++) {
+		unsigned __int128 d = (unsigned __int128)a[i] - b[i] - borrow;
+		r[i] = (uint64_t)d;
+		borrow = (uint64_t)(d >> 64) & 1;
+	}
+	return borrow;
+}
+
+/* r = a + b, returns the carry. r may alias a or b. */
+static uint64_t add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, int n)
+{
+	uint64_t carry = 0;
+	for (int i = 0; i < n; i++) {
+		unsigned __int128 s = (unsigned __int128)a[i] + b[i] + carry;
+		r[i] = (uint64_t)s;
+		carry = (uint64_t)(s >> 64);
+	}
+	return carry;
+}
+
+static bool is_zero_n(const uint64_t *a, int n)
+{
+	uint64_t acc = 0;
+	for (int i = 0; i < n; i++)
+		acc |= a[i];
+	return acc == 0;
+}
+
+/* ---- modular helpers on limbs ---- */
+
+/* r = a + b mod p; the sum's carry word is tested, so p may use every bit of its limbs. */
+static void mod_add(const ffu_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	int n = f->nlimbs;
+	uint64_t carry = add_n(r, a, b, n);
+	if (carry || cmp_n(r, f->p, n) >= 0)
+		sub_n(r, r, f->p, n);
+}
+
+static void mod_sub(const ffu_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	int n = f->nlimbs;
+	if (sub_n(r, a, b, n))
+		add_n(r, r, f->p, n);
+}
+
+/*
+ * Montgomery product a * b * R_host^-1 mod p by CIOS. t has n + 2 words: t[n] takes the
+ * carry of each row and t[n + 1] the carry out of t[n], which is what lets p fill its top
+ * limb. With a, b < p the result before the final subtraction is < 2p.
+ */
+static void mont_mul(const ffu_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	int n = f->nlimbs;
+	uint64_t t[MAXL + 2] = {0};
+	for (int i = 0; i < n; i++) {
+		unsigned __int128 acc;
+		uint64_t c = 0;
+		for (int j = 0; j < n; j++) {
+			acc = (unsigned __int128)a[j] * b[i] + t[j] + c;
+			t[j] = (uint64_t)acc;
+			c = (uint64_t)(acc >> 64);
+		}
+		acc = (unsigned __int128)t[n] + c;
+		t[n] = (uint64_t)acc;
+		t[n + 1] = (uint64_t)(acc >> 64);
+
+		uint64_t m = t[0] * f->pinv64;
+		acc = (unsigned __int128)m * f->p[0] + t[0];
+		c = (uint64_t)(acc >> 64);
+		for (int j = 1; j < n; j++) {
+			acc = (unsigned __int128)m * f->p[j] + t[j] + c;
+			t[j - 1] = (uint64_t)acc;
+			c = (uint64_t)(acc >> 64);
+		}
+		acc = (unsigned __int128)t[n] + c;
+		t[n - 1] = (uint64_t)acc;
+		t[n] = t[n + 1] + (uint64_t)(acc >> 64);
+	}
+	if (t[n] || cmp_n(t, f->p, n) >= 0)
+		sub_n(t, t, f->p, n);
+	memcpy(r, t, (size_t)n * sizeof(uint64_t));
+}
+
+/* Canonical product: mont(mont(a, b), R_host^2) = a * b. */
+static void mod_mul(const ffu_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	uint64_t t[MAXL];
+	mont_mul(f, t, a, b);
+	mont_mul(f, r, t, f->r2_host);
+}
+
+/* ---- storage bytes <-> limbs ---- */
+
+static void load(const ffu_field *f, uint64_t *r, const void *bytes)
+{
+	const unsigned char *b = bytes;
+	memset(r, 0, MAXL * sizeof(uint64_t));
+	for (size_t i = 0; i < f->storage_bytes; i++)
+		r[i / 8] |= (uint64_t)b[i] << (8 * (i % 8));
+}
+
+static void store(const ffu_field *f, void *bytes, const uint64_t *a)
+{
+	unsigned char *b = bytes;
+	for (size_t i = 0; i < f->storage_bytes; i++)
+		b[i] = (unsigned char)(a[i / 8] >> (8 * (i % 8)));
+}
+
+/* ---- derivation of the constants ---- */
+
+static int hex_digit(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* x = 2^k mod p, by k modular doublings of 1 (slow but plainly correct; run once). */
+static void pow2_mod(const ffu_field *f, uint64_t *x, int k)
+{
+	memset(x, 0, MAXL * sizeof(uint64_t));
+	x[0] = 1; /* < p: every modulus in the table is > 2 */
+	for (int i = 0; i < k; i++)
+		mod_add(f, x, x, x);
+}
+
+static void init_field(ffu_field *f, field_extra *x)
+{
+	/* The modulus from hex; the table is trusted (checked against GMP by the tests). */
+	memset(f->p, 0, sizeof f->p);
+	size_t len = strlen(f->modulus_hex);
+	for (size_t i = 0; i < len; i++) {
+		int d = hex_digit(f->modulus_hex[len - 1 - i]);
+		if (d < 0 || i / 16 >= MAXL)
+			break;
+		f->p[i / 16] |= (uint64_t)d << (4 * (i % 16));
+	}
+
+	/* Newton: inv = p0 is right mod 2^3 for odd p0; each step doubles the correct bits. */
+	uint64_t inv = f->p[0];
+	for (int i = 0; i < 5; i++)
+		inv *= 2 - f->p[0] * inv;
+	f->pinv64 = 0 - inv;
+	uint32_t inv32 = (uint32_t)f->p[0];
+	for (int i = 0; i < 4; i++)
+		inv32 *= 2 - (uint32_t)f->p[0] * inv32;
+	f->pinv32 = 0 - inv32;
+
+	int host_bits = 64 * f->nlimbs;
+	int dev_bits = 8 * (int)f->storage_bytes;
+	pow2_mod(f, f->r2_host, 2 * host_bits);
+	uint64_t r2d[MAXL];
+	pow2_mod(f, r2d, 2 * dev_bits);
+	memset(f->r2_dev, 0, sizeof f->r2_dev);
+	store(f, f->r2_dev, r2d);
+
+	pow2_mod(f, x->to_dev, dev_bits + host_bits);
+	pow2_mod(f, x->from_dev, host_bits - dev_bits);
+	pow2_mod(f, x->one_mont, host_bits);
+}
+
+static void init_all(void)
+{
+	for (int i = 0; i < FFU_FIELD_COUNT; i++)
+		init_field(&fields[i], &extras[i]);
+}
+
+const ffu_field *ffu__field_get(ffu_field_id id)
+{
+	if ((int)id < 0 || id >= FFU_FIELD_COUNT)
+		return NULL;
+	pthread_once(&fields_once, init_all);
+	return &fields[id];
+}
+
+const ffu_field *ffu__field_by_name(const char *name, size_t len)
+{
+	if (!name)
+		return NULL;
+	for (int i = 0; i < FFU_FIELD_COUNT; i++)
+		if (strlen(fields[i].name) == len && memcmp(fields[i].name, name, len) == 0)
+			return ffu__field_get((ffu_field_id)i);
+	return NULL;
+}
+
+/* ---- element-wise API ---- */
+
+void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b)
+{
+	uint64_t x[MAXL], y[MAXL];
+	load(f, x, a);
+	load(f, y, b);
+	mod_add(f, x, x, y);
+	store(f, out, x);
+}
+
+void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b)
+{
+	uint64_t x[MAXL], y[MAXL];
+	load(f, x, a);
+	load(f, y, b);
+	mod_sub(f, x, x, y);
+	store(f, out, x);
+}
+
+void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b)
+{
+	uint64_t x[MAXL], y[MAXL];
+	load(f, x, a);
+	load(f, y, b);
+	mod_mul(f, x, x, y);
+	store(f, out, x);
+}
+
+void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b)
+{
+	(void)b;
+	uint64_t x[MAXL], zero[MAXL] = {0};
+	load(f, x, a);
+	mod_sub(f, x, zero, x);
+	store(f, out, x);
+}
+
+void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a)
+{
+	uint64_t x[MAXL];
+	load(f, x, a);
+	mont_mul(f, x, x, extras[f->id].to_dev);
+	store(f, out, x);
+}
+
+void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a)
+{
+	uint64_t x[MAXL];
+	load(f, x, a);
+	mont_mul(f, x, x, extras[f->id].from_dev);
+	store(f, out, x);
+}
+
+bool ffu__fp_is_zero(const ffu_field *f, const void *a)
+{
+	uint64_t x[MAXL];
+	load(f, x, a);
+	return is_zero_n(x, f->nlimbs);
+}
+
+bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b)
+{
+	return memcmp(a, b, f->storage_bytes) == 0;
+}
+
+void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v)
+{
+	uint64_t x[MAXL] = {0};
+	if (f->nlimbs == 1)
+		x[0] = v % f->p[0];
+	else
+		x[0] = v; /* p > 2^64 > v */
+	store(f, out, x);
+}
+
+void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
+{
+	/* Left-to-right square and multiply in host Montgomery form; x^0 = 1 even for x = 0. */
+	uint64_t base[MAXL], acc[MAXL];
+	load(f, base, a);
+	mont_mul(f, base, base, f->r2_host);
+	memcpy(acc, extras[f->id].one_mont, sizeof acc);
+	for (int i = 63; i >= 0; i--) {
+		mont_mul(f, acc, acc, acc);
+		if ((e >> i) & 1)
+			mont_mul(f, acc, acc, base);
+	}
+	uint64_t one[MAXL] = {1};
+	mont_mul(f, acc, acc, one);
+	store(f, out, acc);
+}
+
+void ffu__fp_inv(const ffu_field *f, void *out, const void *a)
+{
+	/* Fermat: a^(p-2), scanning the limbs of p - 2; inv(0) = 0 falls out (0^k = 0, k > 0). */
+	int n = f->nlimbs;
+	uint64_t base[MAXL], acc[MAXL], e[MAXL], two[MAXL] = {2};
+	load(f, base, a);
+	mont_mul(f, base, base, f->r2_host);
+	memcpy(acc, extras[f->id].one_mont, sizeof acc);
+	sub_n(e, f->p, two, n);
+	for (int i = 64 * n - 1; i >= 0; i--) {
+		mont_mul(f, acc, acc, acc);
+		if ((e[i / 64] >> (i % 64)) & 1)
+			mont_mul(f, acc, acc, base);
+	}
+	uint64_t one[MAXL] = {1};
+	mont_mul(f, acc, acc, one);
+	store(f, out, acc);
+}
+
+uint64_t ffu__rand_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void ffu__fp_random(const ffu_field *f, void *out, uint64_t *state)
+{
+	/* Rejection sampling on bits-wide words: uniform, and cheap since p > 2^(bits-1). */
+	int n = f->nlimbs;
+	int top_bits = f->bits - 64 * (n - 1);
+	uint64_t mask = top_bits >= 64 ? ~0ull : (1ull << top_bits) - 1;
+	uint64_t x[MAXL] = {0};
+	do {
+		for (int i = 0; i < n; i++)
+			x[i] = ffu__rand_next(state);
+		x[n - 1] &= mask;
+	} while (cmp_n(x, f->p, n) >= 0);
+	store(f, out, x);
+}
+
+/* ---- text ---- */
+
+ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t len, const char **why)
+{
+	static const char *const not_number = "not a number";
+	if (why)
+		*why = NULL;
+	if (!f || !s) {
+		if (why)
+			*why = not_number;
+		return FFU_STATUS_EPARSE;
+	}
+	len = strnlen(s, len);
+	unsigned base = 10;
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		len -= 2;
+	}
+	if (len == 0) {
+		if (why)
+			*why = not_number;
+		return FFU_STATUS_EPARSE;
+	}
+	for (size_t i = 0; i < len; i++) {
+		int d = hex_digit((unsigned char)s[i]);
+		if (d < 0 || (unsigned)d >= base) {
+			if (why)
+				*why = not_number;
+			return FFU_STATUS_EPARSE;
+		}
+	}
+
+	/*
+	 * x < p before each step, so x * base + d < 2^(64n + 4) fits n + 1 limbs; once x >= p
+	 * it stays >= p whatever digits follow, so we stop there and any length is safe.
+	 */
+	int n = f->nlimbs;
+	uint64_t x[MAXL + 1] = {0};
+	for (size_t i = 0; i < len; i++) {
+		uint64_t c = (uint64_t)hex_digit((unsigned char)s[i]);
+		for (int j = 0; j <= n; j++) {
+			unsigned __int128 v = (unsigned __int128)x[j] * base + c;
+			x[j] = (uint64_t)v;
+			c = (uint64_t)(v >> 64);
+		}
+		if (x[n] != 0 || cmp_n(x, f->p, n) >= 0) {
+			if (why)
+				*why = "value is not less than the field modulus";
+			return FFU_STATUS_EPARSE;
+		}
+	}
+	store(f, out, x);
+	return FFU_STATUS_OK;
+}
+
+char *ffu__fp_format(const ffu_field *f, char *buf, const void *a)
+{
+	/* Repeated division by 10^19 (the largest power of ten below 2^64), low chunk first. */
+	static const uint64_t chunk = 10000000000000000000ull;
+	int n = f->nlimbs;
+	uint64_t x[MAXL];
+	load(f, x, a);
+	char tmp[96];
+	int pos = (int)sizeof tmp;
+	tmp[--pos] = '\0';
+	do {
+		unsigned __int128 rem = 0;
+		for (int i = n - 1; i >= 0; i--) {
+			unsigned __int128 cur = (rem << 64) | x[i];
+			x[i] = (uint64_t)(cur / chunk);
+			rem = cur % chunk;
+		}
+		uint64_t r = (uint64_t)rem;
+		bool last = is_zero_n(x, n);
+		for (int k = 0; k < 19 && pos > 0; k++) {
+			tmp[--pos] = (char)('0' + r % 10);
+			r /= 10;
+			if (last && r == 0)
+				break;
+		}
+	} while (!is_zero_n(x, n) && pos > 0);
+	memcpy(buf, tmp + pos, sizeof tmp - (size_t)pos);
+	return buf;
+}

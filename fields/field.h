@@ -1,0 +1,87 @@
+/*
+ * fields/field.h: the host reference arithmetic, plain and obviously correct, used by the
+ * interpreter (the oracle of every device test), by the parser to validate literals, and
+ * by the code generator to precompute device constants.
+ *
+ * Values cross this API as canonical little-endian storage bytes (f->storage_bytes each,
+ * exactly the layout of value files' .bin form and of device buffers), so the interpreter
+ * moves elements with memcpy. Internally the reference uses 64-bit limbs and
+ * unsigned __int128 (Montgomery with R = 2^(64*nlimbs)).
+ *
+ * Descriptors are immutable statics, initialised once (thread-safe) by ffu__field_get.
+ */
+#ifndef FFU_FIELDS_FIELD_H
+#define FFU_FIELDS_FIELD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fieldfuse/status.h"
+
+enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32 };
+
+typedef enum ffu_field_id {
+#define FFU_FIELD(ID, ...) FFU_FIELD_##ID,
+#include "fields.def"
+#undef FFU_FIELD
+	FFU_FIELD_COUNT
+} ffu_field_id;
+
+typedef struct ffu_field {
+	ffu_field_id id;
+	const char *name;          /* HLO type keyword */
+	const char *modulus_hex;
+	const char *cl_template;   /* "mont31", "mont256" */
+	int bits;
+	int nlimbs;                /* 64-bit limbs of the host reference */
+	size_t storage_bytes;
+	uint32_t generator;
+	int two_adicity;
+	uint64_t p[FFU_FIELD_MAX_LIMBS];       /* modulus, little-endian limbs */
+	uint64_t pinv64;                       /* -p^-1 mod 2^64 */
+	uint32_t pinv32;                       /* -p^-1 mod 2^32 (device CIOS / mont31) */
+	uint64_t r2_host[FFU_FIELD_MAX_LIMBS]; /* (2^(64*nlimbs))^2 mod p */
+	/* Device radix R_dev = 2^(8*storage_bytes); R_dev^2 mod p, canonical storage bytes. */
+	unsigned char r2_dev[FFU_FIELD_MAX_BYTES];
+} ffu_field;
+
+const ffu_field *ffu__field_get(ffu_field_id id);
+const ffu_field *ffu__field_by_name(const char *name, size_t len); /* NULL if unknown */
+
+/* Element-wise operations on canonical storage bytes. out may alias a or b. Unary ops ignore b. */
+typedef void (*ffu_field_fn)(const ffu_field *f, void *out, const void *a, const void *b);
+void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b);
+void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b);
+void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b);
+void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b);
+
+/* x * R_dev mod p: the device's Montgomery form of a canonical value (for inlined constants). */
+void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a);
+/* x * R_dev^-1 mod p (inverse of the above). */
+void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a);
+
+/* a^e (a^0 = 1, also for a = 0), for the interpreter's power by a u32/u64 exponent. */
+void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e);
+/* a^-1 by Fermat (a^(p-2)); inverse(0) = 0 as in ZKX. */
+void ffu__fp_inv(const ffu_field *f, void *out, const void *a);
+
+bool ffu__fp_is_zero(const ffu_field *f, const void *a);
+bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b);
+void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v); /* v mod p */
+/* Uniform random element in [0, p) from a caller-held xorshift/splitmix state. */
+void ffu__fp_random(const ffu_field *f, void *out, uint64_t *state);
+
+/*
+ * Parses a decimal or 0x-hex literal (no sign, no spaces; digits only, up to len bytes).
+ * Returns FFU_STATUS_OK, or FFU_STATUS_EPARSE with *why set to a static message such as
+ * "not a number" or "value is not less than the field modulus".
+ */
+ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t len, const char **why);
+/* Decimal text of a canonical element; buf needs 80 bytes. Returns buf. */
+char *ffu__fp_format(const ffu_field *f, char *buf, const void *a);
+
+/* Simple deterministic PRNG used by tests, --random and benches (splitmix64). */
+uint64_t ffu__rand_next(uint64_t *state);
+
+#endif

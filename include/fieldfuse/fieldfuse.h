@@ -1,0 +1,2 @@
+/* placeholder: public API umbrella header */
+#include "fieldfuse/status.h"

@@ -1,0 +1,28 @@
+/*
+ * codegen/field_cl.h: emits the device field arithmetic into generated OpenCL programs:
+ * cl/common.cl once per program, then one instantiation of the field's template
+ * (cl/<cl_template>.cl) per field the program uses, with the FP_* constants derived from
+ * fields/fields.def. Owned by the fields engineer; called by codegen/codegen.c.
+ *
+ * After ffu__cl_emit_field(f) the program has, for name = f->name:
+ *   type <name>_t; <name>_load(buf, i), <name>_store(buf, i, v), <name>_make(w0[, .. w7]),
+ *   <name>_add, _sub, _neg, _mul (Montgomery, R = 2^(8 * storage_bytes)), _sqr, _to_mont,
+ *   _from_mont, _eq. Buffers are `__global uint *`, ffu__cl_words(f) words per element.
+ * Errors (no template, out of memory) latch in the strbuf / surface as a build error.
+ */
+#ifndef FFU_CODEGEN_FIELD_CL_H
+#define FFU_CODEGEN_FIELD_CL_H
+
+#include <stddef.h>
+
+#include "field.h"
+#include "util/strbuf.h"
+
+void ffu__cl_emit_common(ffu_strbuf *sb);
+void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f);
+/* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
+void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
+const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);
+size_t ffu__cl_words(const ffu_field *f);
+
+#endif

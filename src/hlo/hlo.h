@@ -1,0 +1,34 @@
+/*
+ * src/hlo/hlo.h: the HLO text front end: text -> module (parser) and module -> canonical
+ * text (printer). Owned by the HLO front end; the dialect is documented in docs/hlo.md.
+ *
+ * The parser owns nothing after it returns: on success *out is a new, verified module the
+ * caller frees with ffu__module_free; on failure *out is NULL and e (if given) holds the
+ * status (EPARSE, EVERIFY, EUNSUPPORTED, ENOMEM), message and FILE:LINE:COL.
+ * Printing then parsing gives back an equal module, and printing that gives the same text.
+ */
+#ifndef FFU_HLO_HLO_H
+#define FFU_HLO_HLO_H
+
+#include <stddef.h>
+
+#include "ir/ir.h"
+#include "util/strbuf.h"
+
+/*
+ * text holds len bytes (NUL bytes allowed, never read past len). file names the input in
+ * error records only. Nesting is bounded (FFU_HLO_MAX_NESTING), so hostile input cannot
+ * exhaust the stack.
+ */
+enum { FFU_HLO_MAX_NESTING = 64 };
+ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const char *file,
+			  ffu_error *e);
+
+/*
+ * Appends m in canonical form: `HloModule name`, then each computation (callees before
+ * callers, ENTRY last unless a callee follows it in m->comps) with its signature, `%` names,
+ * ROOT marked. EINVAL if a name cannot be written back as HLO text.
+ */
+ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e);
+
+#endif

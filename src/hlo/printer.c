@@ -1,0 +1,216 @@
+/*
+ * src/hlo/printer.c: module -> canonical HLO text (docs/hlo.md section "Canonical form").
+ * Owned by the HLO front end. Used by `fieldfuse compile --emit hlo`, pass dumps and the
+ * round-trip tests, so the output is fully determined by the module: parse(print(m)) equals
+ * m and printing it again gives the same bytes.
+ *
+ * Opcode keywords come from the op table; only the per-op parenthesised part and the
+ * attributes are spelled out here, mirroring the parser's operand_form and attr_defs.
+ */
+#include "hlo/hlo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '.' || c == '-';
+}
+
+/* Names built through the API must still read back as one word. */
+static bool printable_name(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (!is_word_char(*s))
+			return false;
+	return true;
+}
+
+static ffu_status put_shape(ffu_strbuf *sb, const ffu_shape *s, int depth, ffu_error *e)
+{
+	if (depth > FFU_HLO_MAX_NESTING)
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print: tuple shape nested too deeply");
+	if (s->type == FFU_TYPE_TUPLE) {
+		ffu__sb_append(sb, "(");
+		for (int i = 0; i < s->n_elems; i++) {
+			if (i)
+				ffu__sb_append(sb, ", ");
+			ffu_status st = put_shape(sb, &s->elems[i], depth + 1, e);
+			if (st)
+				return st;
+		}
+		ffu__sb_append(sb, ")");
+		return FFU_STATUS_OK;
+	}
+	if (s->type < 0 || s->type >= FFU_TYPE_TUPLE || s->rank < 0 || s->rank > FFU_MAX_RANK)
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print: invalid shape");
+	ffu__sb_printf(sb, "%s[", ffu__type_name(s->type));
+	for (int i = 0; i < s->rank; i++)
+		ffu__sb_printf(sb, i ? ",%lld" : "%lld", (long long)s->dims[i]);
+	ffu__sb_append(sb, "]");
+	return FFU_STATUS_OK;
+}
+
+/* One {...} level per dimension, row-major; *k walks the elements. */
+static void put_array(ffu_strbuf *sb, const ffu_field *f, const unsigned char *lit, const ffu_shape *s,
+		      int d, int64_t *k)
+{
+	char buf[80];
+	if (d >= FFU_MAX_RANK)
+		return;
+	ffu__sb_append(sb, "{");
+	for (int64_t i = 0; i < s->dims[d]; i++) {
+		if (i)
+			ffu__sb_append(sb, ", ");
+		if (d == s->rank - 1) {
+			ffu__sb_append(sb, ffu__fp_format(f, buf, lit + (size_t)*k * f->storage_bytes));
+			++*k;
+		} else {
+			put_array(sb, f, lit, s, d + 1, k);
+		}
+	}
+	ffu__sb_append(sb, "}");
+}
+
+static ffu_status put_literal(ffu_strbuf *sb, const ffu_inst *in, ffu_error *e)
+{
+	const ffu_field *f = ffu__shape_field(&in->shape);
+	if (!f || (!in->literal && ffu__shape_count(&in->shape) > 0))
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print constant '%%%s': no literal", in->name);
+	if (in->shape.rank == 0) {
+		char buf[80];
+		ffu__sb_append(sb, ffu__fp_format(f, buf, in->literal));
+		return FFU_STATUS_OK;
+	}
+	int64_t k = 0;
+	put_array(sb, f, in->literal, &in->shape, 0, &k);
+	return FFU_STATUS_OK;
+}
+
+static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_inst *in, ffu_error *e)
+{
+	if (!printable_name(in->name))
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print instruction name '%s' as HLO",
+				in->name ? in->name : "(null)");
+	if (in->op < 0 || in->op >= FFU_OP_COUNT)
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print '%%%s': invalid opcode", in->name);
+	ffu__sb_printf(sb, "  %s%%%s = ", in == c->root ? "ROOT " : "", in->name);
+	ffu_status st = put_shape(sb, &in->shape, 0, e);
+	if (st)
+		return st;
+	ffu__sb_printf(sb, " %s(", ffu__ops[in->op].keyword);
+	switch (in->op) {
+	case FFU_OP_PARAMETER:
+		ffu__sb_printf(sb, "%lld", (long long)in->index);
+		break;
+	case FFU_OP_CONSTANT:
+		if ((st = put_literal(sb, in, e)))
+			return st;
+		break;
+	default:
+		for (int j = 0; j < in->n_operands; j++) {
+			if (!in->operands[j] || !printable_name(in->operands[j]->name))
+				return ffu__err(e, FFU_STATUS_EINVAL, "cannot print an operand of '%%%s'", in->name);
+			ffu__sb_printf(sb, "%s%%%s", j ? ", " : "", in->operands[j]->name);
+		}
+		break;
+	}
+	ffu__sb_append(sb, ")");
+	switch (in->op) {
+	case FFU_OP_BROADCAST:
+		ffu__sb_append(sb, ", dimensions={");
+		for (int j = 0; j < in->n_dims; j++)
+			ffu__sb_printf(sb, "%s%lld", j ? "," : "", (long long)in->dims[j]);
+		ffu__sb_append(sb, "}");
+		break;
+	case FFU_OP_GET_TUPLE_ELEMENT:
+		ffu__sb_printf(sb, ", index=%lld", (long long)in->index);
+		break;
+	case FFU_OP_FUSION:
+		if (!in->callee || !printable_name(in->callee->name))
+			return ffu__err(e, FFU_STATUS_EINVAL, "cannot print fusion '%%%s': no callee", in->name);
+		ffu__sb_printf(sb, ", kind=%s, calls=%%%s", in->fusion_kind == FFU_FUSION_INPUT ? "kInput" : "kLoop",
+			       in->callee->name);
+		break;
+	default:
+		break;
+	}
+	ffu__sb_append(sb, "\n");
+	return FFU_STATUS_OK;
+}
+
+static ffu_status put_comp(ffu_strbuf *sb, const ffu_computation *c, ffu_error *e)
+{
+	if (!printable_name(c->name))
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print computation name '%s' as HLO",
+				c->name ? c->name : "(null)");
+	if (!c->root)
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print computation '%%%s': no ROOT", c->name);
+	ffu__sb_printf(sb, "\n%s%%%s (", c->is_entry ? "ENTRY " : "", c->name);
+	for (int i = 0; i < c->n_params; i++) {
+		const ffu_inst *p = c->params ? c->params[i] : NULL;
+		if (!p || !printable_name(p->name))
+			return ffu__err(e, FFU_STATUS_EINVAL, "cannot print computation '%%%s': parameter %d missing",
+					c->name, i);
+		ffu__sb_printf(sb, "%s%s: ", i ? ", " : "", p->name);
+		ffu_status st = put_shape(sb, &p->shape, 0, e);
+		if (st)
+			return st;
+	}
+	ffu__sb_append(sb, ") -> ");
+	ffu_status st = put_shape(sb, &c->root->shape, 0, e);
+	if (st)
+		return st;
+	ffu__sb_append(sb, " {\n");
+	for (int i = 0; i < c->n_insts; i++)
+		if ((st = put_inst(sb, c, c->insts[i], e)))
+			return st;
+	ffu__sb_append(sb, "}\n");
+	return FFU_STATUS_OK;
+}
+
+static bool callees_done(const ffu_module *m, const ffu_computation *c, const bool *done)
+{
+	for (int i = 0; i < c->n_insts; i++) {
+		const ffu_computation *f = c->insts[i]->op == FFU_OP_FUSION ? c->insts[i]->callee : NULL;
+		for (int k = 0; f && k < m->n_comps; k++)
+			if (m->comps[k] == f && !done[k])
+				return false;
+	}
+	return true;
+}
+
+ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e)
+{
+	if (!sb || !m)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__hlo_print: NULL argument");
+	if (!printable_name(m->name))
+		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print module name '%s' as HLO",
+				m->name ? m->name : "(null)");
+	ffu__sb_printf(sb, "HloModule %s\n", m->name);
+	bool *done = calloc((size_t)m->n_comps + 1, sizeof *done);
+	if (!done)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory printing HLO");
+	/* Definition order, except that a callee always precedes its callers (the parser needs
+	   that); a cycle, which the verifier rejects, is printed in plain order. */
+	ffu_status st = FFU_STATUS_OK;
+	int left = m->n_comps;
+	while (left > 0 && st == FFU_STATUS_OK) {
+		int k = 0;
+		while (k < m->n_comps && (done[k] || !callees_done(m, m->comps[k], done)))
+			k++;
+		if (k == m->n_comps)
+			for (k = 0; done[k]; k++)
+				;
+		st = put_comp(sb, m->comps[k], e);
+		done[k] = true;
+		left--;
+	}
+	free(done);
+	if (st)
+		return st;
+	return ffu__sb_status(sb, e);
+}

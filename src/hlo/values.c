@@ -1,0 +1,249 @@
+/*
+ * src/hlo/values.c: value files (docs/hlo.md section "Value files"; API in ir/value.h).
+ * Owned by the HLO front end; the CLI reads --input files and writes -o files through it.
+ *
+ * Text input rules, as implemented: one element per line (decimal or 0x hex, < p);
+ * surrounding spaces/tabs and a trailing \r are ignored; blank lines are ignored; lines
+ * starting with '#' are comments (so the header lines and `# output I:` lines are optional
+ * and never checked). Errors are FILE:LINE with column 0.
+ *
+ * Files are read line by line (getline), never whole, since a 2^24-element bn254 input is
+ * over a gigabyte of text. Writing goes to a mkstemp() file next to the target and is
+ * renamed over it only once complete, so readers never see a partial file.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "ir/value.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Canonical storage bytes are < p (little-endian bytes against p's 64-bit limbs). */
+static bool canonical(const ffu_field *f, const unsigned char *x)
+{
+	for (size_t i = f->storage_bytes; i-- > 0;) {
+		unsigned pb = i / 8 < FFU_FIELD_MAX_LIMBS ? (unsigned)(f->p[i / 8] >> (8 * (i % 8))) & 0xff : 0;
+		if (x[i] != pb)
+			return x[i] < pb;
+	}
+	return false;
+}
+
+/* Quotes a value for a message when it is plain text, so junk bytes never reach stderr. */
+static const char *quote(char *buf, size_t size, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			return "value";
+	if (n > 40)
+		snprintf(buf, size, "'%.40s...'", s);
+	else
+		snprintf(buf, size, "'%.*s'", (int)n, s);
+	return buf;
+}
+
+static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
+{
+	size_t eb = f->storage_bytes, count = v->bytes / eb, got = 0;
+	char *line = NULL, qbuf[96];
+	size_t cap = 0;
+	int lineno = 0;
+	ffu_status st = FFU_STATUS_OK;
+	ssize_t len;
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		lineno++;
+		const char *s = line;
+		size_t n = (size_t)len;
+		while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		while (n > 0 && (*s == ' ' || *s == '\t')) {
+			s++;
+			n--;
+		}
+		if (n == 0 || *s == '#')
+			continue;
+		if (got == count) {
+			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0, "too many values: %s[%zu] holds %zu",
+					 f->name, count, count);
+			goto out;
+		}
+		if (*s == '-') {
+			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0, "negative %s: %s elements are 0..p-1",
+					 quote(qbuf, sizeof qbuf, s, n), f->name);
+			goto out;
+		}
+		const char *why = "not a number";
+		if (ffu__fp_parse(f, v->data + got * eb, s, n, &why) != FFU_STATUS_OK) {
+			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0, "bad %s %s: %s", f->name,
+					 quote(qbuf, sizeof qbuf, s, n), why ? why : "invalid");
+			goto out;
+		}
+		got++;
+	}
+	if (ferror(fp)) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "read failed: %s", strerror(errno));
+		goto out;
+	}
+	if (got < count)
+		st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno > 0 ? lineno : 1, 0,
+				 "too few values: file ends after %zu of %zu", got, count);
+out:
+	free(line);
+	return st;
+}
+
+static ffu_status read_bin(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
+{
+	struct stat sbuf;
+	if (fstat(fileno(fp), &sbuf) != 0)
+		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "stat failed: %s", strerror(errno));
+	if (!S_ISREG(sbuf.st_mode) || (uint64_t)sbuf.st_size != (uint64_t)v->bytes)
+		return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
+				   "size is %lld bytes, expected %zu (%zu %s elements of %zu bytes)",
+				   (long long)sbuf.st_size, v->bytes, v->bytes / f->storage_bytes, f->name,
+				   f->storage_bytes);
+	if (v->bytes && fread(v->data, 1, v->bytes, fp) != v->bytes)
+		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "short read");
+	for (size_t off = 0; off < v->bytes; off += f->storage_bytes)
+		if (!canonical(f, v->data + off))
+			return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
+					   "element %zu is not less than the %s modulus", off / f->storage_bytes,
+					   f->name);
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__values_read(ffu_value *out, const char *path, const ffu_shape *expect, ffu_error *e)
+{
+	if (!out || !path || !expect)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__values_read: NULL argument");
+	memset(out, 0, sizeof *out);
+	const ffu_field *f = ffu__shape_field(expect);
+	if (!f)
+		return ffu__err(e, FFU_STATUS_EINVAL, "value files hold arrays of field elements");
+	ffu_status st = ffu__value_alloc(out, expect, e);
+	if (st)
+		return st;
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+		goto out;
+	}
+	st = ends_with(path, ".bin") ? read_bin(out, fp, path, f, e) : read_text(out, fp, path, f, e);
+	fclose(fp);
+out:
+	if (st)
+		ffu__value_free(out);
+	return st;
+}
+
+static ffu_status write_text(FILE *fp, const ffu_value *outs, int n, const char *path, ffu_error *e)
+{
+	char sh[160], num[80];
+	fputs("# fieldfuse values v1\n", fp);
+	for (int i = 0; i < n; i++) {
+		const ffu_field *f = ffu__shape_field(&outs[i].shape);
+		ffu__shape_format(&outs[i].shape, sh, sizeof sh);
+		if (n == 1)
+			fprintf(fp, "# %s\n", sh);
+		else
+			fprintf(fp, "# output %d: %s\n", i, sh);
+		for (size_t off = 0; off < outs[i].bytes; off += f->storage_bytes) {
+			/* Checked while writing, so a bad value mid-file exercises the cleanup path too. */
+			if (!canonical(f, outs[i].data + off))
+				return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0,
+						   "output %d element %zu is not less than the %s modulus", i,
+						   off / f->storage_bytes, f->name);
+			fputs(ffu__fp_format(f, num, outs[i].data + off), fp);
+			fputc('\n', fp);
+		}
+	}
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__values_write(const char *path, const ffu_value *outs, int n, ffu_error *e)
+{
+	if (!path || !*path || !outs || n < 1)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__values_write: nothing to write");
+	bool bin = ends_with(path, ".bin");
+	if (bin && n != 1)
+		return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0,
+				   "a .bin file holds one output, the program has %d: write text instead", n);
+	for (int i = 0; i < n; i++) {
+		const ffu_field *f = ffu__shape_field(&outs[i].shape);
+		if (!f || !ffu__shape_is_array(&outs[i].shape) || (outs[i].bytes && !outs[i].data) ||
+		    outs[i].bytes != (size_t)ffu__shape_count(&outs[i].shape) * f->storage_bytes)
+			return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0, "output %d is not a valid value array", i);
+	}
+
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
+	if (!tmp)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	memcpy(tmp, path, plen);
+	memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+	ffu_status st = FFU_STATUS_OK;
+	FILE *fp = NULL;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot create a temporary file next to it: %s",
+				 strerror(errno));
+		free(tmp);
+		return st;
+	}
+	/* mkstemp makes 0600; an output file is an ordinary file (umask is not consulted). */
+	(void)fchmod(fd, 0644);
+	fp = fdopen(fd, "wb");
+	if (!fp) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "fdopen failed: %s", strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if (bin) {
+		const ffu_field *f = ffu__shape_field(&outs[0].shape);
+		for (size_t off = 0; off < outs[0].bytes; off += f->storage_bytes) {
+			if (!canonical(f, outs[0].data + off)) {
+				st = ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0,
+						 "element %zu is not less than the %s modulus", off / f->storage_bytes,
+						 f->name);
+				goto fail;
+			}
+		}
+		if (outs[0].bytes)
+			fwrite(outs[0].data, 1, outs[0].bytes, fp);
+	} else if ((st = write_text(fp, outs, n, path, e))) {
+		goto fail;
+	}
+	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
+		goto fail;
+	}
+	int rc = fclose(fp);
+	fp = NULL;
+	if (rc != 0) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
+		goto fail;
+	}
+	if (rename(tmp, path) != 0) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot rename the temporary file into place: %s",
+				 strerror(errno));
+		goto fail;
+	}
+	free(tmp);
+	return FFU_STATUS_OK;
+fail:
+	if (fp)
+		fclose(fp);
+	unlink(tmp);
+	free(tmp);
+	return st;
+}

@@ -1,0 +1,18 @@
+/*
+ * interp/interp.h: the reference interpreter. It runs a module (fused or not) on the host
+ * with the plain arithmetic of fields/, one instruction at a time, and is the oracle that
+ * every device result is compared with (`fieldfuse run --check`, the tests).
+ *
+ * Inputs are borrowed; the caller owns the returned outputs (free each with
+ * ffu__value_free, then the array with free).
+ */
+#ifndef FFU_INTERP_INTERP_H
+#define FFU_INTERP_INTERP_H
+
+#include "ir/value.h"
+
+/* Outputs: one per tuple element of the entry ROOT, or one for a non-tuple ROOT. */
+ffu_status ffu__interp_run(const ffu_module *m, const ffu_value *inputs, int n_inputs,
+			   ffu_value **outputs, int *n_outputs, ffu_error *e);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * src/ir/ir.h: the graph IR. A module owns one arena holding its computations,
+ * instructions, shapes, names and literals; ffu__module_free releases all of it.
+ * Computations list instructions in definition order (operands always come first), which
+ * is a topological order every pass keeps. Instructions are never freed one by one: passes
+ * build new instruction lists and leave dead nodes in the arena.
+ */
+#ifndef FFU_IR_IR_H
+#define FFU_IR_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fields/field.h"
+#include "util/arena.h"
+#include "util/error.h"
+
+enum { FFU_MAX_RANK = 4 };
+
+/* Element types: every field of fields.def, then the non-field types. */
+typedef enum ffu_type {
+	FFU_TYPE_INVALID = -1,
+#define FFU_FIELD(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID,
+#include "fields.def"
+#undef FFU_FIELD
+	FFU_TYPE_TUPLE = FFU_FIELD_COUNT,
+	FFU_TYPE_COUNT
+} ffu_type;
+
+typedef enum ffu_op {
+#define FFU_OP(ID, kw, arity, kind, fn, cost, form) FFU_OP_##ID,
+#include "ir/ops.def"
+#undef FFU_OP
+	FFU_OP_COUNT
+} ffu_op;
+
+typedef enum { FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_TUPLE, FFU_KIND_CALL } ffu_op_kind;
+typedef enum { FFU_COST_CHEAP, FFU_COST_EXPENSIVE } ffu_op_cost;
+typedef enum { FFU_FORM_NA, FFU_FORM_LINEAR, FFU_FORM_BILINEAR } ffu_op_form;
+
+typedef struct ffu_op_info {
+	const char *keyword;
+	int arity;
+	ffu_op_kind kind;
+	ffu_op_cost cost;
+	ffu_op_form form;
+	const char *field_fn;  /* "add"; "none" for ops that are not field operations */
+	ffu_field_fn host_fn;  /* ffu__fp_<field_fn>, or NULL */
+} ffu_op_info;
+
+extern const ffu_op_info ffu__ops[FFU_OP_COUNT];
+/* Op for an HLO keyword of length len, or -1. */
+int ffu__op_by_keyword(const char *kw, size_t len);
+
+typedef struct ffu_shape ffu_shape;
+struct ffu_shape {
+	ffu_type type;
+	int rank;                 /* arrays: 0..FFU_MAX_RANK */
+	int64_t dims[FFU_MAX_RANK];
+	int n_elems;              /* tuples: element count */
+	ffu_shape *elems;         /* tuples: element shapes (arena) */
+};
+
+typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT } ffu_fusion_kind;
+
+typedef struct ffu_computation ffu_computation;
+typedef struct ffu_module ffu_module;
+typedef struct ffu_inst ffu_inst;
+
+struct ffu_inst {
+	ffu_op op;
+	const char *name;         /* without '%', unique in its module */
+	ffu_shape shape;
+	int n_operands;
+	ffu_inst **operands;
+	/* attributes, by op */
+	int64_t index;            /* parameter(N); get-tuple-element index=N */
+	unsigned char *literal;   /* constant: row-major canonical storage bytes (arena) */
+	int n_dims;               /* broadcast dimensions={...} */
+	int64_t *dims;
+	ffu_computation *callee;  /* fusion calls= */
+	ffu_fusion_kind fusion_kind;
+	/* bookkeeping */
+	ffu_computation *parent;
+	int line, col;            /* source position; 0 if built through the API */
+	int id;                   /* index in parent->insts, maintained by ffu__comp_renumber */
+};
+
+struct ffu_computation {
+	const char *name;
+	ffu_inst **insts;         /* definition order */
+	int n_insts, cap_insts;
+	ffu_inst *root;
+	ffu_inst **params;        /* by parameter number; n_params entries */
+	int n_params;
+	bool is_entry;
+	bool is_fused;            /* body of a fusion instruction */
+	ffu_module *module;
+	int line, col;
+};
+
+struct ffu_module {
+	ffu_arena arena;
+	const char *name;
+	ffu_computation **comps;  /* definition order: callees before callers */
+	int n_comps, cap_comps;
+	ffu_computation *entry;
+	unsigned name_counter;    /* for ffu__module_unique_name */
+};
+
+/* --- shapes (ir/shape.c) --- */
+int64_t ffu__shape_count(const ffu_shape *s);   /* elements of an array shape; 1 for scalars */
+bool ffu__shape_eq(const ffu_shape *a, const ffu_shape *b);
+bool ffu__shape_is_array(const ffu_shape *s);
+const ffu_field *ffu__shape_field(const ffu_shape *s); /* NULL for tuples */
+size_t ffu__shape_elem_bytes(const ffu_shape *s);
+/* Appends "babybear[4]" / "(babybear[4], bn254_sf[])" to buf (NUL-terminated, truncated). */
+void ffu__shape_format(const ffu_shape *s, char *buf, size_t size);
+const char *ffu__type_name(ffu_type t);
+ffu_type ffu__type_by_name(const char *s, size_t len); /* FFU_TYPE_INVALID if unknown */
+
+/* --- module building (ir/module.c) --- */
+ffu_module *ffu__module_new(const char *name);
+void ffu__module_free(ffu_module *m);
+ffu_computation *ffu__comp_new(ffu_module *m, const char *name); /* appended to m->comps */
+/* Appends a new instruction; operands copied into the arena. NULL on out of memory. */
+ffu_inst *ffu__inst_new(ffu_computation *c, ffu_op op, const char *name, const ffu_shape *shape,
+			ffu_inst *const *operands, int n_operands);
+/* Same, but not placed in any instruction list yet (id = -1); see ffu__comp_set_insts. */
+ffu_inst *ffu__inst_alloc(ffu_computation *c, ffu_op op, const char *name, const ffu_shape *shape,
+			  ffu_inst *const *operands, int n_operands);
+/* Replaces c's instruction list (copied into the arena) and renumbers; false on out of memory. */
+bool ffu__comp_set_insts(ffu_computation *c, ffu_inst *const *insts, int n);
+/* Copies a shape (deep for tuples) into m's arena. */
+bool ffu__shape_copy(ffu_module *m, ffu_shape *dst, const ffu_shape *src);
+/* A name not used yet in m, built from base ("fusion" -> "fusion.3"). */
+const char *ffu__module_unique_name(ffu_module *m, const char *base);
+ffu_computation *ffu__module_find_comp(const ffu_module *m, const char *name);
+void ffu__comp_renumber(ffu_computation *c);
+/* Number of uses of each instruction of c (array of c->n_insts, malloc'd; ROOT counts as a use). */
+int *ffu__comp_use_counts(const ffu_computation *c);
+
+/* --- verifier (ir/verify.c) --- */
+ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *e);
+
+#endif

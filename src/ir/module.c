@@ -1,0 +1,174 @@
+/* ir/module.c: creating modules, computations and instructions in the module's arena. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+ffu_module *ffu__module_new(const char *name)
+{
+	ffu_module *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->name = ffu__arena_strdup(&m->arena, name ? name : "module");
+	if (!m->name) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void ffu__module_free(ffu_module *m)
+{
+	if (!m)
+		return;
+	ffu__arena_free(&m->arena);
+	free(m);
+}
+
+/* Grows an arena-held pointer array; the old block stays in the arena (bounded waste: 2x). */
+static bool grow(ffu_arena *a, void ***items, int *cap, int need)
+{
+	if (need <= *cap)
+		return true;
+	int ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	void **p = ffu__arena_alloc(a, sizeof(void *) * (size_t)ncap);
+	if (!p)
+		return false;
+	if (*items)
+		memcpy(p, *items, sizeof(void *) * (size_t)*cap);
+	*items = p;
+	*cap = ncap;
+	return true;
+}
+
+ffu_computation *ffu__comp_new(ffu_module *m, const char *name)
+{
+	ffu_computation *c = ffu__arena_alloc(&m->arena, sizeof *c);
+	if (!c || !grow(&m->arena, (void ***)&m->comps, &m->cap_comps, m->n_comps + 1))
+		return NULL;
+	c->name = ffu__arena_strdup(&m->arena, name);
+	if (!c->name)
+		return NULL;
+	c->module = m;
+	m->comps[m->n_comps++] = c;
+	return c;
+}
+
+bool ffu__shape_copy(ffu_module *m, ffu_shape *dst, const ffu_shape *src)
+{
+	*dst = *src;
+	if (src->type != FFU_TYPE_TUPLE || src->n_elems == 0) {
+		dst->elems = NULL;
+		return true;
+	}
+	dst->elems = ffu__arena_alloc(&m->arena, sizeof(ffu_shape) * (size_t)src->n_elems);
+	if (!dst->elems)
+		return false;
+	for (int i = 0; i < src->n_elems; i++)
+		if (!ffu__shape_copy(m, &dst->elems[i], &src->elems[i]))
+			return false;
+	return true;
+}
+
+ffu_inst *ffu__inst_new(ffu_computation *c, ffu_op op, const char *name, const ffu_shape *shape,
+			ffu_inst *const *operands, int n_operands)
+{
+	if (!grow(&c->module->arena, (void ***)&c->insts, &c->cap_insts, c->n_insts + 1))
+		return NULL;
+	ffu_inst *in = ffu__inst_alloc(c, op, name, shape, operands, n_operands);
+	if (!in)
+		return NULL;
+	in->id = c->n_insts;
+	c->insts[c->n_insts++] = in;
+	return in;
+}
+
+ffu_inst *ffu__inst_alloc(ffu_computation *c, ffu_op op, const char *name, const ffu_shape *shape,
+			  ffu_inst *const *operands, int n_operands)
+{
+	ffu_module *m = c->module;
+	ffu_inst *in = ffu__arena_alloc(&m->arena, sizeof *in);
+	if (!in)
+		return NULL;
+	in->op = op;
+	in->name = ffu__arena_strdup(&m->arena, name);
+	if (!in->name || !ffu__shape_copy(m, &in->shape, shape))
+		return NULL;
+	if (n_operands > 0) {
+		in->operands = ffu__arena_alloc(&m->arena, sizeof(ffu_inst *) * (size_t)n_operands);
+		if (!in->operands)
+			return NULL;
+		memcpy(in->operands, operands, sizeof(ffu_inst *) * (size_t)n_operands);
+	}
+	in->n_operands = n_operands;
+	in->parent = c;
+	in->id = -1;
+	return in;
+}
+
+bool ffu__comp_set_insts(ffu_computation *c, ffu_inst *const *insts, int n)
+{
+	ffu_inst **list = ffu__arena_alloc(&c->module->arena, sizeof(ffu_inst *) * (size_t)(n ? n : 1));
+	if (!list)
+		return false;
+	memcpy(list, insts, sizeof(ffu_inst *) * (size_t)n);
+	c->insts = list;
+	c->n_insts = c->cap_insts = n;
+	for (int i = 0; i < n; i++) {
+		list[i]->parent = c;
+		list[i]->id = i;
+	}
+	return true;
+}
+
+static bool name_taken(const ffu_module *m, const char *name)
+{
+	for (int i = 0; i < m->n_comps; i++) {
+		const ffu_computation *c = m->comps[i];
+		if (strcmp(c->name, name) == 0)
+			return true;
+		for (int j = 0; j < c->n_insts; j++)
+			if (strcmp(c->insts[j]->name, name) == 0)
+				return true;
+	}
+	return false;
+}
+
+const char *ffu__module_unique_name(ffu_module *m, const char *base)
+{
+	char buf[256];
+	do
+		snprintf(buf, sizeof buf, "%s.%u", base, m->name_counter++);
+	while (name_taken(m, buf));
+	return ffu__arena_strdup(&m->arena, buf);
+}
+
+ffu_computation *ffu__module_find_comp(const ffu_module *m, const char *name)
+{
+	for (int i = 0; i < m->n_comps; i++)
+		if (strcmp(m->comps[i]->name, name) == 0)
+			return m->comps[i];
+	return NULL;
+}
+
+void ffu__comp_renumber(ffu_computation *c)
+{
+	for (int i = 0; i < c->n_insts; i++)
+		c->insts[i]->id = i;
+}
+
+int *ffu__comp_use_counts(const ffu_computation *c)
+{
+	int *uses = calloc((size_t)c->n_insts + 1, sizeof *uses);
+	if (!uses)
+		return NULL;
+	for (int i = 0; i < c->n_insts; i++)
+		for (int j = 0; j < c->insts[i]->n_operands; j++)
+			uses[c->insts[i]->operands[j]->id]++;
+	if (c->root)
+		uses[c->root->id]++;
+	return uses;
+}

@@ -1,0 +1,104 @@
+/* ir/shape.c: shapes and element types. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+static const char *const type_names[FFU_TYPE_COUNT] = {
+#define FFU_FIELD(ID, name, ...) [FFU_TYPE_##ID] = #name,
+#include "fields.def"
+#undef FFU_FIELD
+	[FFU_TYPE_TUPLE] = "tuple",
+};
+
+const char *ffu__type_name(ffu_type t)
+{
+	return t >= 0 && t < FFU_TYPE_COUNT ? type_names[t] : "invalid";
+}
+
+ffu_type ffu__type_by_name(const char *s, size_t len)
+{
+	for (int t = 0; t < FFU_FIELD_COUNT; t++)
+		if (strlen(type_names[t]) == len && memcmp(type_names[t], s, len) == 0)
+			return (ffu_type)t;
+	return FFU_TYPE_INVALID;
+}
+
+bool ffu__shape_is_array(const ffu_shape *s)
+{
+	return s->type != FFU_TYPE_TUPLE && s->type != FFU_TYPE_INVALID;
+}
+
+int64_t ffu__shape_count(const ffu_shape *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->rank; i++)
+		n *= s->dims[i];
+	return n;
+}
+
+bool ffu__shape_eq(const ffu_shape *a, const ffu_shape *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type == FFU_TYPE_TUPLE) {
+		if (a->n_elems != b->n_elems)
+			return false;
+		for (int i = 0; i < a->n_elems; i++)
+			if (!ffu__shape_eq(&a->elems[i], &b->elems[i]))
+				return false;
+		return true;
+	}
+	if (a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return true;
+}
+
+const ffu_field *ffu__shape_field(const ffu_shape *s)
+{
+	return s->type >= 0 && (int)s->type < (int)FFU_FIELD_COUNT ? ffu__field_get((ffu_field_id)s->type) : NULL;
+}
+
+size_t ffu__shape_elem_bytes(const ffu_shape *s)
+{
+	const ffu_field *f = ffu__shape_field(s);
+	return f ? f->storage_bytes : 0;
+}
+
+static size_t format_into(const ffu_shape *s, char *buf, size_t size)
+{
+	size_t n = 0;
+#define PUT(...)                                                                          \
+	do {                                                                               \
+		int k_ = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__);          \
+		n += k_ > 0 ? (size_t)k_ : 0;                                              \
+	} while (0)
+	if (s->type == FFU_TYPE_TUPLE) {
+		PUT("(");
+		for (int i = 0; i < s->n_elems; i++) {
+			if (i)
+				PUT(", ");
+			n += format_into(&s->elems[i], n < size ? buf + n : buf + size, n < size ? size - n : 0);
+		}
+		PUT(")");
+		return n;
+	}
+	PUT("%s[", ffu__type_name(s->type));
+	for (int i = 0; i < s->rank; i++)
+		PUT(i ? ",%lld" : "%lld", (long long)s->dims[i]);
+	PUT("]");
+#undef PUT
+	return n;
+}
+
+void ffu__shape_format(const ffu_shape *s, char *buf, size_t size)
+{
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	format_into(s, buf, size);
+	buf[size - 1] = buf[size - 1] ? '\0' : buf[size - 1];
+}

@@ -1,0 +1,449 @@
+/*
+ * passes/fusion.c: loop fusion (see passes.h).
+ *
+ * Model: every element-wise or index op of the entry computation starts in a group of its
+ * own; a producer's group merges into its consumer's when both iterate over the same shape,
+ * the merge creates no cycle between groups, and the kernel stays within its argument
+ * budget. Each final group becomes one kernel: a value with several consumers inside the
+ * group is computed once in registers, a value needed outside is written as an output (a
+ * multi-output fusion when there are several). Scalar constants are copied into every
+ * fused computation that reads them, so they become literals in the kernel.
+ *
+ * Why union-find over whole groups rather than XLA's one-producer-at-a-time rewriting:
+ * element-wise chains over one shape always fit one kernel, and merging groups directly
+ * gives multi-output fusion of shared intermediates for free.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/passes.h"
+
+enum { DEFAULT_MAX_PARAMS = 64 };
+
+typedef struct fuse_ctx {
+	ffu_module *m;
+	ffu_computation *c;
+	int n;
+	int *group;      /* union-find parent; -1 for instructions that are not kernel ops */
+	int *user_start; /* CSR adjacency: users of instruction i */
+	int *users;
+	char *seen;      /* scratch for the cycle search */
+	int *queue;
+	int max_params;
+} fuse_ctx;
+
+static bool is_kernel_op(const ffu_inst *in)
+{
+	ffu_op_kind k = ffu__ops[in->op].kind;
+	return k == FFU_KIND_ELEMENTWISE || k == FFU_KIND_INDEX;
+}
+
+static bool is_inlined_const(const ffu_inst *in)
+{
+	return in->op == FFU_OP_CONSTANT && in->shape.rank == 0;
+}
+
+static int find(fuse_ctx *x, int i)
+{
+	while (x->group[i] != i) {
+		x->group[i] = x->group[x->group[i]];
+		i = x->group[i];
+	}
+	return i;
+}
+
+static bool build_users(fuse_ctx *x)
+{
+	const ffu_computation *c = x->c;
+	x->user_start = calloc((size_t)x->n + 1, sizeof(int));
+	int total = 0;
+	for (int i = 0; i < x->n; i++)
+		total += c->insts[i]->n_operands;
+	x->users = malloc(sizeof(int) * (size_t)(total ? total : 1));
+	int *fill = calloc((size_t)x->n + 1, sizeof(int));
+	if (!x->user_start || !x->users || !fill) {
+		free(fill);
+		return false;
+	}
+	for (int i = 0; i < x->n; i++)
+		for (int j = 0; j < c->insts[i]->n_operands; j++)
+			x->user_start[c->insts[i]->operands[j]->id + 1]++;
+	for (int i = 0; i < x->n; i++)
+		x->user_start[i + 1] += x->user_start[i];
+	for (int i = 0; i < x->n; i++)
+		for (int j = 0; j < c->insts[i]->n_operands; j++) {
+			int p = c->insts[i]->operands[j]->id;
+			x->users[x->user_start[p] + fill[p]++] = i;
+		}
+	free(fill);
+	return true;
+}
+
+/*
+ * Would merging groups a and b create a cycle? Only if some path leaves a (or b) through a
+ * node outside both and comes back into the other. A group is one kernel, so reaching any
+ * member of a third group reaches all of its members' users too.
+ */
+static bool merge_makes_cycle(fuse_ctx *x, int a, int b)
+{
+	memset(x->seen, 0, (size_t)x->n);
+	int head = 0, tail = 0;
+	for (int i = 0; i < x->n; i++) {
+		if (x->group[i] < 0)
+			continue;
+		int g = find(x, i);
+		if (g != a && g != b)
+			continue;
+		for (int u = x->user_start[i]; u < x->user_start[i + 1]; u++) {
+			int v = x->users[u];
+			int gv = x->group[v] < 0 ? -1 : find(x, v);
+			if (gv != a && gv != b && !x->seen[v]) {
+				x->seen[v] = 1;
+				x->queue[tail++] = v;
+			}
+		}
+	}
+	while (head < tail) {
+		int v = x->queue[head++];
+		int gv = x->group[v] < 0 ? -1 : find(x, v);
+		/* the whole group of v runs as one kernel: continue from all its members */
+		for (int w = 0; w < x->n; w++) {
+			if (w != v && (gv < 0 || x->group[w] < 0 || find(x, w) != gv))
+				continue;
+			for (int u = x->user_start[w]; u < x->user_start[w + 1]; u++) {
+				int y = x->users[u];
+				int gy = x->group[y] < 0 ? -1 : find(x, y);
+				if (gy == a || gy == b)
+					return true;
+				if (!x->seen[y]) {
+					x->seen[y] = 1;
+					x->queue[tail++] = y;
+				}
+			}
+			if (w != v)
+				x->seen[w] = 1;
+		}
+	}
+	return false;
+}
+
+/* Kernel arguments (distinct external inputs + outputs) of the union of groups a and b. */
+static int kernel_args(fuse_ctx *x, int a, int b)
+{
+	const ffu_computation *c = x->c;
+	memset(x->seen, 0, (size_t)x->n);
+	int args = 0;
+	for (int i = 0; i < x->n; i++) {
+		if (x->group[i] < 0)
+			continue;
+		int g = find(x, i);
+		if (g != a && g != b)
+			continue;
+		const ffu_inst *in = c->insts[i];
+		for (int j = 0; j < in->n_operands; j++) {
+			int p = in->operands[j]->id;
+			int gp = x->group[p] < 0 ? -1 : find(x, p);
+			if (gp != a && gp != b && !is_inlined_const(in->operands[j]) && !x->seen[p]) {
+				x->seen[p] = 1;
+				args++;
+			}
+		}
+		bool output = in == c->root;
+		for (int u = x->user_start[i]; u < x->user_start[i + 1] && !output; u++) {
+			int y = x->users[u];
+			int gy = x->group[y] < 0 ? -1 : find(x, y);
+			output = gy != a && gy != b;
+		}
+		args += output;
+	}
+	return args;
+}
+
+static void try_merge(fuse_ctx *x, int producer, int consumer)
+{
+	const ffu_computation *c = x->c;
+	int a = find(x, producer), b = find(x, consumer);
+	if (a == b || !ffu__shape_eq(&c->insts[producer]->shape, &c->insts[consumer]->shape))
+		return;
+	if (merge_makes_cycle(x, a, b) || kernel_args(x, a, b) > x->max_params)
+		return;
+	x->group[a] = b;
+}
+
+/* ---- rewriting the entry computation ---- */
+
+typedef struct group_info {
+	int root;        /* union-find root */
+	int first, last; /* member index range (by definition order) */
+	int n_outputs;
+} group_info;
+
+typedef struct rewrite {
+	fuse_ctx *x;
+	ffu_inst **map;  /* old instruction id -> its value in the new entry */
+	ffu_inst **out;  /* new entry list */
+	int n_out;
+} rewrite;
+
+static bool is_group_output(fuse_ctx *x, int i, int g)
+{
+	if (x->c->insts[i] == x->c->root)
+		return true;
+	for (int u = x->user_start[i]; u < x->user_start[i + 1]; u++) {
+		int y = x->users[u];
+		if (x->group[y] < 0 || find(x, y) != g)
+			return true;
+	}
+	return false;
+}
+
+/* Builds the fused computation and the fusion (+ get-tuple-element) instructions for group g. */
+static ffu_status emit_group(rewrite *r, int g, ffu_error *e)
+{
+	fuse_ctx *x = r->x;
+	ffu_module *m = x->m;
+	ffu_computation *c = x->c;
+	ffu_status st = FFU_STATUS_ENOMEM;
+	ffu_inst **local = calloc((size_t)x->n, sizeof *local);  /* old id -> inst in fused comp */
+	ffu_inst **inputs = calloc((size_t)x->n + 1, sizeof *inputs); /* old insts feeding the group */
+	ffu_inst **outs = calloc((size_t)x->n + 1, sizeof *outs);  /* fused-comp insts that are outputs */
+	int *out_ids = calloc((size_t)x->n + 1, sizeof *out_ids);
+	int n_inputs = 0, n_outs = 0;
+	if (!local || !inputs || !outs || !out_ids)
+		goto out;
+
+	bool any_output = false;
+	for (int i = 0; i < x->n && !any_output; i++)
+		any_output = x->group[i] >= 0 && find(x, i) == g && is_group_output(x, i, g);
+	if (!any_output) { /* nothing reads the group: dead code, dropped */
+		st = FFU_STATUS_OK;
+		goto out;
+	}
+
+	ffu_computation *fc = ffu__comp_new(m, ffu__module_unique_name(m, "fused_computation"));
+	if (!fc)
+		goto out;
+	fc->is_fused = true;
+
+	/* parameters first, in order of first use, so the fused computation reads top-down */
+	for (int i = 0; i < x->n; i++) {
+		if (x->group[i] < 0 || find(x, i) != g)
+			continue;
+		const ffu_inst *in = c->insts[i];
+		for (int j = 0; j < in->n_operands; j++) {
+			const ffu_inst *p = in->operands[j];
+			bool member = x->group[p->id] >= 0 && find(x, p->id) == g;
+			if (member || local[p->id])
+				continue;
+			const char *name = ffu__module_unique_name(m, is_inlined_const(p) ? "constant" : "param");
+			ffu_inst *ni = ffu__inst_new(fc, is_inlined_const(p) ? FFU_OP_CONSTANT : FFU_OP_PARAMETER,
+						     name, &p->shape, NULL, 0);
+			if (!ni)
+				goto out;
+			if (is_inlined_const(p)) {
+				ni->literal = p->literal; /* immutable arena bytes, shared */
+			} else {
+				ni->index = n_inputs;
+				inputs[n_inputs++] = r->map[p->id];
+			}
+			local[p->id] = ni;
+		}
+	}
+	fc->n_params = n_inputs;
+	fc->params = ffu__arena_alloc(&m->arena, sizeof(ffu_inst *) * (size_t)(n_inputs ? n_inputs : 1));
+	if (!fc->params)
+		goto out;
+	for (int i = 0; i < fc->n_insts; i++)
+		if (fc->insts[i]->op == FFU_OP_PARAMETER)
+			fc->params[fc->insts[i]->index] = fc->insts[i];
+
+	/* members, in definition order */
+	ffu_inst *ops[8];
+	for (int i = 0; i < x->n; i++) {
+		if (x->group[i] < 0 || find(x, i) != g)
+			continue;
+		const ffu_inst *in = c->insts[i];
+		ffu_inst **operands = in->n_operands <= 8 ? ops : calloc((size_t)in->n_operands, sizeof *operands);
+		if (!operands)
+			goto out;
+		for (int j = 0; j < in->n_operands; j++)
+			operands[j] = local[in->operands[j]->id];
+		ffu_inst *ni = ffu__inst_new(fc, in->op, ffu__module_unique_name(m, in->name), &in->shape,
+					     operands, in->n_operands);
+		if (operands != ops)
+			free(operands);
+		if (!ni)
+			goto out;
+		ni->n_dims = in->n_dims;
+		ni->dims = in->dims;
+		ni->index = in->index;
+		ni->line = in->line;
+		ni->col = in->col;
+		local[i] = ni;
+		if (is_group_output(x, i, g)) {
+			out_ids[n_outs] = i;
+			outs[n_outs++] = ni;
+		}
+	}
+	if (n_outs == 1) {
+		fc->root = outs[0];
+	} else {
+		ffu_shape ts = {.type = FFU_TYPE_TUPLE, .n_elems = n_outs};
+		ts.elems = ffu__arena_alloc(&m->arena, sizeof(ffu_shape) * (size_t)n_outs);
+		if (!ts.elems)
+			goto out;
+		for (int k = 0; k < n_outs; k++)
+			ts.elems[k] = outs[k]->shape;
+		fc->root = ffu__inst_new(fc, FFU_OP_TUPLE, ffu__module_unique_name(m, "tuple"), &ts, outs, n_outs);
+		if (!fc->root)
+			goto out;
+	}
+
+	ffu_inst *fusion = ffu__inst_alloc(c, FFU_OP_FUSION, ffu__module_unique_name(m, "fusion"),
+					   &fc->root->shape, inputs, n_inputs);
+	if (!fusion)
+		goto out;
+	fusion->callee = fc;
+	fusion->fusion_kind = FFU_FUSION_LOOP;
+	r->out[r->n_out++] = fusion;
+	for (int k = 0; k < n_outs; k++) {
+		if (n_outs == 1) {
+			r->map[out_ids[k]] = fusion;
+			continue;
+		}
+		ffu_inst *gte = ffu__inst_alloc(c, FFU_OP_GET_TUPLE_ELEMENT,
+						ffu__module_unique_name(m, "get-tuple-element"),
+						&outs[k]->shape, &fusion, 1);
+		if (!gte)
+			goto out;
+		gte->index = k;
+		r->out[r->n_out++] = gte;
+		r->map[out_ids[k]] = gte;
+	}
+	st = FFU_STATUS_OK;
+out:
+	free(local);
+	free(inputs);
+	free(outs);
+	free(out_ids);
+	return st == FFU_STATUS_ENOMEM ? ffu__err(e, st, "out of memory in the fusion pass") : st;
+}
+
+/*
+ * Orders the new entry: nodes are groups and the remaining instructions; a node is ready
+ * when every node feeding it is placed; among ready nodes the one that appeared first in
+ * the source goes first, so output stays close to what the user wrote.
+ */
+static ffu_status rewrite_entry(fuse_ctx *x, ffu_error *e)
+{
+	ffu_computation *c = x->c;
+	int n = x->n;
+	ffu_status st = FFU_STATUS_ENOMEM;
+	rewrite r = {.x = x};
+	int *node = malloc(sizeof(int) * (size_t)n);   /* inst -> node key (group root or itself) */
+	char *placed = calloc((size_t)n, 1);
+	char *keep = calloc((size_t)n, 1);
+	r.map = calloc((size_t)n, sizeof *r.map);
+	r.out = calloc((size_t)n * 3 + 1, sizeof *r.out); /* fusion + gtes never exceed 3n */
+	if (!node || !placed || !keep || !r.map || !r.out)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		node[i] = x->group[i] < 0 ? i : find(x, i);
+		r.map[i] = c->insts[i];
+	}
+	/* scalar constants read only by kernels live on as literals inside them */
+	for (int i = 0; i < n; i++) {
+		keep[i] = 1;
+		if (!is_inlined_const(c->insts[i]) || c->insts[i] == c->root)
+			continue;
+		keep[i] = 0;
+		for (int u = x->user_start[i]; u < x->user_start[i + 1]; u++)
+			keep[i] |= x->group[x->users[u]] < 0;
+	}
+	for (;;) {
+		int pick = -1;
+		for (int i = 0; i < n && pick < 0; i++) {
+			if (placed[node[i]] || !keep[i])
+				continue;
+			/* ready when all members' external operands are placed */
+			bool ready = true;
+			for (int w = i; w < n && ready; w++) {
+				if (node[w] != node[i])
+					continue;
+				const ffu_inst *in = c->insts[w];
+				for (int j = 0; j < in->n_operands && ready; j++) {
+					int p = in->operands[j]->id;
+					if (node[p] != node[i] && keep[p] && !placed[node[p]])
+						ready = false;
+				}
+			}
+			if (ready)
+				pick = i;
+		}
+		if (pick < 0)
+			break;
+		placed[node[pick]] = 1;
+		if (x->group[pick] < 0) {
+			ffu_inst *in = c->insts[pick];
+			for (int j = 0; j < in->n_operands; j++)
+				in->operands[j] = r.map[in->operands[j]->id];
+			r.out[r.n_out++] = in;
+		} else if ((st = emit_group(&r, node[pick], e))) {
+			goto out;
+		}
+	}
+	ffu_inst *root = r.map[c->root->id];
+	if (!ffu__comp_set_insts(c, r.out, r.n_out))
+		goto out;
+	c->root = root;
+	st = FFU_STATUS_OK;
+out:
+	free(node);
+	free(placed);
+	free(keep);
+	free(r.map);
+	free(r.out);
+	return st == FFU_STATUS_ENOMEM ? ffu__err(e, st, "out of memory in the fusion pass") : st;
+}
+
+ffu_status ffu__pass_fusion(ffu_module *m, const ffu_pass_opts *o, ffu_error *e)
+{
+	fuse_ctx x = {.m = m, .c = m->entry, .n = m->entry->n_insts};
+	x.max_params = o && o->max_params > 0 ? o->max_params : DEFAULT_MAX_PARAMS;
+	ffu_status st = FFU_STATUS_ENOMEM;
+	ffu__comp_renumber(x.c);
+	x.group = malloc(sizeof(int) * (size_t)(x.n + 1));
+	x.seen = malloc((size_t)x.n + 1);
+	x.queue = malloc(sizeof(int) * (size_t)(x.n + 1));
+	if (!x.group || !x.seen || !x.queue || !build_users(&x))
+		goto out;
+	for (int i = 0; i < x.n; i++)
+		x.group[i] = is_kernel_op(x.c->insts[i]) ? i : -1;
+	if (!o || o->fuse) {
+		for (int i = 0; i < x.n; i++) {
+			const ffu_inst *in = x.c->insts[i];
+			if (x.group[i] < 0)
+				continue;
+			for (int j = 0; j < in->n_operands; j++)
+				if (x.group[in->operands[j]->id] >= 0)
+					try_merge(&x, in->operands[j]->id, i);
+		}
+	}
+	if ((st = rewrite_entry(&x, e)))
+		goto out;
+	/* callees before callers: the entry moves behind the fused computations */
+	for (int i = 0; i < m->n_comps - 1; i++)
+		if (m->comps[i] == m->entry) {
+			memmove(&m->comps[i], &m->comps[i + 1], sizeof(ffu_computation *) * (size_t)(m->n_comps - 1 - i));
+			m->comps[m->n_comps - 1] = m->entry;
+			break;
+		}
+	st = FFU_STATUS_OK;
+out:
+	free(x.group);
+	free(x.seen);
+	free(x.queue);
+	free(x.user_start);
+	free(x.users);
+	return st == FFU_STATUS_ENOMEM ? ffu__err(e, st, "out of memory in the fusion pass") : st;
+}

@@ -1,0 +1,883 @@
+/*
+ * runtime/cl.c: the OpenCL layer (see cl.h): device listing and selection by the selector
+ * grammar of HLO.md section 5, context + profiling queue, buffers, builds with their logs,
+ * 1-D launches with the work-group choice, event timing.
+ *
+ * Ownership: ffu__cl_list_devices / ffu__cl_select_all hand back malloc'd arrays the caller
+ * frees; ffu_cl owns its context and queue; programs, kernels, buffers and events belong to
+ * whoever created them. Nothing here prints or aborts: every failure is a status plus an
+ * ffu_error naming the OpenCL call and its CL_... code.
+ */
+/* clCreateCommandQueue is deprecated from 2.0 but is the only queue call 1.x platforms have. */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include "runtime/cl.h"
+
+#include <CL/cl_ext.h>
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+
+/*
+ * Upper bound of the automatic work-group size: GPUs are saturated by 64-256 work-items per
+ * group, and on PoCL larger groups were measured slower (NOTES.md: 256 -> 8.1 ms, 1024 -> 9.3).
+ */
+#define FFU_WG_CAP 256
+/* clCreateBuffer rejects size 0; an empty tensor still needs a valid cl_mem to bind. */
+#define FFU_EMPTY_BUFFER_BYTES 16
+
+/* ---- small string helpers ------------------------------------------------------------ */
+
+static bool ci_contains(const char *hay, const char *needle)
+{
+	if (!hay || !needle)
+		return false;
+	size_t n = strlen(needle);
+	for (; *hay; hay++) {
+		size_t i = 0;
+		while (i < n && hay[i] &&
+		       tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+			i++;
+		if (i == n)
+			return true;
+	}
+	return n == 0;
+}
+
+static bool ci_equal(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+	return *a == *b;
+}
+
+/* Drivers pad some strings (Rusticl's "OpenCL 3.0 ", Intel's leading blanks): trim both ends. */
+static void copy_trimmed(char *dst, size_t cap, const char *src)
+{
+	while (*src && isspace((unsigned char)*src))
+		src++;
+	size_t n = strlen(src);
+	while (n > 0 && isspace((unsigned char)src[n - 1]))
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* A whole decimal number of 1+ digits in [s, s+len) that fits an int; no signs or blanks. */
+static bool parse_index(const char *s, size_t len, int *out)
+{
+	long v = 0;
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+		if (v > INT_MAX)
+			return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+/*
+ * A string parameter of a platform (device == NULL) or device, malloc'd and NUL-terminated.
+ * Asks for the size first: a fixed buffer would fail with CL_INVALID_VALUE on long strings.
+ */
+static ffu_status query_str(cl_platform_id platform, cl_device_id device, cl_uint param, char **out,
+			    ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	const char *call = device ? "clGetDeviceInfo" : "clGetPlatformInfo";
+	size_t size = 0;
+	char *s = NULL;
+	cl_int err;
+
+	*out = NULL;
+	err = device ? clGetDeviceInfo(device, param, 0, NULL, &size)
+		     : clGetPlatformInfo(platform, param, 0, NULL, &size);
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, call, err, "querying parameter 0x%x", (unsigned)param);
+		goto out;
+	}
+	s = malloc(size + 1);
+	if (!s) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory reading an OpenCL string (%zu bytes)", size);
+		goto out;
+	}
+	err = device ? clGetDeviceInfo(device, param, size, s, NULL)
+		     : clGetPlatformInfo(platform, param, size, s, NULL);
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, call, err, "querying parameter 0x%x", (unsigned)param);
+		goto out;
+	}
+	s[size] = '\0';
+	*out = s;
+	s = NULL;
+out:
+	free(s);
+	return st;
+}
+
+static ffu_status query_dev(cl_device_id device, cl_device_info param, void *dst, size_t size,
+			    ffu_error *e)
+{
+	cl_int err = clGetDeviceInfo(device, param, size, dst, NULL);
+	if (err != CL_SUCCESS)
+		return ffu__err_cl(e, "clGetDeviceInfo", err, "querying parameter 0x%x", (unsigned)param);
+	return FFU_STATUS_OK;
+}
+
+static ffu_status query_dev_str(cl_device_id device, cl_device_info param, char *dst, size_t cap,
+				ffu_error *e)
+{
+	char *s = NULL;
+	ffu_status st = query_str(NULL, device, param, &s, e);
+	if (st == FFU_STATUS_OK)
+		copy_trimmed(dst, cap, s);
+	free(s);
+	return st;
+}
+
+/* ---- vendor classes ------------------------------------------------------------------ */
+
+ffu_vendor ffu__cl_classify(const char *platform_name, const char *platform_extensions)
+{
+	const char *n = platform_name ? platform_name : "";
+	const char *x = platform_extensions ? platform_extensions : "";
+
+	/* PoCL first: its device vendor is the CPU's, and it can drive NVIDIA GPUs too. */
+	if (strstr(n, "Portable Computing Language") || ci_contains(n, "pocl"))
+		return FFU_VENDOR_POCL;
+	if (ci_contains(n, "rusticl"))
+		return FFU_VENDOR_RUSTICL;
+	if (ci_contains(n, "NVIDIA"))
+		return FFU_VENDOR_NVIDIA;
+	/* Case-sensitive: "amd" in lower case is too common inside other words. */
+	if (strstr(n, "AMD") || strstr(n, "Advanced Micro Devices"))
+		return FFU_VENDOR_AMD;
+	if (ci_contains(n, "Intel"))
+		return FFU_VENDOR_INTEL;
+	if (ci_contains(n, "Apple"))
+		return FFU_VENDOR_APPLE;
+	/* Renamed or white-labelled platforms still carry their vendor's extension prefix. */
+	if (strstr(x, "cl_pocl_"))
+		return FFU_VENDOR_POCL;
+	if (strstr(x, "cl_nv_"))
+		return FFU_VENDOR_NVIDIA;
+	if (strstr(x, "cl_amd_"))
+		return FFU_VENDOR_AMD;
+	if (strstr(x, "cl_intel_"))
+		return FFU_VENDOR_INTEL;
+	if (strstr(x, "cl_APPLE_") || strstr(x, "cl_apple_"))
+		return FFU_VENDOR_APPLE;
+	return FFU_VENDOR_OTHER;
+}
+
+static const char *const vendor_names[] = {
+	[FFU_VENDOR_OTHER] = "other", [FFU_VENDOR_POCL] = "pocl",   [FFU_VENDOR_RUSTICL] = "rusticl",
+	[FFU_VENDOR_NVIDIA] = "nvidia", [FFU_VENDOR_AMD] = "amd",   [FFU_VENDOR_INTEL] = "intel",
+	[FFU_VENDOR_APPLE] = "apple",
+};
+
+const char *ffu__cl_vendor_str(ffu_vendor v)
+{
+	if ((unsigned)v < sizeof vendor_names / sizeof vendor_names[0] && vendor_names[v])
+		return vendor_names[v];
+	return "other";
+}
+
+/* ---- listing ------------------------------------------------------------------------- */
+
+static ffu_status fill_device(ffu_device_info *d, cl_platform_id platform, int pi, cl_device_id device,
+			      int di, const char *platform_name, ffu_vendor vc, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+
+	memset(d, 0, sizeof *d);
+	d->platform = platform;
+	d->device = device;
+	d->platform_index = pi;
+	d->device_index = di;
+	d->vendor_class = vc;
+	if (snprintf(d->id, sizeof d->id, "%d:%d", pi, di) >= (int)sizeof d->id) {
+		st = ffu__err(e, FFU_STATUS_ELIMIT, "device index %d:%d is too large", pi, di);
+		goto out;
+	}
+	copy_trimmed(d->platform_name, sizeof d->platform_name, platform_name);
+	if ((st = query_dev_str(device, CL_DEVICE_NAME, d->name, sizeof d->name, e)) ||
+	    (st = query_dev_str(device, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor, e)) ||
+	    (st = query_dev_str(device, CL_DEVICE_VERSION, d->version, sizeof d->version, e)) ||
+	    (st = query_dev_str(device, CL_DRIVER_VERSION, d->driver, sizeof d->driver, e)))
+		goto out;
+	if ((st = query_dev(device, CL_DEVICE_TYPE, &d->type, sizeof d->type, e)) ||
+	    (st = query_dev(device, CL_DEVICE_MAX_COMPUTE_UNITS, &d->compute_units, sizeof d->compute_units, e)) ||
+	    (st = query_dev(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, &d->max_wg, sizeof d->max_wg, e)) ||
+	    (st = query_dev(device, CL_DEVICE_GLOBAL_MEM_SIZE, &d->global_mem, sizeof d->global_mem, e)) ||
+	    (st = query_dev(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, &d->max_alloc, sizeof d->max_alloc, e)) ||
+	    (st = query_dev(device, CL_DEVICE_LOCAL_MEM_SIZE, &d->local_mem, sizeof d->local_mem, e)) ||
+	    (st = query_dev(device, CL_DEVICE_MAX_PARAMETER_SIZE, &d->max_param_size, sizeof d->max_param_size, e)))
+		goto out;
+out:
+	return st;
+}
+
+ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	cl_platform_id *platforms = NULL;
+	cl_device_id *devices = NULL;
+	ffu_device_info *list = NULL;
+	char *pname = NULL, *pext = NULL;
+	cl_uint np = 0;
+	int count = 0;
+	cl_int err;
+
+	*out = NULL;
+	*n = 0;
+	/* The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR when no ICD is installed at all. */
+	err = clGetPlatformIDs(0, NULL, &np);
+	if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0)) {
+		st = ffu__err(e, FFU_STATUS_ENODEV,
+			      "no OpenCL platform was found: install an OpenCL driver (ICD); for CPUs, "
+			      "install pocl-opencl-icd");
+		goto out;
+	}
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clGetPlatformIDs", err, "counting OpenCL platforms");
+		goto out;
+	}
+	platforms = calloc(np, sizeof *platforms);
+	if (!platforms) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory listing %u OpenCL platforms", np);
+		goto out;
+	}
+	err = clGetPlatformIDs(np, platforms, NULL);
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clGetPlatformIDs", err, "listing %u OpenCL platforms", np);
+		goto out;
+	}
+
+	for (cl_uint p = 0; p < np; p++) {
+		cl_uint nd = 0;
+
+		free(pname);
+		free(pext);
+		pname = pext = NULL;
+		if ((st = query_str(platforms[p], NULL, CL_PLATFORM_NAME, &pname, e)) ||
+		    (st = query_str(platforms[p], NULL, CL_PLATFORM_EXTENSIONS, &pext, e)))
+			goto out;
+		/* Platforms without devices (Clover, Rusticl without RUSTICL_ENABLE) say so this way. */
+		err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+		if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && nd == 0))
+			continue;
+		if (err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clGetDeviceIDs", err, "counting the devices of platform %u (%s)", p, pname);
+			goto out;
+		}
+		free(devices);
+		devices = calloc(nd, sizeof *devices);
+		ffu_device_info *grown = realloc(list, ((size_t)count + nd) * sizeof *list);
+		if (!devices || !grown) {
+			if (grown)
+				list = grown;
+			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory listing OpenCL devices");
+			goto out;
+		}
+		list = grown;
+		err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL);
+		if (err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clGetDeviceIDs", err, "listing the devices of platform %u (%s)", p, pname);
+			goto out;
+		}
+		ffu_vendor vc = ffu__cl_classify(pname, pext);
+		for (cl_uint d = 0; d < nd; d++) {
+			st = fill_device(&list[count], platforms[p], (int)p, devices[d], (int)d, pname, vc, e);
+			if (st)
+				goto out;
+			count++;
+		}
+	}
+	if (count == 0) {
+		st = ffu__err(e, FFU_STATUS_ENODEV,
+			      "%u OpenCL platform(s) found but no device: install a driver with a device "
+			      "(pocl-opencl-icd for CPUs), or for Mesa Rusticl set RUSTICL_ENABLE (e.g. "
+			      "RUSTICL_ENABLE=llvmpipe)", np);
+		goto out;
+	}
+	*out = list;
+	*n = count;
+	list = NULL;
+out:
+	free(list);
+	free(devices);
+	free(platforms);
+	free(pname);
+	free(pext);
+	return st;
+}
+
+/* ---- selection ----------------------------------------------------------------------- */
+
+typedef enum { SEL_ALL, SEL_VENDOR, SEL_TYPE, SEL_FLAT, SEL_PAIR, SEL_NAME } sel_kind;
+
+typedef struct {
+	sel_kind kind;
+	ffu_vendor vendor;
+	cl_device_type type;
+	int a, b; /* SEL_FLAT: a; SEL_PAIR: a:b */
+	const char *text;
+} sel_spec;
+
+/* Keywords win over name substrings, so "amd" means the AMD platform, not "...AMD EPYC". */
+static void parse_selector(const char *s, bool allow_all, sel_spec *sp)
+{
+	static const struct {
+		const char *word;
+		ffu_vendor v;
+	} vendors[] = {
+		{"pocl", FFU_VENDOR_POCL},   {"rusticl", FFU_VENDOR_RUSTICL}, {"nvidia", FFU_VENDOR_NVIDIA},
+		{"amd", FFU_VENDOR_AMD},     {"intel", FFU_VENDOR_INTEL},     {"apple", FFU_VENDOR_APPLE},
+	};
+	const char *colon = strchr(s, ':');
+
+	memset(sp, 0, sizeof *sp);
+	sp->text = s;
+	sp->kind = SEL_NAME;
+	if (allow_all && ci_equal(s, "all")) {
+		sp->kind = SEL_ALL;
+		return;
+	}
+	for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++) {
+		if (ci_equal(s, vendors[i].word)) {
+			sp->kind = SEL_VENDOR;
+			sp->vendor = vendors[i].v;
+			return;
+		}
+	}
+	if (ci_equal(s, "cpu") || ci_equal(s, "gpu")) {
+		sp->kind = SEL_TYPE;
+		sp->type = ci_equal(s, "cpu") ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+		return;
+	}
+	if (!colon && parse_index(s, strlen(s), &sp->a)) {
+		sp->kind = SEL_FLAT;
+		return;
+	}
+	if (colon && parse_index(s, (size_t)(colon - s), &sp->a) &&
+	    parse_index(colon + 1, strlen(colon + 1), &sp->b))
+		sp->kind = SEL_PAIR;
+}
+
+static bool sel_match(const sel_spec *sp, const ffu_device_info *d, int flat)
+{
+	switch (sp->kind) {
+	case SEL_ALL:
+		return true;
+	case SEL_VENDOR:
+		return d->vendor_class == sp->vendor;
+	case SEL_TYPE:
+		return (d->type & sp->type) != 0;
+	case SEL_FLAT:
+		return flat == sp->a;
+	case SEL_PAIR:
+		return d->platform_index == sp->a && d->device_index == sp->b;
+	case SEL_NAME:
+		return ci_contains(d->name, sp->text);
+	}
+	return false;
+}
+
+/* Default device: the first GPU, else the first CPU, else the first device listed. */
+static int default_device(const ffu_device_info *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i].type & CL_DEVICE_TYPE_GPU)
+			return i;
+	for (int i = 0; i < n; i++)
+		if (list[i].type & CL_DEVICE_TYPE_CPU)
+			return i;
+	return 0;
+}
+
+static ffu_status no_match(ffu_error *e, const char *sel, bool from_env, const ffu_device_info *list, int n)
+{
+	ffu_strbuf sb = {0};
+	const char *rusticl_env = getenv("RUSTICL_ENABLE");
+
+	ffu__sb_printf(&sb, "no OpenCL device matches '%s'%s; available devices:", sel,
+		       from_env ? " (from FIELDFUSE_DEVICE)" : "");
+	for (int i = 0; i < n; i++)
+		ffu__sb_printf(&sb, "%s %s %s (%s)", i ? "," : "", list[i].id, list[i].name, list[i].platform_name);
+	if (ci_contains(sel, "rusticl") && (!rusticl_env || !*rusticl_env))
+		ffu__sb_append(&sb, "; Mesa Rusticl shows no device unless RUSTICL_ENABLE is set "
+				    "(e.g. RUSTICL_ENABLE=llvmpipe)");
+	ffu_status st = ffu__err(e, FFU_STATUS_ENODEV, "%s", ffu__sb_cstr(&sb));
+	ffu__sb_free(&sb);
+	return st;
+}
+
+/* Shared by select / select_all: the matches of `selector`, in listing order (one if !all). */
+static ffu_status select_impl(ffu_device_info **out, int *n, const char *selector, bool all, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	ffu_device_info *list = NULL;
+	int count = 0, kept = 0;
+	bool from_env = false;
+	sel_spec sp;
+
+	*out = NULL;
+	*n = 0;
+	st = ffu__cl_list_devices(&list, &count, e);
+	if (st)
+		goto out;
+	if (!selector || !*selector) {
+		const char *env = getenv("FIELDFUSE_DEVICE");
+		if (env && *env) {
+			selector = env;
+			from_env = true;
+		}
+	}
+	if (!selector || !*selector) {
+		int i = default_device(list, count);
+		if (i != 0)
+			list[0] = list[i];
+		kept = 1;
+	} else {
+		parse_selector(selector, all, &sp);
+		for (int i = 0; i < count; i++) {
+			if (!sel_match(&sp, &list[i], i))
+				continue;
+			if (kept != i)
+				list[kept] = list[i];
+			kept++;
+			if (!all)
+				break;
+		}
+		if (kept == 0) {
+			st = no_match(e, selector, from_env, list, count);
+			goto out;
+		}
+	}
+	*out = list;
+	*n = kept;
+	list = NULL;
+out:
+	free(list);
+	return st;
+}
+
+ffu_status ffu__cl_select(ffu_device_info *out, const char *selector, ffu_error *e)
+{
+	ffu_device_info *list = NULL;
+	int n = 0;
+	ffu_status st = select_impl(&list, &n, selector, false, e);
+	if (st == FFU_STATUS_OK)
+		*out = list[0];
+	free(list);
+	return st;
+}
+
+ffu_status ffu__cl_select_all(ffu_device_info **out, int *n, const char *selector, ffu_error *e)
+{
+	return select_impl(out, n, selector, true, e);
+}
+
+/* ---- context and queue --------------------------------------------------------------- */
+
+/* Major version from "OpenCL <major>.<minor> <vendor text>"; 1 when it cannot be read. */
+static int platform_major(const char *version)
+{
+	int major = 0, minor = 0;
+	if (!version || sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 1)
+		return 1;
+	return major;
+}
+
+ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	char *pversion = NULL;
+	cl_int err = CL_SUCCESS;
+
+	memset(cl, 0, sizeof *cl);
+	cl->dev = *dev;
+	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
+	cl->ctx = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
+	if (!cl->ctx || err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clCreateContext", err, "on %s (%s)", dev->name, dev->platform_name);
+		goto out;
+	}
+	st = query_str(dev->platform, NULL, CL_PLATFORM_VERSION, &pversion, e);
+	if (st)
+		goto out;
+	/* 2.0+ platforms deprecate clCreateCommandQueue; 1.x ones lack the replacement. */
+	if (platform_major(pversion) >= 2) {
+		cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+		cl->queue = clCreateCommandQueueWithProperties(cl->ctx, dev->device, qprops, &err);
+		if (!cl->queue || err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clCreateCommandQueueWithProperties", err, "on %s", dev->name);
+			goto out;
+		}
+	} else {
+		cl->queue = clCreateCommandQueue(cl->ctx, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
+		if (!cl->queue || err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clCreateCommandQueue", err, "on %s", dev->name);
+			goto out;
+		}
+	}
+out:
+	free(pversion);
+	if (st)
+		ffu__cl_close(cl);
+	return st;
+}
+
+void ffu__cl_close(ffu_cl *cl)
+{
+	if (!cl)
+		return;
+	/* Releasing an in-order queue flushes it; finishing first keeps buffers valid until then. */
+	if (cl->queue) {
+		clFinish(cl->queue);
+		clReleaseCommandQueue(cl->queue);
+	}
+	if (cl->ctx)
+		clReleaseContext(cl->ctx);
+	memset(cl, 0, sizeof *cl);
+}
+
+/* ---- buffers ------------------------------------------------------------------------- */
+
+ffu_status ffu__cl_buffer(ffu_cl *cl, cl_mem *out, size_t bytes, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	cl_int err = CL_SUCCESS;
+	size_t alloc = bytes ? bytes : FFU_EMPTY_BUFFER_BYTES;
+
+	*out = NULL;
+	/* Checked here because some drivers (PoCL) defer allocation and fail only at first use. */
+	if (cl->dev.max_alloc && (cl_ulong)bytes > cl->dev.max_alloc) {
+		st = ffu__err(e, FFU_STATUS_ELIMIT,
+			      "a buffer of %zu bytes exceeds the largest single allocation of %s "
+			      "(CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes)",
+			      bytes, cl->dev.name, (unsigned long long)cl->dev.max_alloc);
+		goto out;
+	}
+	cl_mem m = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, alloc, NULL, &err);
+	if (!m || err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clCreateBuffer", err, "allocating %zu bytes on %s", alloc, cl->dev.name);
+		goto out;
+	}
+	*out = m;
+out:
+	return st;
+}
+
+ffu_status ffu__cl_write(ffu_cl *cl, cl_mem buf, const void *src, size_t bytes, ffu_error *e)
+{
+	/* A zero-byte transfer is CL_INVALID_VALUE to OpenCL but a no-op to us. */
+	if (bytes == 0)
+		return FFU_STATUS_OK;
+	cl_int err = clEnqueueWriteBuffer(cl->queue, buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+	if (err != CL_SUCCESS)
+		return ffu__err_cl(e, "clEnqueueWriteBuffer", err, "writing %zu bytes to %s", bytes, cl->dev.name);
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__cl_read(ffu_cl *cl, cl_mem buf, void *dst, size_t bytes, ffu_error *e)
+{
+	if (bytes == 0)
+		return FFU_STATUS_OK;
+	cl_int err = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+	if (err != CL_SUCCESS)
+		return ffu__err_cl(e, "clEnqueueReadBuffer", err, "reading %zu bytes from %s", bytes, cl->dev.name);
+	return FFU_STATUS_OK;
+}
+
+void ffu__cl_buffer_release(cl_mem *buf)
+{
+	if (buf && *buf) {
+		clReleaseMemObject(*buf);
+		*buf = NULL;
+	}
+}
+
+/* ---- programs and kernels ------------------------------------------------------------ */
+
+/* The build log, malloc'd (never NULL unless out of memory): the driver's text or a note why not. */
+static char *build_log(cl_program prog, cl_device_id device)
+{
+	size_t size = 0;
+	char *log = NULL;
+	cl_int err = clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+	if (err == CL_SUCCESS && (log = malloc(size + 1)) != NULL) {
+		err = clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+		if (err == CL_SUCCESS) {
+			log[size] = '\0';
+			return log;
+		}
+		free(log);
+	}
+	const char *fmt = "(no build log: clGetProgramBuildInfo failed: %s)";
+	size = strlen(fmt) + 64;
+	log = malloc(size);
+	if (log)
+		snprintf(log, size, fmt, ffu_cl_error_name(err));
+	return log;
+}
+
+/* First log line mentioning "error", so the one-line message says what broke. */
+static void first_error_line(const char *log, char *dst, size_t cap)
+{
+	dst[0] = '\0';
+	for (const char *line = log; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char tmp[512];
+		size_t k = len < sizeof tmp - 1 ? len : sizeof tmp - 1;
+		memcpy(tmp, line, k);
+		tmp[k] = '\0';
+		if (ci_contains(tmp, "error")) {
+			copy_trimmed(dst, cap, tmp);
+			return;
+		}
+		line = end ? end + 1 : NULL;
+	}
+}
+
+ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	cl_program prog = NULL;
+	char *log = NULL;
+	char first[256];
+	cl_int err = CL_SUCCESS;
+
+	*out = NULL;
+	prog = clCreateProgramWithSource(cl->ctx, 1, &source, NULL, &err);
+	if (!prog || err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clCreateProgramWithSource", err, "on %s", cl->dev.name);
+		goto out;
+	}
+	/* Options pass through untouched: integer field code gains nothing from fast-math flags. */
+	err = clBuildProgram(prog, 1, &cl->dev.device, options, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		log = build_log(prog, cl->dev.device);
+		first_error_line(log, first, sizeof first);
+		st = ffu__err_cl(e, "clBuildProgram", err, "building for %s (%s)%s%s%s%s", cl->dev.name,
+				 cl->dev.platform_name, options && *options ? " with options " : "",
+				 options ? options : "", first[0] ? ": " : "", first);
+		/*
+		 * A rejected source or option is a build failure (EBUILD); anything else (out of
+		 * resources, a lost device) is an OpenCL failure like any other call's.
+		 */
+		if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS ||
+		    err == CL_COMPILE_PROGRAM_FAILURE || err == CL_LINK_PROGRAM_FAILURE ||
+		    err == CL_COMPILER_NOT_AVAILABLE)
+			st = FFU_STATUS_EBUILD;
+		if (e) {
+			e->status = st;
+			free(e->build_log);
+			e->build_log = log;
+			log = NULL;
+		}
+		goto out;
+	}
+	*out = prog;
+	prog = NULL;
+out:
+	free(log);
+	if (prog)
+		clReleaseProgram(prog);
+	return st;
+}
+
+ffu_status ffu__cl_kernel(cl_program prog, cl_kernel *out, const char *name, ffu_error *e)
+{
+	cl_int err = CL_SUCCESS;
+
+	*out = NULL;
+	cl_kernel k = clCreateKernel(prog, name, &err);
+	if (!k || err != CL_SUCCESS)
+		return ffu__err_cl(e, "clCreateKernel", err, "kernel '%s'", name);
+	*out = k;
+	return FFU_STATUS_OK;
+}
+
+void ffu__cl_program_release(cl_program *p)
+{
+	if (p && *p) {
+		clReleaseProgram(*p);
+		*p = NULL;
+	}
+}
+
+void ffu__cl_kernel_release(cl_kernel *k)
+{
+	if (k && *k) {
+		clReleaseKernel(*k);
+		*k = NULL;
+	}
+}
+
+ffu_status ffu__cl_set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value, ffu_error *e)
+{
+	cl_int err = clSetKernelArg(k, idx, size, value);
+	if (err != CL_SUCCESS)
+		return ffu__err_cl(e, "clSetKernelArg", err, "argument %u (%zu bytes)", idx, size);
+	return FFU_STATUS_OK;
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+
+size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred)
+{
+	size_t cap = FFU_WG_CAP;
+	size_t pm = preferred ? preferred : 1;
+
+	if (kernel_max && kernel_max < cap)
+		cap = kernel_max;
+	if (device_max && device_max < cap)
+		cap = device_max;
+	if (n == 0)
+		n = 1;
+	/* No multiple of the preferred size fits: the largest allowed size, or n if smaller. */
+	if (pm > cap)
+		return n < cap ? n : cap;
+	size_t wg = cap - cap % pm;
+	/* Small launches: one group just covering n, so n = 1 does not run 255 idle items. */
+	if (n < wg)
+		wg = (n + pm - 1) / pm * pm; /* <= wg, as wg is a multiple of pm above n */
+	return wg;
+}
+
+/* FIELDFUSE_WG_SIZE: a positive decimal, nothing else; unset or empty means 0 (choose). */
+static ffu_status env_wg(size_t *out, ffu_error *e)
+{
+	const char *s = getenv("FIELDFUSE_WG_SIZE");
+	size_t v = 0;
+
+	*out = 0;
+	if (!s || !*s)
+		return FFU_STATUS_OK;
+	for (const char *p = s; *p; p++) {
+		unsigned digit = (unsigned)(*p - '0');
+		if (*p < '0' || *p > '9' || v > (SIZE_MAX - digit) / 10)
+			return ffu__err(e, FFU_STATUS_EINVAL,
+					"FIELDFUSE_WG_SIZE must be a positive decimal integer, not '%.64s'", s);
+		v = v * 10 + digit;
+	}
+	if (v == 0)
+		return ffu__err(e, FFU_STATUS_EINVAL, "FIELDFUSE_WG_SIZE must be a positive decimal integer, not '%.64s'", s);
+	*out = v;
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, cl_event *event, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	size_t kernel_max = 0, preferred = 0, local = wg, global;
+	const char *origin = "requested";
+	cl_int err;
+
+	if (event)
+		*event = NULL;
+	if (n == 0) {
+		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
+		goto out;
+	}
+	err = clGetKernelWorkGroupInfo(k, cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+				       &kernel_max, NULL);
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clGetKernelWorkGroupInfo", err, "CL_KERNEL_WORK_GROUP_SIZE on %s", cl->dev.name);
+		goto out;
+	}
+	/* Only a hint: a driver that cannot answer gets multiples of 1 rather than a failure. */
+	if (clGetKernelWorkGroupInfo(k, cl->dev.device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+				     sizeof preferred, &preferred, NULL) != CL_SUCCESS)
+		preferred = 1;
+	/* The environment overrides only the automatic choice: an explicit wg may be load-bearing. */
+	if (local == 0) {
+		st = env_wg(&local, e);
+		if (st)
+			goto out;
+		origin = "FIELDFUSE_WG_SIZE";
+	}
+	if (local == 0) {
+		local = ffu__cl_pick_wg(n, kernel_max, cl->dev.max_wg, preferred);
+	} else if ((kernel_max && local > kernel_max) || (cl->dev.max_wg && local > cl->dev.max_wg)) {
+		st = ffu__err(e, FFU_STATUS_ELIMIT,
+			      "%s work-group size %zu exceeds the limit on %s (kernel %zu, device %zu)", origin,
+			      local, cl->dev.name, kernel_max, cl->dev.max_wg);
+		goto out;
+	}
+	if (n > SIZE_MAX - (local - 1)) {
+		st = ffu__err(e, FFU_STATUS_ELIMIT, "%zu work-items rounded up to groups of %zu overflow size_t",
+			      n, local);
+		goto out;
+	}
+	global = (n + local - 1) / local * local;
+	err = clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &global, &local, 0, NULL, event);
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "%zu work-items in groups of %zu on %s", global,
+				 local, cl->dev.name);
+		goto out;
+	}
+out:
+	return st;
+}
+
+ffu_status ffu__cl_finish(ffu_cl *cl, ffu_error *e)
+{
+	cl_int err = clFinish(cl->queue);
+	if (err != CL_SUCCESS)
+		return ffu__err_cl(e, "clFinish", err, "on %s", cl->dev.name);
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__cl_event_times(cl_event ev, cl_ulong *start, cl_ulong *end, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	cl_int err;
+
+	*start = *end = 0;
+	if (!ev) {
+		st = ffu__err(e, FFU_STATUS_EINVAL, "no event to time");
+		goto out;
+	}
+	/* Profiling data exists only once the command completes; waiting is free if it has. */
+	err = clWaitForEvents(1, &ev);
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clWaitForEvents", err, "waiting for a timed command");
+		goto out;
+	}
+	err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof *start, start, NULL);
+	if (err == CL_SUCCESS)
+		err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof *end, end, NULL);
+	if (err != CL_SUCCESS) {
+		st = ffu__err_cl(e, "clGetEventProfilingInfo", err, "reading START/END");
+		goto out;
+	}
+out:
+	return st;
+}
+
+/*
+ * Real device timers count from boot or the epoch, so a start within the first millisecond
+ * is a driver's stand-in value, not a measurement.
+ */
+bool ffu__cl_times_real(cl_ulong start, cl_ulong end)
+{
+	return start >= 1000000u && end >= start;
+}

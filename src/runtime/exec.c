@@ -1,0 +1,295 @@
+/*
+ * runtime/exec.c: running a fused module on a device (see exec.h). Every entry
+ * instruction maps to a slot of device buffers: parameters, array constants and fusion
+ * outputs own theirs; get-tuple-element and tuple alias them.
+ */
+#include "runtime/exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "util/strbuf.h"
+
+typedef struct dslot {
+	int n;
+	cl_mem *mem;  /* n buffers */
+	bool owned;
+} dslot;
+
+struct ffu_exec {
+	ffu_cl *cl;
+	const ffu_module *m;
+	ffu_strbuf source;
+	cl_program program;
+	int n_kernels;
+	cl_kernel *kernels;
+	const ffu_inst **kernel_inst; /* the fusion instruction of each kernel */
+	dslot *slots;                 /* per entry instruction */
+	size_t device_bytes;
+};
+
+static size_t value_bytes(const ffu_shape *s)
+{
+	return (size_t)ffu__shape_count(s) * ffu__shape_elem_bytes(s);
+}
+
+static ffu_status alloc_slot(ffu_exec *x, dslot *d, const ffu_shape *s, ffu_error *e)
+{
+	d->n = s->type == FFU_TYPE_TUPLE ? s->n_elems : 1;
+	d->owned = true;
+	d->mem = calloc((size_t)d->n + 1, sizeof *d->mem);
+	if (!d->mem)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int k = 0; k < d->n; k++) {
+		const ffu_shape *es = s->type == FFU_TYPE_TUPLE ? &s->elems[k] : s;
+		ffu_status st = ffu__cl_buffer(x->cl, &d->mem[k], value_bytes(es), e);
+		if (st)
+			return st;
+		x->device_bytes += value_bytes(es);
+	}
+	return FFU_STATUS_OK;
+}
+
+static ffu_status alias_slot(dslot *d, const cl_mem *src, int n, ffu_error *e)
+{
+	d->n = n;
+	d->owned = false;
+	d->mem = calloc((size_t)n + 1, sizeof *d->mem);
+	if (!d->mem)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (src)
+		memcpy(d->mem, src, sizeof(cl_mem) * (size_t)n);
+	return FFU_STATUS_OK;
+}
+
+/* Refuses programs whose buffers cannot all fit, before allocating anything. */
+static ffu_status check_memory(const ffu_exec *x, ffu_error *e)
+{
+	const ffu_computation *c = x->m->entry;
+	size_t total = 0;
+	for (int i = 0; i < c->n_insts; i++) {
+		const ffu_inst *in = c->insts[i];
+		if (in->op != FFU_OP_PARAMETER && in->op != FFU_OP_CONSTANT && in->op != FFU_OP_FUSION)
+			continue;
+		int n = in->shape.type == FFU_TYPE_TUPLE ? in->shape.n_elems : 1;
+		for (int k = 0; k < n; k++) {
+			const ffu_shape *es = in->shape.type == FFU_TYPE_TUPLE ? &in->shape.elems[k] : &in->shape;
+			size_t b = value_bytes(es);
+			if (b > x->cl->dev.max_alloc)
+				return ffu__err(e, FFU_STATUS_ELIMIT,
+						"%s needs a buffer of %zu bytes; %s allows at most %llu per buffer",
+						in->name, b, x->cl->dev.name, (unsigned long long)x->cl->dev.max_alloc);
+			total += b;
+		}
+	}
+	if (total > x->cl->dev.global_mem)
+		return ffu__err(e, FFU_STATUS_ELIMIT, "program needs %zu bytes of device memory; %s has %llu",
+				total, x->cl->dev.name, (unsigned long long)x->cl->dev.global_mem);
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_ENOMEM;
+	const ffu_computation *c = m->entry;
+	*out = NULL;
+	ffu_exec *x = calloc(1, sizeof *x);
+	if (!x)
+		return ffu__err(e, st, "out of memory");
+	x->cl = cl;
+	x->m = m;
+	x->slots = calloc((size_t)c->n_insts + 1, sizeof *x->slots);
+	x->kernels = calloc((size_t)c->n_insts + 1, sizeof *x->kernels);
+	x->kernel_inst = calloc((size_t)c->n_insts + 1, sizeof *x->kernel_inst);
+	if (!x->slots || !x->kernels || !x->kernel_inst) {
+		st = ffu__err(e, st, "out of memory");
+		goto fail;
+	}
+	if ((st = check_memory(x, e)))
+		goto fail;
+
+	int n_kernels = 0;
+	if ((st = ffu__codegen_program(&x->source, m, &n_kernels, e)))
+		goto fail;
+	if (n_kernels > 0) {
+		if ((st = ffu__cl_build(cl, &x->program, ffu__sb_cstr(&x->source), NULL, e)))
+			goto fail;
+	}
+	for (int i = 0; i < c->n_insts; i++) {
+		const ffu_inst *in = c->insts[i];
+		dslot *d = &x->slots[i];
+		switch (in->op) {
+		case FFU_OP_PARAMETER:
+			st = alloc_slot(x, d, &in->shape, e);
+			break;
+		case FFU_OP_CONSTANT:
+			st = alloc_slot(x, d, &in->shape, e);
+			if (st == FFU_STATUS_OK)
+				st = ffu__cl_write(cl, d->mem[0], in->literal, value_bytes(&in->shape), e);
+			break;
+		case FFU_OP_FUSION: {
+			char name[32];
+			ffu__codegen_kernel_name(name, x->n_kernels);
+			x->kernel_inst[x->n_kernels] = in;
+			st = ffu__cl_kernel(x->program, &x->kernels[x->n_kernels++], name, e);
+			if (st == FFU_STATUS_OK)
+				st = alloc_slot(x, d, &in->shape, e);
+			break;
+		}
+		case FFU_OP_GET_TUPLE_ELEMENT:
+			st = alias_slot(d, &x->slots[in->operands[0]->id].mem[in->index], 1, e);
+			break;
+		case FFU_OP_TUPLE:
+			st = alias_slot(d, NULL, in->n_operands, e);
+			for (int k = 0; st == FFU_STATUS_OK && k < in->n_operands; k++)
+				d->mem[k] = x->slots[in->operands[k]->id].mem[0];
+			break;
+		default:
+			st = ffu__err(e, FFU_STATUS_EUNSUPPORTED,
+				      "%s: %s outside a fusion cannot run on a device (run the fusion pass first)",
+				      in->name, ffu__ops[in->op].keyword);
+			break;
+		}
+		if (st)
+			goto fail;
+	}
+	*out = x;
+	return FFU_STATUS_OK;
+fail:
+	ffu__exec_destroy(&x);
+	return st;
+}
+
+void ffu__exec_destroy(ffu_exec **xp)
+{
+	ffu_exec *x = *xp;
+	if (!x)
+		return;
+	if (x->slots) {
+		for (int i = 0; i < x->m->entry->n_insts; i++) {
+			dslot *d = &x->slots[i];
+			for (int k = 0; d->owned && k < d->n; k++)
+				ffu__cl_buffer_release(&d->mem[k]);
+			free(d->mem);
+		}
+	}
+	for (int k = 0; x->kernels && k < x->n_kernels; k++)
+		ffu__cl_kernel_release(&x->kernels[k]);
+	ffu__cl_program_release(&x->program);
+	ffu__sb_free(&x->source);
+	free(x->slots);
+	free(x->kernels);
+	free(x->kernel_inst);
+	free(x);
+	*xp = NULL;
+}
+
+ffu_status ffu__exec_upload(ffu_exec *x, const ffu_value *inputs, int n_inputs, ffu_error *e)
+{
+	const ffu_computation *c = x->m->entry;
+	if (n_inputs != c->n_params)
+		return ffu__err(e, FFU_STATUS_EINVAL, "program takes %d inputs, %d given", c->n_params, n_inputs);
+	for (int p = 0; p < c->n_params; p++) {
+		const ffu_inst *in = c->params[p];
+		if (!ffu__shape_eq(&inputs[p].shape, &in->shape)) {
+			char want[128], got[128];
+			ffu__shape_format(&in->shape, want, sizeof want);
+			ffu__shape_format(&inputs[p].shape, got, sizeof got);
+			return ffu__err(e, FFU_STATUS_EINVAL, "input %d (%s): expected %s, got %s", p, in->name,
+					want, got);
+		}
+		ffu_status st = ffu__cl_write(x->cl, x->slots[in->id].mem[0], inputs[p].data, inputs[p].bytes, e);
+		if (st)
+			return st;
+	}
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	cl_event *events = calloc((size_t)x->n_kernels + 1, sizeof *events);
+	if (!events)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	int launched = 0;
+	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
+		const ffu_inst *fu = x->kernel_inst[k];
+		const ffu_computation *fc = fu->callee;
+		const dslot *outs = &x->slots[fu->id];
+		const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
+		cl_ulong n = (cl_ulong)ffu__shape_count(&first_out->shape);
+		cl_uint arg = 0;
+		for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
+			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
+		for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
+			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof(cl_mem), &outs->mem[o], e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof n, &n, e);
+		if (st == FFU_STATUS_OK && n > 0) {
+			st = ffu__cl_launch(x->cl, x->kernels[k], (size_t)n, 0, &events[launched], e);
+			launched += st == FFU_STATUS_OK;
+		}
+	}
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_finish(x->cl, e);
+	if (st == FFU_STATUS_OK && kernel_ms) {
+		cl_ulong first = 0, last = 0;
+		for (int k = 0; k < launched && st == FFU_STATUS_OK; k++) {
+			cl_ulong s, t;
+			st = ffu__cl_event_times(events[k], &s, &t, e);
+			if (k == 0 || s < first)
+				first = s;
+			if (k == 0 || t > last)
+				last = t;
+		}
+		*kernel_ms = launched ? (double)(last - first) * 1e-6 : 0.0;
+	}
+	for (int k = 0; k < launched; k++)
+		clReleaseEvent(events[k]);
+	free(events);
+	return st;
+}
+
+ffu_status ffu__exec_download(ffu_exec *x, ffu_value **outputs, int *n_outputs, ffu_error *e)
+{
+	const ffu_computation *c = x->m->entry;
+	const ffu_inst *root = c->root;
+	int n = root->shape.type == FFU_TYPE_TUPLE ? root->shape.n_elems : 1;
+	*outputs = NULL;
+	*n_outputs = 0;
+	ffu_value *outs = calloc((size_t)n + 1, sizeof *outs);
+	if (!outs)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = FFU_STATUS_OK;
+	for (int k = 0; k < n && st == FFU_STATUS_OK; k++) {
+		const ffu_shape *s = root->shape.type == FFU_TYPE_TUPLE ? &root->shape.elems[k] : &root->shape;
+		st = ffu__value_alloc(&outs[k], s, e);
+		if (st == FFU_STATUS_OK && outs[k].bytes)
+			st = ffu__cl_read(x->cl, x->slots[root->id].mem[k], outs[k].data, outs[k].bytes, e);
+	}
+	if (st) {
+		for (int k = 0; k < n; k++)
+			ffu__value_free(&outs[k]);
+		free(outs);
+		return st;
+	}
+	*outputs = outs;
+	*n_outputs = n;
+	return FFU_STATUS_OK;
+}
+
+int ffu__exec_kernel_count(const ffu_exec *x)
+{
+	return x->n_kernels;
+}
+
+const char *ffu__exec_source(const ffu_exec *x)
+{
+	return x->source.data ? x->source.data : "";
+}
+
+size_t ffu__exec_device_bytes(const ffu_exec *x)
+{
+	return x->device_bytes;
+}

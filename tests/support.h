@@ -1,0 +1,18 @@
+/*
+ * tests/support.h: helpers shared by the Criterion suites: the two OpenCL implementations
+ * every device test runs on, and paths to the source tree.
+ */
+#ifndef FFU_TESTS_SUPPORT_H
+#define FFU_TESTS_SUPPORT_H
+
+#include <stddef.h>
+
+/* Selectors of the OpenCL implementations every device test must pass on. */
+extern const char *const ffu_test_devices[2]; /* "pocl", "rusticl" */
+
+/* $FFU_SOURCE_ROOT/rel (meson sets it); malloc'd. */
+char *ffu_test_path(const char *rel);
+/* Reads a whole file; NULL on failure. *len optional. malloc'd, NUL-terminated. */
+char *ffu_test_read_file(const char *path, size_t *len);
+
+#endif

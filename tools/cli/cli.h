@@ -1,0 +1,30 @@
+/*
+ * tools/cli/cli.h: pieces shared by the `fieldfuse` subcommands: exit codes (HLO.md
+ * section 5), reporting an ffu_error, loading a program, and small argument helpers.
+ */
+#ifndef FFU_CLI_H
+#define FFU_CLI_H
+
+#include <stdbool.h>
+
+#include "ir/ir.h"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Prints the error to stderr and returns the exit code for its status. */
+int cli_fail(const ffu_error *e);
+/* "fieldfuse: error: <msg>" for usage errors; returns CLI_USAGE. */
+int cli_usage(const char *fmt, ...) FFU_PRINTF(1, 2);
+/* Reads, parses and verifies an HLO file. */
+ffu_status cli_load(const char *path, ffu_module **out, ffu_error *e);
+/* Fusion on unless --no-fuse or FIELDFUSE_DISABLE_FUSION=1. */
+bool cli_fusion_enabled(bool no_fuse_flag);
+/* If argv[*i] is `--name VALUE` or `--name=VALUE`, stores VALUE and advances; -1 when VALUE is missing. */
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
+
+int cmd_devices(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

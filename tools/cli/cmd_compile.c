@@ -1,0 +1,66 @@
+/* tools/cli/cmd_compile.c: `fieldfuse compile`: the fused module as HLO, or its OpenCL C. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "codegen/codegen.h"
+#include "hlo/hlo.h"
+#include "passes/passes.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+
+static ffu_status write_text(FILE *f, void *arg, ffu_error *e)
+{
+	const ffu_strbuf *sb = arg;
+	if (sb->len && fwrite(sb->data, 1, sb->len, f) != sb->len)
+		return ffu__err(e, FFU_STATUS_EIO, "write failed");
+	return FFU_STATUS_OK;
+}
+
+int cmd_compile(int argc, char **argv)
+{
+	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL;
+	bool no_fuse = false;
+	for (int i = 1; i < argc; i++) {
+		int r;
+		if ((r = cli_opt(argc, argv, &i, "--emit", &emit)) || (r = cli_opt(argc, argv, &i, "-o", &out)) ||
+		    (r = cli_opt(argc, argv, &i, "--dump-after", &dump))) {
+			if (r < 0)
+				return cli_usage("compile: %s needs a value", argv[i]);
+		} else if (strcmp(argv[i], "--no-fuse") == 0) {
+			no_fuse = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage("compile: unknown option '%s'", argv[i]);
+		} else if (!path) {
+			path = argv[i];
+		} else {
+			return cli_usage("compile: more than one program given ('%s', '%s')", path, argv[i]);
+		}
+	}
+	if (!path)
+		return cli_usage("compile: no program given");
+	if (strcmp(emit, "hlo") != 0 && strcmp(emit, "cl") != 0)
+		return cli_usage("compile: --emit takes hlo or cl, not '%s'", emit);
+	if (dump && !ffu__pass_known(dump))
+		return cli_usage("compile: --dump-after: no pass named '%s' (try all)", dump);
+
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	ffu_strbuf sb = {0};
+	int rc = CLI_OK, n_kernels = 0;
+	ffu_pass_opts po = {.fuse = cli_fusion_enabled(no_fuse), .dump_after = dump, .dump_to = stderr};
+	ffu_status st = cli_load(path, &m, &e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__passes_run(m, &po, &e);
+	if (st == FFU_STATUS_OK)
+		st = strcmp(emit, "hlo") == 0 ? ffu__hlo_print(&sb, m, &e) : ffu__codegen_program(&sb, m, &n_kernels, &e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__file_write_atomic(out, write_text, &sb, &e);
+	if (st)
+		rc = cli_fail(&e);
+	ffu__sb_free(&sb);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+	return rc;
+}

@@ -1,0 +1,229 @@
+/*
+ * tools/cli/cmd_run.c: `fieldfuse run`: inputs from value files or --random, the program
+ * fused (or not) on one device, outputs to a value file or stdout, and with --check every
+ * output element compared with the reference interpreter.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "interp/interp.h"
+#include "ir/value.h"
+#include "passes/passes.h"
+#include "runtime/exec.h"
+
+enum { MAX_INPUT_SPECS = 256, MAX_MISMATCHES_SHOWN = 5 };
+
+typedef struct run_args {
+	const char *path, *out, *device, *seed;
+	const char *inputs[MAX_INPUT_SPECS];
+	int n_inputs;
+	bool check, no_fuse, json;
+} run_args;
+
+static int parse_args(run_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		int r;
+		if ((r = cli_opt(argc, argv, &i, "--input", &v)) > 0) {
+			if (a->n_inputs == MAX_INPUT_SPECS)
+				return cli_usage("run: more than %d --input options", MAX_INPUT_SPECS);
+			a->inputs[a->n_inputs++] = v;
+		} else if (r < 0 || (r = cli_opt(argc, argv, &i, "-o", &a->out)) < 0 ||
+			   (!r && (r = cli_opt(argc, argv, &i, "--device", &a->device)) < 0) ||
+			   (!r && (r = cli_opt(argc, argv, &i, "--random", &a->seed)) < 0)) {
+			return cli_usage("run: %s needs a value", argv[i]);
+		} else if (r) {
+			continue;
+		} else if (strcmp(argv[i], "--check") == 0) {
+			a->check = true;
+		} else if (strcmp(argv[i], "--no-fuse") == 0) {
+			a->no_fuse = true;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			a->json = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage("run: unknown option '%s'", argv[i]);
+		} else if (!a->path) {
+			a->path = argv[i];
+		} else {
+			return cli_usage("run: more than one program given ('%s', '%s')", a->path, argv[i]);
+		}
+	}
+	if (!a->path)
+		return cli_usage("run: no program given");
+	return CLI_OK;
+}
+
+/* Index of the parameter an --input spec names ("N=FILE" or "NAME=FILE"), or -1. */
+static int spec_param(const ffu_computation *entry, const char *spec, const char **file)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq == spec || !eq[1])
+		return -2;
+	*file = eq + 1;
+	size_t len = (size_t)(eq - spec);
+	char *end;
+	long n = strtol(spec, &end, 10);
+	if (end == eq)
+		return n >= 0 && n < entry->n_params ? (int)n : -1;
+	for (int p = 0; p < entry->n_params; p++) {
+		const char *name = entry->params[p]->name;
+		if (strlen(name) == len && strncmp(name, spec, len) == 0)
+			return p;
+	}
+	return -1;
+}
+
+static ffu_status match_inputs(const run_args *a, const ffu_computation *entry, const char **given, ffu_error *e);
+
+static ffu_status load_inputs(const run_args *a, const ffu_computation *entry, ffu_value *in, ffu_error *e)
+{
+	const char **given = calloc((size_t)entry->n_params + 1, sizeof *given);
+	ffu_status st = given ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK)
+		st = match_inputs(a, entry, given, e);
+	uint64_t state = 0;
+	if (st == FFU_STATUS_OK && a->seed) {
+		char *end;
+		state = strtoull(a->seed, &end, 0);
+		if (!a->seed[0] || *end)
+			st = ffu__err(e, FFU_STATUS_EINVAL, "--random '%s': not a number", a->seed);
+	}
+	for (int p = 0; p < entry->n_params && st == FFU_STATUS_OK; p++) {
+		if (given[p]) {
+			st = ffu__values_read(&in[p], given[p], &entry->params[p]->shape, e);
+		} else if (a->seed) {
+			st = ffu__value_alloc(&in[p], &entry->params[p]->shape, e);
+			if (st == FFU_STATUS_OK)
+				ffu__value_random(&in[p], &state);
+		} else {
+			st = ffu__err(e, FFU_STATUS_EINVAL, "parameter %d (%s) has no input: give --input %d=FILE or --random SEED",
+				      p, entry->params[p]->name, p);
+		}
+	}
+	free(given);
+	return st;
+}
+
+/* Fills given[p] with the file each --input names for parameter p. */
+static ffu_status match_inputs(const run_args *a, const ffu_computation *entry, const char **given, ffu_error *e)
+{
+	for (int s = 0; s < a->n_inputs; s++) {
+		const char *file = NULL;
+		int p = spec_param(entry, a->inputs[s], &file);
+		if (p == -2)
+			return ffu__err(e, FFU_STATUS_EINVAL, "--input '%s': expected N=FILE or NAME=FILE", a->inputs[s]);
+		if (p < 0)
+			return ffu__err(e, FFU_STATUS_EINVAL, "--input '%s': the program has no such parameter", a->inputs[s]);
+		if (given[p])
+			return ffu__err(e, FFU_STATUS_EINVAL, "--input: parameter %d (%s) given twice", p, entry->params[p]->name);
+		given[p] = file;
+	}
+	return FFU_STATUS_OK;
+}
+
+/* Compares device outputs with the interpreter's; prints the first mismatches. */
+static ffu_status check(const ffu_value *dev, const ffu_value *ref, int n, long long *elements, ffu_error *e)
+{
+	long long bad = 0, total = 0;
+	for (int o = 0; o < n; o++) {
+		const ffu_field *f = ffu__shape_field(&ref[o].shape);
+		size_t eb = f->storage_bytes;
+		int64_t count = ffu__shape_count(&ref[o].shape);
+		total += count;
+		for (int64_t i = 0; i < count; i++) {
+			if (memcmp(dev[o].data + i * eb, ref[o].data + i * eb, eb) == 0)
+				continue;
+			if (bad++ < MAX_MISMATCHES_SHOWN) {
+				char a[96], b[96];
+				fprintf(stderr, "check: output %d element %lld: device %s, interpreter %s\n", o, (long long)i,
+					ffu__fp_format(f, a, dev[o].data + i * eb), ffu__fp_format(f, b, ref[o].data + i * eb));
+			}
+		}
+	}
+	*elements = total;
+	if (bad)
+		return ffu__err(e, FFU_STATUS_EMISMATCH, "check: %lld of %lld elements differ from the interpreter", bad, total);
+	return FFU_STATUS_OK;
+}
+
+static void free_values(ffu_value *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		ffu__value_free(&v[i]);
+	free(v);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	run_args a = {0};
+	int rc = parse_args(&a, argc, argv);
+	if (rc)
+		return rc;
+
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	ffu_value *in = NULL, *outs = NULL, *ref = NULL;
+	int n_outs = 0, n_ref = 0, n_params = 0;
+	ffu_cl cl = {0};
+	ffu_device_info dev;
+	ffu_exec *x = NULL;
+	double ms = 0;
+	long long elements = 0;
+
+	ffu_status st = cli_load(a.path, &m, &e);
+	if (st)
+		goto out;
+	n_params = m->entry->n_params;
+	in = calloc((size_t)n_params + 1, sizeof *in);
+	if (!in) {
+		st = ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = load_inputs(&a, m->entry, in, &e)))
+		goto out;
+	/* the oracle runs the program as written, before any pass touches it */
+	if (a.check && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
+		goto out;
+	ffu_pass_opts po = {.fuse = cli_fusion_enabled(a.no_fuse)};
+	if ((st = ffu__passes_run(m, &po, &e)) || (st = ffu__cl_select(&dev, a.device, &e)) ||
+	    (st = ffu__cl_open(&cl, &dev, &e)) || (st = ffu__exec_create(&x, &cl, m, &e)) ||
+	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, &e)) ||
+	    (st = ffu__exec_download(x, &outs, &n_outs, &e)))
+		goto out;
+	if (a.check)
+		st = check(outs, ref, n_outs, &elements, &e);
+	/* outputs are written even when the check fails: they are what the device computed */
+	if (a.out || !a.json) {
+		ffu_error we = {0};
+		ffu_status wst = ffu__values_write(a.out ? a.out : "-", outs, n_outs, &we);
+		if (wst && st == FFU_STATUS_OK) {
+			st = wst;
+			e = we;
+		}
+	}
+	FILE *info = a.out || a.json ? stdout : stderr;
+	if (a.json) {
+		json_t *j = json_pack("{s:s, s:s, s:i, s:f, s:s}", "device", dev.id, "device_name", dev.name, "kernels",
+				      ffu__exec_kernel_count(x), "kernel_ms", ms, "check",
+				      !a.check ? "skipped" : st == FFU_STATUS_OK ? "ok" : "mismatch");
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(j);
+	} else if (a.check && st == FFU_STATUS_OK) {
+		fprintf(info, "check: ok (%lld elements)\n", elements);
+	}
+out:
+	rc = st ? cli_fail(&e) : CLI_OK;
+	ffu__exec_destroy(&x);
+	ffu__cl_close(&cl);
+	free_values(outs, n_outs);
+	free_values(ref, n_ref);
+	free_values(in, n_params);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+	return rc;
+}

@@ -1,0 +1,76 @@
+/* tools/cli/common.c: see cli.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hlo/hlo.h"
+#include "util/file.h"
+
+int cli_fail(const ffu_error *e)
+{
+	ffu_error_print(stderr, e);
+	switch (e->status) {
+	case FFU_STATUS_EPARSE:
+	case FFU_STATUS_EVERIFY:
+	case FFU_STATUS_EUNSUPPORTED:
+	case FFU_STATUS_EINVAL:
+	case FFU_STATUS_EIO:
+		return CLI_USAGE;
+	default:
+		return CLI_FAIL;
+	}
+}
+
+int cli_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "fieldfuse: error: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	return CLI_USAGE;
+}
+
+ffu_status cli_load(const char *path, ffu_module **out, ffu_error *e)
+{
+	char *text = NULL;
+	size_t len = 0;
+	*out = NULL;
+	ffu_status st = ffu__file_read(path, &text, &len, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__hlo_parse(out, text, len, path, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__module_verify(*out, path, e);
+	if (st) {
+		ffu__module_free(*out);
+		*out = NULL;
+	}
+	free(text);
+	return st;
+}
+
+bool cli_fusion_enabled(bool no_fuse_flag)
+{
+	const char *env = getenv("FIELDFUSE_DISABLE_FUSION");
+	return !no_fuse_flag && !(env && env[0] && strcmp(env, "0") != 0);
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return 0;
+	if (argv[*i][n] == '=') {
+		*value = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*value = argv[++*i];
+	return 1;
+}

@@ -1,0 +1,43 @@
+/* tools/cli/main.c: `fieldfuse` entry point: one table of subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{"devices", cmd_devices, "devices [--json]"},
+	{"run", cmd_run,
+	 "run PROGRAM.hlo [--input N=FILE | NAME=FILE]... [--random SEED] [-o FILE]\n"
+	 "                          [--device SEL] [--check] [--no-fuse] [--json]"},
+	{"compile", cmd_compile, "compile PROGRAM.hlo [--emit hlo|cl] [--no-fuse] [--dump-after PASS|all] [-o FILE]"},
+	{"bench", cmd_bench,
+	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--runs N] [--warmup N] [--json FILE] [--csv FILE]"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  fieldfuse %s\n", commands[i].usage);
+	fprintf(out, "\nDevices (--device): pocl, rusticl, nvidia, amd, intel, cpu, gpu, an index (0 or 1:0),\n"
+		     "or part of a device name; default $FIELDFUSE_DEVICE, else the first GPU, else the first CPU.\n"
+		     "Exit codes: 0 success, 1 runtime failure, 2 bad usage or bad input.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr), CLI_USAGE;
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
+		return usage(stdout), CLI_OK;
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "fieldfuse: error: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return CLI_USAGE;
+}
