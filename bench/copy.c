@@ -8,12 +8,10 @@
 #include "bench/bench.h"
 
 static const char copy_src[] =
-	"__kernel void ffu_copy(__global const uint *restrict in, __global uint *restrict out,\n"
-	"                       const ulong n)\n"
+	"__kernel void ffu_copy(__global const uint *restrict in, __global uint *restrict out)\n"
 	"{\n"
-	"\tconst ulong i = get_global_id(0);\n"
-	"\tif (i < n)\n"
-	"\t\tout[i] = in[i];\n"
+	"\tconst size_t i = get_global_id(0);\n"
+	"\tout[i] = in[i];\n"
 	"}\n";
 
 static int cmp_double(const void *a, const void *b)
@@ -50,20 +48,19 @@ ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, 
 		st = ffu__cl_set_arg(k, 0, sizeof in, &in, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_set_arg(k, 1, sizeof out, &out, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k, 2, sizeof words, &words, e);
 	for (int r = 0; r < warmup + runs && st == FFU_STATUS_OK; r++) {
-		cl_event ev = NULL;
-		cl_ulong s = 0, f = 0;
+		ffu_launch_events ev;
+		cl_ulong s0 = 0, f0 = 0, s1 = 0, f1 = 0;
 		st = ffu__cl_launch(cl, k, (size_t)words, 0, &ev, e);
 		if (st == FFU_STATUS_OK)
 			st = ffu__cl_finish(cl, e);
 		if (st == FFU_STATUS_OK)
-			st = ffu__cl_event_times(ev, &s, &f, e);
-		if (ev)
-			clReleaseEvent(ev);
+			st = ffu__cl_event_times(ev.ev[0], &s0, &f0, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_event_times(ev.ev[ev.n - 1], &s1, &f1, e);
+		ffu__cl_launch_events_release(&ev);
 		if (st == FFU_STATUS_OK && r >= warmup)
-			t[r - warmup] = (double)(f - s) * 1e-6;
+			t[r - warmup] = (double)(f1 - s0) * 1e-6;
 	}
 	if (st == FFU_STATUS_OK) {
 		*ms = ffu__bench_median(t, runs);

@@ -48,6 +48,15 @@ typedef struct {
 		(br) = (uint)(w_ >> 63); \
 	}
 
+/*
+ * Element i is words 8i .. 8i+7. Wide vload8/vstore8 suit GPUs (two 128-bit accesses per
+ * work-item), but LLVM's loop vectorizer, which is how PoCL and llvmpipe run work-items
+ * in SIMD lanes, gives up on vector-typed values: measured on PoCL, x*x - x over BN254
+ * ran 4x slower with vload8. So scalar word accesses unless the code generator asks for
+ * wide ones (FFU_VECTOR_LOADS, meant for GPUs) or the compiler is NVIDIA's;
+ * FFU_SCALAR_LOADS forces scalar everywhere (for measuring).
+ */
+#if !defined(FFU_SCALAR_LOADS) && (defined(FFU_VECTOR_LOADS) || defined(__NV_CL_C_VERSION))
 FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
 {
 	uint8 w = vload8(i, buf);
@@ -67,6 +76,35 @@ FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
 {
 	vstore8((uint8)(v.v[0], v.v[1], v.v[2], v.v[3], v.v[4], v.v[5], v.v[6], v.v[7]), i, buf);
 }
+#else
+FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
+{
+	__global const uint *p = buf + 8 * i;
+	FP_t r;
+	r.v[0] = p[0];
+	r.v[1] = p[1];
+	r.v[2] = p[2];
+	r.v[3] = p[3];
+	r.v[4] = p[4];
+	r.v[5] = p[5];
+	r.v[6] = p[6];
+	r.v[7] = p[7];
+	return r;
+}
+
+FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
+{
+	__global uint *p = buf + 8 * i;
+	p[0] = v.v[0];
+	p[1] = v.v[1];
+	p[2] = v.v[2];
+	p[3] = v.v[3];
+	p[4] = v.v[4];
+	p[5] = v.v[5];
+	p[6] = v.v[6];
+	p[7] = v.v[7];
+}
+#endif
 
 FFU_INLINE FP_t FFU_FN(make)(uint w0, uint w1, uint w2, uint w3, uint w4, uint w5, uint w6, uint w7)
 {

@@ -156,14 +156,16 @@ static char *hex_of(const ffu_field *f, const unsigned char *bytes, char *buf)
 	return buf;
 }
 
-/* Builds the program for every field, then checks every op of every field on `selector`. */
-static void run_device(const char *selector)
+/*
+ * Builds the program for every field with build options `options`, then checks every op of
+ * every field on `selector`.
+ */
+static void run_device(const char *selector, const char *options)
 {
 	ffu_error e = {0};
 	ffu_device_info dev;
 	ffu_status st = ffu__cl_select(&dev, selector, &e);
 	cr_assert_eq(st, FFU_STATUS_OK, "device '%s' missing: %s", selector, e.message);
-	cr_log_info("%s: %s / %s", selector, dev.platform_name, dev.name);
 	ffu_cl cl = {0};
 	st = ffu__cl_open(&cl, &dev, &e);
 	cr_assert_eq(st, FFU_STATUS_OK, "open %s: %s", selector, e.message);
@@ -188,7 +190,7 @@ static void run_device(const char *selector)
 	cr_assert_eq(ffu__sb_status(&sb, &e), FFU_STATUS_OK);
 
 	cl_program prog = NULL;
-	st = ffu__cl_build(&cl, &prog, ffu__sb_cstr(&sb), NULL, &e);
+	st = ffu__cl_build(&cl, &prog, ffu__sb_cstr(&sb), options, &e);
 	cr_assert_eq(st, FFU_STATUS_OK, "build on %s: %s\n%s", selector, e.message,
 		     e.build_log ? e.build_log : "");
 
@@ -271,8 +273,9 @@ static void run_device(const char *selector)
 						     op == OP_EQ ? "(eq bits)" : hex_of(f, want, h[3]));
 				}
 			}
-			cr_expect_eq(bad, 0, "%s: %s %s: %zu of %zu elements differ from GMP", selector,
-				     f->name, op_names[op], bad, n);
+			cr_expect_eq(bad, 0, "%s%s%s: %s %s: %zu of %zu elements differ from GMP",
+				     selector, options ? " " : "", options ? options : "", f->name,
+				     op_names[op], bad, n);
 		}
 		mpz_clears(za, zb, NULL);
 		ffu__cl_buffer_release(&da);
@@ -290,12 +293,23 @@ static void run_device(const char *selector)
 
 Test(field_device, pocl, .timeout = 300)
 {
-	run_device(ffu_test_devices[0]);
+	run_device(ffu_test_devices[0], NULL);
 }
 
 Test(field_device, rusticl, .timeout = 300)
 {
-	run_device(ffu_test_devices[1]);
+	run_device(ffu_test_devices[1], NULL);
+}
+
+/* The wide vload8/vstore8 element accesses the code generator may ask for on GPUs. */
+Test(field_device, pocl_vector_loads, .timeout = 300)
+{
+	run_device(ffu_test_devices[0], "-DFFU_VECTOR_LOADS");
+}
+
+Test(field_device, rusticl_vector_loads, .timeout = 300)
+{
+	run_device(ffu_test_devices[1], "-DFFU_VECTOR_LOADS");
 }
 
 /* The emitter's small helpers, host only. */

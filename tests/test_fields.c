@@ -285,8 +285,7 @@ Test(fields, random_pairs)
 
 Test(fields, random_covers_the_range)
 {
-	/* The top bit of a bits-wide value is set about 1 - 2^(bits-1)/p of the time... just
-	 * check both halves of [0, p) show up and values differ. */
+	/* A coarse sanity check of the sampler: both halves of [0, p) show up, no repeats. */
 	mpz_t a, half;
 	mpz_inits(a, half, NULL);
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {

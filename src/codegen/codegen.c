@@ -159,10 +159,15 @@ static ffu_status emit_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, ffu
 	ffu__codegen_kernel_name(name, k);
 	ffu__sb_printf(sb, "/* %s: %s */\n__kernel void %s(", fusion->name, fc->name, name);
 	for (int p = 0; p < fc->n_params; p++)
-		ffu__sb_printf(sb, "__global const uint *restrict in%d, ", p);
+		ffu__sb_printf(sb, "%s__global const uint *restrict in%d", p ? ", " : "", p);
 	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "__global uint *restrict out%d, ", o);
-	ffu__sb_append(sb, "const ulong n)\n{\n\tconst ulong i = get_global_id(0);\n\tif (i >= n)\n\t\treturn;\n");
+		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
+	/*
+	 * No bounds check: the runtime launches exactly n work-items (ffu__cl_launch). On PoCL
+	 * any guard or index clamp stops the work-group loop from being vectorised: measured
+	 * 0.96 ms unguarded vs 5-10 ms guarded for (x + y) * x at 2^22.
+	 */
+	ffu__sb_append(sb, ")\n{\n\tconst size_t i = get_global_id(0);\n");
 
 	ffu_status st = FFU_STATUS_OK;
 	for (int i = 0; i < fc->n_insts && st == FFU_STATUS_OK; i++) {

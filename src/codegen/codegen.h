@@ -2,7 +2,8 @@
  * codegen/codegen.h: fused module -> one OpenCL C program. Every fusion instruction of the
  * entry computation becomes one kernel, named by its position among the entry's fusions
  * (ffu__codegen_kernel_name), taking its inputs in operand order, then its outputs in
- * tuple order, then the element count n as ulong. Buffers are `__global uint *` holding
+ * tuple order; work-item i computes element i, and the runtime launches exactly as many
+ * work-items as the fusion has elements (kernels carry no bounds check). Buffers are `__global uint *` holding
  * canonical little-endian values (words per element from the field); values are converted
  * to and from Montgomery form inside the kernel only where a product needs it.
  */

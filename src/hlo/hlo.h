@@ -25,9 +25,10 @@ ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const 
 			  ffu_error *e);
 
 /*
- * Appends m in canonical form: `HloModule name`, then each computation (callees before
- * callers, ENTRY last unless a callee follows it in m->comps) with its signature, `%` names,
- * ROOT marked. EINVAL if a name cannot be written back as HLO text.
+ * Appends m in canonical form (docs/hlo.md): `HloModule name`, then each computation in
+ * m->comps order except that a fusion callee is always moved before its callers, each with
+ * its signature, `%` names, ROOT marked, one blank line before each computation. EINVAL if a
+ * name cannot be written back as one HLO word ([A-Za-z0-9_.-]+).
  */
 ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e);
 

@@ -155,6 +155,8 @@ static ffu_status unexpected(parser *p, const char *what)
 	const ffu_token *t = &p->tok;
 	if (t->kind == FFU_TOK_ERROR) {
 		unsigned char c = t->len ? (unsigned char)t->text[0] : 0;
+		if (strcmp(t->msg, "unexpected character") != 0 && strcmp(t->msg, "unexpected byte in input") != 0)
+			return PERR(t, "%s", t->msg);
 		if (c >= 0x20 && c < 0x7f)
 			return PERR(t, "%s '%c'", t->msg, c);
 		return PERR(t, "%s (0x%02x)", t->msg, c);

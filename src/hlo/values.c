@@ -83,7 +83,8 @@ static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_
 			goto out;
 		}
 		const char *why = "not a number";
-		if (ffu__fp_parse(f, v->data + got * eb, s, n, &why) != FFU_STATUS_OK) {
+		/* ffu__fp_parse stops at a NUL byte; a NUL inside a line is junk, not an end. */
+		if (memchr(s, '\0', n) || ffu__fp_parse(f, v->data + got * eb, s, n, &why) != FFU_STATUS_OK) {
 			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0, "bad %s %s: %s", f->name,
 					 quote(qbuf, sizeof qbuf, s, n), why ? why : "invalid");
 			goto out;

@@ -226,7 +226,8 @@ static ffu_status fill_device(ffu_device_info *d, cl_platform_id platform, int p
 	    (st = query_dev(device, CL_DEVICE_GLOBAL_MEM_SIZE, &d->global_mem, sizeof d->global_mem, e)) ||
 	    (st = query_dev(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, &d->max_alloc, sizeof d->max_alloc, e)) ||
 	    (st = query_dev(device, CL_DEVICE_LOCAL_MEM_SIZE, &d->local_mem, sizeof d->local_mem, e)) ||
-	    (st = query_dev(device, CL_DEVICE_MAX_PARAMETER_SIZE, &d->max_param_size, sizeof d->max_param_size, e)))
+	    (st = query_dev(device, CL_DEVICE_MAX_PARAMETER_SIZE, &d->max_param_size, sizeof d->max_param_size, e)) ||
+	    (st = query_dev(device, CL_DEVICE_ADDRESS_BITS, &d->address_bits, sizeof d->address_bits, e)))
 		goto out;
 out:
 	return st;
@@ -754,11 +755,16 @@ size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t pr
 		n = 1;
 	/* No multiple of the preferred size fits: the largest allowed size, or n if smaller. */
 	if (pm > cap)
-		return n < cap ? n : cap;
+		cap = n < cap ? n : cap;
+	if (pm > cap)
+		return cap;
 	size_t wg = cap - cap % pm;
-	/* Small launches: one group just covering n, so n = 1 does not run 255 idle items. */
-	if (n < wg)
-		wg = (n + pm - 1) / pm * pm; /* <= wg, as wg is a multiple of pm above n */
+	/* Small launches: a power of two not above n; the rest runs as the launch's tail. */
+	if (n < wg) {
+		wg = 1;
+		while (wg * 2 <= n)
+			wg *= 2;
+	}
 	return wg;
 }
 
@@ -784,15 +790,15 @@ static ffu_status env_wg(size_t *out, ffu_error *e)
 	return FFU_STATUS_OK;
 }
 
-ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, cl_event *event, ffu_error *e)
+ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
 	size_t kernel_max = 0, preferred = 0, local = wg, global;
 	const char *origin = "requested";
 	cl_int err;
 
-	if (event)
-		*event = NULL;
+	if (ev)
+		memset(ev, 0, sizeof *ev);
 	if (n == 0) {
 		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
 		goto out;
@@ -822,20 +828,50 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, cl_event
 			      local, cl->dev.name, kernel_max, cl->dev.max_wg);
 		goto out;
 	}
-	if (n > SIZE_MAX - (local - 1)) {
-		st = ffu__err(e, FFU_STATUS_ELIMIT, "%zu work-items rounded up to groups of %zu overflow size_t",
-			      n, local);
+	/* ids must fit the device's size_t (32-bit devices exist) */
+	if (cl->dev.address_bits && cl->dev.address_bits < 64 && n > ((size_t)1 << cl->dev.address_bits) - 1) {
+		st = ffu__err(e, FFU_STATUS_ELIMIT, "%zu work-items exceed what %s can index (%u-bit addresses)", n,
+			      cl->dev.name, cl->dev.address_bits);
 		goto out;
 	}
-	global = (n + local - 1) / local * local;
-	err = clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &global, &local, 0, NULL, event);
+	if (local > n && wg == 0)
+		local = ffu__cl_pick_wg(n, local, 0, 1); /* an override larger than the launch */
+	if (local > n) {
+		st = ffu__err(e, FFU_STATUS_EINVAL, "%s work-group size %zu is larger than the launch (%zu work-items)",
+			      origin, local, n);
+		goto out;
+	}
+	global = n - n % local;
+	err = clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &global, &local, 0, NULL, ev ? &ev->ev[0] : NULL);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "%zu work-items in groups of %zu on %s", global,
 				 local, cl->dev.name);
 		goto out;
 	}
+	if (ev)
+		ev->n = 1;
+	if (global < n) { /* the tail, as groups of one: one extra work-group compile at most */
+		size_t offset = global, rest = n - global, one = 1;
+		err = clEnqueueNDRangeKernel(cl->queue, k, 1, &offset, &rest, &one, 0, NULL, ev ? &ev->ev[1] : NULL);
+		if (err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "tail of %zu work-items at offset %zu on %s",
+					 rest, offset, cl->dev.name);
+			goto out;
+		}
+		if (ev)
+			ev->n = 2;
+	}
 out:
 	return st;
+}
+
+void ffu__cl_launch_events_release(ffu_launch_events *ev)
+{
+	for (int i = 0; ev && i < ev->n; i++)
+		if (ev->ev[i])
+			clReleaseEvent(ev->ev[i]);
+	if (ev)
+		memset(ev, 0, sizeof *ev);
 }
 
 ffu_status ffu__cl_finish(ffu_cl *cl, ffu_error *e)

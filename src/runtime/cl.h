@@ -32,6 +32,7 @@ typedef struct ffu_device_info {
 	size_t max_wg;
 	cl_ulong global_mem, max_alloc, local_mem;
 	size_t max_param_size;
+	cl_uint address_bits;               /* CL_DEVICE_ADDRESS_BITS: work-item ids must fit */
 } ffu_device_info;
 
 /* Every device of every platform (platforms without devices are skipped). *out malloc'd. */
@@ -67,19 +68,29 @@ void ffu__cl_program_release(cl_program *p);
 void ffu__cl_kernel_release(cl_kernel *k);
 
 ffu_status ffu__cl_set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value, ffu_error *e);
+/* The commands of one launch: the full work-groups, then (if any) the tail. */
+typedef struct ffu_launch_events {
+	cl_event ev[2];
+	int n;
+} ffu_launch_events;
+void ffu__cl_launch_events_release(ffu_launch_events *ev);
+
 /*
- * Enqueues a 1-D launch over n work-items (n >= 1) with the work-group size this device
- * and kernel allow (wg = 0: choose; otherwise used as given); the global size is n rounded
- * up to a multiple of the local size, so kernels must guard with their n argument.
- * *event (if not NULL) receives the launch event, to be released by the caller.
+ * Enqueues a 1-D launch of exactly n work-items (n >= 1), ids 0 .. n-1: whole work-groups
+ * of the chosen local size (wg = 0: FIELDFUSE_WG_SIZE, else ffu__cl_pick_wg; otherwise wg as
+ * given), then the n % local left over as groups of one at a global offset. Kernels need no
+ * bounds check, which matters: on PoCL any guard or index clamp stops the work-group loop
+ * from being vectorised (measured 5-10x slower). ev (if not NULL) receives the launch's
+ * events, released with ffu__cl_launch_events_release.
  */
-ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, cl_event *event, ffu_error *e);
+ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e);
 /*
  * The local size ffu__cl_launch picks when wg = 0 and FIELDFUSE_WG_SIZE is unset. Pure, so
  * tests and the tuner can call it: min(256, kernel_max, device_max) rounded down to a
- * multiple of `preferred` where at least one multiple fits, and for n below that, the
- * smallest multiple of `preferred` covering n. A zero limit means "unknown". The result is
- * always >= 1 and never above a non-zero kernel_max or device_max.
+ * multiple of `preferred` where at least one multiple fits; for n below that, the largest
+ * power of two not above n (so small launches use few distinct sizes: PoCL compiles a
+ * work-group function per size). A zero limit means "unknown". The result is always >= 1,
+ * never above n (n >= 1), and never above a non-zero kernel_max or device_max.
  */
 size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred);
 /* Vendor class from a platform's name and extension string (either may be NULL). */

@@ -209,44 +209,44 @@ ffu_status ffu__exec_upload(ffu_exec *x, const ffu_value *inputs, int n_inputs, 
 ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
-	cl_event *events = calloc((size_t)x->n_kernels + 1, sizeof *events);
+	ffu_launch_events *events = calloc((size_t)x->n_kernels + 1, sizeof *events);
 	if (!events)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	int launched = 0;
 	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
 		const ffu_inst *fu = x->kernel_inst[k];
 		const ffu_computation *fc = fu->callee;
 		const dslot *outs = &x->slots[fu->id];
 		const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
-		cl_ulong n = (cl_ulong)ffu__shape_count(&first_out->shape);
+		size_t n = (size_t)ffu__shape_count(&first_out->shape);
 		cl_uint arg = 0;
 		for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
 			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
 		for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
 			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof(cl_mem), &outs->mem[o], e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof n, &n, e);
-		if (st == FFU_STATUS_OK && n > 0) {
-			st = ffu__cl_launch(x->cl, x->kernels[k], (size_t)n, 0, &events[launched], e);
-			launched += st == FFU_STATUS_OK;
-		}
+		if (st == FFU_STATUS_OK && n > 0)
+			st = ffu__cl_launch(x->cl, x->kernels[k], n, 0, &events[k], e);
 	}
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_finish(x->cl, e);
 	if (st == FFU_STATUS_OK && kernel_ms) {
+		/* in-order queue: from the first command's start to the last one's end */
 		cl_ulong first = 0, last = 0;
-		for (int k = 0; k < launched && st == FFU_STATUS_OK; k++) {
-			cl_ulong s, t;
-			st = ffu__cl_event_times(events[k], &s, &t, e);
-			if (k == 0 || s < first)
-				first = s;
-			if (k == 0 || t > last)
-				last = t;
+		bool any = false;
+		for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
+			for (int i = 0; i < events[k].n && st == FFU_STATUS_OK; i++) {
+				cl_ulong s, t;
+				st = ffu__cl_event_times(events[k].ev[i], &s, &t, e);
+				if (!any || s < first)
+					first = s;
+				if (!any || t > last)
+					last = t;
+				any = true;
+			}
 		}
-		*kernel_ms = launched ? (double)(last - first) * 1e-6 : 0.0;
+		*kernel_ms = any ? (double)(last - first) * 1e-6 : 0.0;
 	}
-	for (int k = 0; k < launched; k++)
-		clReleaseEvent(events[k]);
+	for (int k = 0; k < x->n_kernels; k++)
+		ffu__cl_launch_events_release(&events[k]);
 	free(events);
 	return st;
 }

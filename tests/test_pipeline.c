@@ -1,0 +1,117 @@
+/*
+ * tests/test_pipeline.c: the whole path, HLO text -> passes -> OpenCL C -> device, for
+ * every test program, fused and unfused, at lengths that are not multiples of any
+ * work-group size, on PoCL and on Rusticl; every output element compared with the
+ * reference interpreter, and the kernel counts that fusion must reach checked.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo/hlo.h"
+#include "interp/interp.h"
+#include "passes/passes.h"
+#include "programs.h"
+#include "runtime/exec.h"
+#include "support.h"
+
+static const long long lengths[] = {1, 7, 1000, 65539};
+
+/* Random inputs whose first elements are the edge values 0, 1, p-1, p-2. */
+static void make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed)
+{
+	for (int p = 0; p < entry->n_params; p++) {
+		ffu_error e = {0};
+		cr_assert_eq(ffu__value_alloc(&in[p], &entry->params[p]->shape, &e), FFU_STATUS_OK, "%s", e.message);
+		ffu__value_random(&in[p], &seed);
+		const ffu_field *f = ffu__shape_field(&in[p].shape);
+		int64_t n = ffu__shape_count(&in[p].shape);
+		unsigned char one[FFU_FIELD_MAX_BYTES], two[FFU_FIELD_MAX_BYTES];
+		ffu__fp_set_u64(f, one, 1);
+		ffu__fp_set_u64(f, two, 2);
+		for (int64_t i = 0; i < n && i < 4; i++) {
+			unsigned char *d = in[p].data + (size_t)i * f->storage_bytes;
+			int which = (int)((i + p) % 4);
+			if (which == 0)
+				ffu__fp_set_u64(f, d, 0);
+			else if (which == 1)
+				memcpy(d, one, f->storage_bytes);
+			else
+				ffu__fp_neg(f, d, which == 2 ? one : two, NULL);
+		}
+	}
+}
+
+static void free_values(ffu_value *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		ffu__value_free(&v[i]);
+	free(v);
+}
+
+static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse)
+{
+	ffu_error e = {0};
+	char *text = ffu_test_program_text(tp, n);
+	cr_assert(text);
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), tp->name, &e), FFU_STATUS_OK, "%s: %s", tp->name, e.message);
+	int np = m->entry->n_params;
+	ffu_value *in = calloc((size_t)np + 1, sizeof *in), *ref = NULL, *out = NULL;
+	int n_ref = 0, n_out = 0;
+	make_inputs(m->entry, in, 1000 + (uint64_t)n);
+	cr_assert_eq(ffu__interp_run(m, in, np, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
+
+	ffu_pass_opts po = {.fuse = fuse};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s: %s", tp->name, e.message);
+	ffu_exec *x = NULL;
+	ffu_status st = ffu__exec_create(&x, cl, m, &e);
+	cr_assert_eq(st, FFU_STATUS_OK, "%s n=%lld on %s: %s\n%s", tp->name, n, cl->dev.name, e.message,
+		     e.build_log ? e.build_log : "");
+	cr_expect_eq(ffu__exec_kernel_count(x), fuse ? tp->fused_kernels : tp->unfused_kernels,
+		     "%s %s: %d kernels", tp->name, fuse ? "fused" : "unfused", ffu__exec_kernel_count(x));
+	cr_assert_eq(ffu__exec_upload(x, in, np, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_run(x, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_download(x, &out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(n_out, n_ref);
+	for (int o = 0; o < n_out; o++) {
+		cr_assert_eq(out[o].bytes, ref[o].bytes);
+		size_t eb = ffu__shape_elem_bytes(&ref[o].shape);
+		for (size_t i = 0; i < ref[o].bytes; i += eb)
+			cr_assert(memcmp(out[o].data + i, ref[o].data + i, eb) == 0,
+				  "%s %s n=%lld on %s: output %d element %zu differs from the interpreter", tp->name,
+				  fuse ? "fused" : "unfused", n, cl->dev.name, o, i / eb);
+	}
+	ffu__exec_destroy(&x);
+	free_values(in, np);
+	free_values(ref, n_ref);
+	free_values(out, n_out);
+	ffu__module_free(m);
+	free(text);
+	ffu_error_clear(&e);
+}
+
+static void run_all(const char *device)
+{
+	setenv("RUSTICL_ENABLE", "llvmpipe", 0);
+	ffu_error e = {0};
+	ffu_device_info dev;
+	ffu_cl cl = {0};
+	cr_assert_eq(ffu__cl_select(&dev, device, &e), FFU_STATUS_OK, "no %s device: %s", device, e.message);
+	cr_assert_eq(ffu__cl_open(&cl, &dev, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int p = 0; p < ffu_test_n_programs; p++)
+		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+			for (int fuse = 0; fuse < 2; fuse++)
+				run_case(&cl, &ffu_test_programs[p], lengths[l], fuse);
+	ffu__cl_close(&cl);
+}
+
+Test(pipeline, pocl, .timeout = 600)
+{
+	run_all(ffu_test_devices[0]);
+}
+
+Test(pipeline, rusticl, .timeout = 600)
+{
+	run_all(ffu_test_devices[1]);
+}

@@ -1,0 +1,288 @@
+/*
+ * tests/test_values.c: value files (src/hlo/values.c) and host value arrays (src/ir/value.c):
+ * text and .bin round trips, FILE:LINE errors, tuple output sections and the atomic write
+ * (no file under the final name, and no temporary left behind, on any failure).
+ * Owned by the HLO front end.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ir/value.h"
+#include "support.h"
+
+static char tmpdir[64];
+
+static void make_dir(void)
+{
+	strcpy(tmpdir, "/tmp/ffu_values_XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void remove_dir(void)
+{
+	DIR *d = opendir(tmpdir);
+	if (d) {
+		struct dirent *de;
+		char p[512];
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				snprintf(p, sizeof p, "%s/%s", tmpdir, de->d_name);
+				unlink(p);
+			}
+		closedir(d);
+	}
+	rmdir(tmpdir);
+}
+
+TestSuite(values, .init = make_dir, .fini = remove_dir);
+
+static char *path_in(const char *name)
+{
+	static char p[256];
+	snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static void write_file(const char *name, const char *data, size_t n)
+{
+	FILE *f = fopen(path_in(name), "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+static int count_entries(void)
+{
+	int n = 0;
+	DIR *d = opendir(tmpdir);
+	cr_assert_not_null(d);
+	struct dirent *de;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static ffu_shape arr(ffu_type t, int64_t n)
+{
+	ffu_shape s = {0};
+	s.type = t;
+	s.rank = 1;
+	s.dims[0] = n;
+	return s;
+}
+
+static uint32_t u32_at(const ffu_value *v, size_t i)
+{
+	uint32_t x;
+	memcpy(&x, v->data + 4 * i, 4);
+	return x;
+}
+
+static void expect_read_error(const char *name, const char *text, ffu_shape s, int line, const char *msg)
+{
+	write_file(name, text, strlen(text));
+	ffu_value v;
+	ffu_error e = {0};
+	ffu_status st = ffu__values_read(&v, path_in(name), &s, &e);
+	cr_assert_eq(st, FFU_STATUS_EPARSE, "%s: status %d: %s", name, st, e.message);
+	cr_assert_eq(e.line, line, "%s: line %d, want %d: %s", name, e.line, line, e.message);
+	cr_assert_eq(e.col, 0);
+	cr_assert_str_eq(e.file, path_in(name));
+	cr_assert(strstr(e.message, msg), "%s: message '%s' lacks '%s'", name, e.message, msg);
+	cr_assert_null(v.data);
+}
+
+Test(values, read_text_with_comments_blanks_crlf_and_hex)
+{
+	const char *text = "# fieldfuse values v1\n# babybear[4]\n1\n\n  2 \r\n# comment\n2013265920\n0x10\n";
+	write_file("in.txt", text, strlen(text));
+	ffu_value v;
+	ffu_error e = {0};
+	ffu_shape s = arr(FFU_TYPE_BABYBEAR, 4);
+	cr_assert_eq(ffu__values_read(&v, path_in("in.txt"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(v.bytes, 16);
+	cr_assert_eq(u32_at(&v, 0), 1);
+	cr_assert_eq(u32_at(&v, 1), 2);
+	cr_assert_eq(u32_at(&v, 2), 2013265920u);
+	cr_assert_eq(u32_at(&v, 3), 16);
+	ffu__value_free(&v);
+	cr_assert_null(v.data);
+}
+
+Test(values, text_errors_name_the_line)
+{
+	ffu_shape s = arr(FFU_TYPE_BABYBEAR, 3);
+	expect_read_error("bad_number.txt", "# h\n1\nabc\n3\n", s, 3, "not");
+	expect_read_error("ge_p.txt", "1\n2\n2013265921\n", s, 3, "modulus");
+	expect_read_error("negative.txt", "1\n-2\n3\n", s, 2, "negative");
+	expect_read_error("too_many.txt", "1\n2\n3\n\n# fine\n4\n", s, 6, "too many values");
+	expect_read_error("too_few.txt", "1\n\n2\n# end\n", s, 4, "too few values: file ends after 2 of 3");
+	expect_read_error("empty.txt", "", s, 1, "too few values");
+	expect_read_error("two_per_line.txt", "1 2\n3\n4\n", s, 1, "not");
+}
+
+Test(values, nul_byte_line_is_an_error)
+{
+	/* strlen() would stop at the NUL: write the bytes explicitly. */
+	const char text[] = "1\n2\0\n3\n";
+	write_file("nul2.txt", text, sizeof text - 1);
+	ffu_value v;
+	ffu_error e = {0};
+	ffu_shape s = arr(FFU_TYPE_BABYBEAR, 3);
+	cr_assert_eq(ffu__values_read(&v, path_in("nul2.txt"), &s, &e), FFU_STATUS_EPARSE);
+	cr_assert_eq(e.line, 2);
+	cr_assert(strstr(e.message, "bad babybear value"), "%s", e.message);
+}
+
+Test(values, write_text_then_read_back)
+{
+	ffu_shape s = arr(FFU_TYPE_BN254_SF, 3);
+	ffu_value v;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__value_alloc(&v, &s, &e), FFU_STATUS_OK);
+	cr_assert_eq(v.bytes, 96);
+	uint64_t state = 7;
+	ffu__value_random(&v, &state);
+	cr_assert_eq(ffu__values_write(path_in("out.txt"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(count_entries(), 1);
+	size_t n = 0;
+	char *text = ffu_test_read_file(path_in("out.txt"), &n);
+	cr_assert(strncmp(text, "# fieldfuse values v1\n# bn254_sf[3]\n", 36) == 0, "%s", text);
+	free(text);
+	ffu_value w;
+	cr_assert_eq(ffu__values_read(&w, path_in("out.txt"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(memcmp(v.data, w.data, v.bytes), 0);
+	ffu__value_free(&v);
+	ffu__value_free(&w);
+}
+
+Test(values, write_exact_text)
+{
+	ffu_shape s = arr(FFU_TYPE_BABYBEAR, 2);
+	ffu_value v;
+	cr_assert_eq(ffu__value_alloc(&v, &s, NULL), FFU_STATUS_OK);
+	uint32_t xs[2] = {5, 2013265920u};
+	memcpy(v.data, xs, 8);
+	cr_assert_eq(ffu__values_write(path_in("x.txt"), &v, 1, NULL), FFU_STATUS_OK);
+	char *text = ffu_test_read_file(path_in("x.txt"), NULL);
+	cr_assert_str_eq(text, "# fieldfuse values v1\n# babybear[2]\n5\n2013265920\n");
+	free(text);
+	ffu__value_free(&v);
+}
+
+Test(values, bin_round_trip_and_errors)
+{
+	ffu_shape s = arr(FFU_TYPE_BABYBEAR, 5);
+	ffu_value v, w;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__value_alloc(&v, &s, &e), FFU_STATUS_OK);
+	uint64_t state = 1;
+	ffu__value_random(&v, &state);
+	cr_assert_eq(ffu__values_write(path_in("v.bin"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+	size_t n = 0;
+	char *raw = ffu_test_read_file(path_in("v.bin"), &n);
+	cr_assert_eq(n, 20);
+	cr_assert_eq(memcmp(raw, v.data, 20), 0);
+	free(raw);
+	cr_assert_eq(ffu__values_read(&w, path_in("v.bin"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(memcmp(v.data, w.data, 20), 0);
+	ffu__value_free(&w);
+
+	/* Wrong size: one element short. */
+	ffu_shape s6 = arr(FFU_TYPE_BABYBEAR, 6);
+	cr_assert_eq(ffu__values_read(&w, path_in("v.bin"), &s6, &e), FFU_STATUS_EPARSE);
+	cr_assert(strstr(e.message, "size is 20 bytes, expected 24"), "%s", e.message);
+	cr_assert_eq(e.line, 0);
+
+	/* An element >= p. */
+	unsigned char bad[8] = {1, 0, 0, 0, 0x01, 0, 0, 0x78};
+	write_file("bad.bin", (const char *)bad, 8);
+	ffu_shape s2 = arr(FFU_TYPE_BABYBEAR, 2);
+	cr_assert_eq(ffu__values_read(&w, path_in("bad.bin"), &s2, &e), FFU_STATUS_EPARSE);
+	cr_assert(strstr(e.message, "element 1 is not less than"), "%s", e.message);
+	ffu__value_free(&v);
+}
+
+Test(values, tuple_outputs_as_sections)
+{
+	ffu_shape a = arr(FFU_TYPE_BABYBEAR, 2), b = {.type = FFU_TYPE_BABYBEAR, .rank = 0};
+	ffu_value outs[2];
+	cr_assert_eq(ffu__value_alloc(&outs[0], &a, NULL), FFU_STATUS_OK);
+	cr_assert_eq(ffu__value_alloc(&outs[1], &b, NULL), FFU_STATUS_OK);
+	outs[0].data[0] = 3;
+	outs[1].data[0] = 9;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__values_write(path_in("t.txt"), outs, 2, &e), FFU_STATUS_OK, "%s", e.message);
+	char *text = ffu_test_read_file(path_in("t.txt"), NULL);
+	cr_assert_str_eq(text, "# fieldfuse values v1\n# output 0: babybear[2]\n3\n0\n# output 1: babybear[]\n9\n");
+	free(text);
+	/* .bin holds one output only; nothing is created. */
+	cr_assert_eq(ffu__values_write(path_in("t.bin"), outs, 2, &e), FFU_STATUS_EINVAL);
+	cr_assert_eq(count_entries(), 1);
+	ffu__value_free(&outs[0]);
+	ffu__value_free(&outs[1]);
+}
+
+Test(values, atomic_write_leaves_nothing_on_failure)
+{
+	ffu_shape s = arr(FFU_TYPE_BABYBEAR, 3);
+	ffu_value v;
+	cr_assert_eq(ffu__value_alloc(&v, &s, NULL), FFU_STATUS_OK);
+	ffu_error e = {0};
+	/* Directory does not exist. */
+	cr_assert_eq(ffu__values_write(path_in("nodir/out.txt"), &v, 1, &e), FFU_STATUS_EIO);
+	cr_assert_eq(access(path_in("nodir/out.txt"), F_OK), -1);
+	cr_assert_eq(count_entries(), 0);
+
+	/* Failure in the middle of writing (an element >= p): no final file, no temporary. */
+	uint32_t p = 0x78000001u;
+	memcpy(v.data + 4, &p, 4);
+	cr_assert_eq(ffu__values_write(path_in("out.txt"), &v, 1, &e), FFU_STATUS_EINVAL);
+	cr_assert_eq(ffu__values_write(path_in("out.bin"), &v, 1, &e), FFU_STATUS_EINVAL);
+	cr_assert_eq(count_entries(), 0);
+
+	/* An existing file is replaced only by a complete one: a failed write keeps the old. */
+	write_file("keep.txt", "old\n", 4);
+	cr_assert_eq(ffu__values_write(path_in("keep.txt"), &v, 1, &e), FFU_STATUS_EINVAL);
+	char *text = ffu_test_read_file(path_in("keep.txt"), NULL);
+	cr_assert_str_eq(text, "old\n");
+	free(text);
+	cr_assert_eq(count_entries(), 1);
+
+	/* The target is a directory: rename fails, the temporary is removed. */
+	cr_assert_eq(mkdir(path_in("adir"), 0755), 0);
+	memset(v.data, 0, v.bytes);
+	cr_assert_eq(ffu__values_write(path_in("adir"), &v, 1, &e), FFU_STATUS_EIO);
+	cr_assert_eq(count_entries(), 2);
+	rmdir(path_in("adir"));
+	ffu__value_free(&v);
+}
+
+Test(values, alloc_rejects_tuples_and_random_is_canonical)
+{
+	ffu_shape t = {.type = FFU_TYPE_TUPLE};
+	ffu_value v;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__value_alloc(&v, &t, &e), FFU_STATUS_EINVAL);
+	ffu_shape huge = arr(FFU_TYPE_BN254_SF, INT64_MAX / 2);
+	cr_assert_neq(ffu__value_alloc(&v, &huge, &e), FFU_STATUS_OK);
+	cr_assert_null(v.data);
+
+	ffu_shape s = arr(FFU_TYPE_BABYBEAR, 1000);
+	cr_assert_eq(ffu__value_alloc(&v, &s, &e), FFU_STATUS_OK);
+	uint64_t st = 99;
+	ffu__value_random(&v, &st);
+	int nonzero = 0;
+	for (size_t i = 0; i < 1000; i++) {
+		cr_assert_lt(u32_at(&v, i), 0x78000001u);
+		nonzero += u32_at(&v, i) != 0;
+	}
+	cr_assert_gt(nonzero, 990);
+	ffu__value_free(&v);
+}
