@@ -3,6 +3,7 @@
  * a workload's array holds, timed like the workloads, so `fused GB/s / copy GB/s` says how
  * close a fused kernel gets to what the device's memory can do.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "bench/bench.h"
@@ -18,6 +19,18 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+static ffu_status fill(ffu_cl *cl, cl_mem buf, size_t bytes, ffu_error *e)
+{
+	uint32_t *h = malloc(bytes ? bytes : 1);
+	if (!h)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (size_t i = 0; i < bytes / 4; i++)
+		h[i] = (uint32_t)(i * 2654435761u);
+	ffu_status st = ffu__cl_write(cl, buf, h, bytes, e);
+	free(h);
+	return st;
 }
 
 double ffu__bench_median(double *v, int n)
@@ -44,6 +57,14 @@ ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, 
 		st = ffu__cl_buffer(cl, &in, bytes, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_buffer(cl, &out, bytes, e);
+	/*
+	 * Real data in, and the output touched once: a buffer nobody wrote maps the zero page,
+	 * whose reads hit the cache (measured: an "88 GB/s" copy on 2 cores at 2^24).
+	 */
+	if (st == FFU_STATUS_OK)
+		st = fill(cl, in, bytes, e);
+	if (st == FFU_STATUS_OK)
+		st = fill(cl, out, bytes, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_set_arg(k, 0, sizeof in, &in, e);
 	if (st == FFU_STATUS_OK)

@@ -11,7 +11,11 @@
 #define FFU_FN(name) FFU_CAT(FFU_CAT(FP, _), name)
 
 /*
- * Field helpers are small and called in every element of every kernel: ask for inlining.
- * `static` keeps C99 inline semantics from leaving an undefined external symbol.
+ * Field helpers are called in every element of every kernel and must be inlined: a call
+ * left in the work-item loop stops PoCL's (LLVM's) loop vectorizer from running
+ * work-items in SIMD lanes. `static inline` alone is a hint the inliner drops once a
+ * 256-bit product has two call sites: measured on PoCL, x*x - x over BN254 at 2^20 took
+ * 49 ms with two mul call sites and 9.3 ms with always_inline. `static` keeps C99 inline
+ * semantics from leaving an undefined external symbol.
  */
-#define FFU_INLINE static inline
+#define FFU_INLINE static inline __attribute__((always_inline))

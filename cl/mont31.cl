@@ -52,16 +52,19 @@ FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
 }
 
 /*
- * Montgomery product a * b / 2^32 mod p (signed variant): with q = lo(ab) * p^-1 mod 2^32,
- * ab - qp has a zero low word, so (ab - qp) / 2^32 = hi(ab) - hi(qp), which lies in
- * (-p, p); one wrapped-add correction as in sub. Two mul_hi and two 32-bit multiplies.
+ * Montgomery product a * b / 2^32 mod p. With q = lo(ab) * (-p^-1) mod 2^32, ab + qp has a
+ * zero low word, and (ab + qp) / 2^32 < (p^2 + 2^32 p) / 2^32 < 2p (p < 2^31), so one
+ * wrapped-subtract correction as in add; ab + qp < 2^62 + 2^63 cannot overflow.
+ * Written with 64-bit products rather than mul_hi: LLVM vectorises those to vpmuludq,
+ * while vector mul_hi(uint) costs shuffles. Measured on PoCL (AVX-512), (x + y) * x at
+ * 2^24: 3.7 ms (as fast as a plain x + y) vs 5.9 ms with the mul_hi form.
  */
 FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 {
-	uint lo = a * b;
-	uint q = lo * (0u - FP_PINV);
-	uint d = mul_hi(a, b) - mul_hi(q, (uint)FP_P);
-	return min(d, d + FP_P);
+	ulong ab = (ulong)a * b;
+	uint q = (uint)ab * FP_PINV;
+	uint t = (uint)((ab + (ulong)q * FP_P) >> 32);
+	return min(t, t - FP_P);
 }
 
 FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)

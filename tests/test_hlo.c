@@ -288,6 +288,10 @@ Test(hlo, signature_layouts_and_empty_tuple)
 	char *t = round_trip(text);
 	cr_assert(strstr(t, "  %e = () tuple()\n"), "%s", t);
 	free(t);
+	/* No spaces around "->", and an XLA-style signature with layouts. */
+	const char *text3 = "HloModule l3\nENTRY %main.5 (Arg_0.1:babybear[4]{0})->babybear[4]{0}{\n"
+			    "  %Arg_0.1 = babybear[4]{0} parameter(0)\n  ROOT %negate.2 = babybear[4]{0} negate(%Arg_0.1)\n}\n";
+	free(round_trip(text3));
 	/* `-> shape {}` : an empty layout followed by the body, which must not be taken as a layout. */
 	const char *text2 = "HloModule l2\nENTRY %main () -> babybear[] {} {\n ROOT %c = babybear[] constant(7)\n}\n";
 	free(round_trip(text2));

@@ -129,8 +129,12 @@ ffu_token ffu__lex_next(ffu_lexer *lx)
 		if (percent)
 			bump(lx);
 		size_t wstart = lx->pos;
-		while (lx->pos < lx->len && is_word_char((unsigned char)lx->src[lx->pos]))
+		while (lx->pos < lx->len && is_word_char((unsigned char)lx->src[lx->pos])) {
+			/* `(a: babybear[])->x` never occurs in words, but `name->` must still split. */
+			if (lx->src[lx->pos] == '-' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] == '>')
+				break;
 			bump(lx);
+		}
 		if (lx->pos == wstart)
 			return error_at(lx, start, 1, line, col, "expected a name after '%'");
 		ffu_token t = make(lx, FFU_TOK_WORD, wstart, line, col);

@@ -9,6 +9,7 @@
  */
 #include "hlo/hlo.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,13 +173,27 @@ static ffu_status put_comp(ffu_strbuf *sb, const ffu_computation *c, ffu_error *
 	return FFU_STATUS_OK;
 }
 
-static bool callees_done(const ffu_module *m, const ffu_computation *c, const bool *done)
+/* Computation -> index in m->comps through a pointer-sorted copy (modules may hold thousands). */
+typedef struct comp_pos {
+	const ffu_computation *c;
+	int index;
+} comp_pos;
+
+static int cmp_pos(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const comp_pos *)a)->c, y = (uintptr_t)((const comp_pos *)b)->c;
+	return x < y ? -1 : x > y;
+}
+
+static bool callees_done(const ffu_module *m, const comp_pos *pos, const ffu_computation *c, const bool *done)
 {
 	for (int i = 0; i < c->n_insts; i++) {
-		const ffu_computation *f = c->insts[i]->op == FFU_OP_FUSION ? c->insts[i]->callee : NULL;
-		for (int k = 0; f && k < m->n_comps; k++)
-			if (m->comps[k] == f && !done[k])
-				return false;
+		if (c->insts[i]->op != FFU_OP_FUSION || !c->insts[i]->callee)
+			continue;
+		comp_pos key = {c->insts[i]->callee, -1};
+		const comp_pos *hit = bsearch(&key, pos, (size_t)m->n_comps, sizeof key, cmp_pos);
+		if (hit && !done[hit->index])
+			return false;
 	}
 	return true;
 }
@@ -192,15 +207,22 @@ ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e)
 				m->name ? m->name : "(null)");
 	ffu__sb_printf(sb, "HloModule %s\n", m->name);
 	bool *done = calloc((size_t)m->n_comps + 1, sizeof *done);
-	if (!done)
+	comp_pos *pos = malloc(sizeof *pos * ((size_t)m->n_comps + 1));
+	if (!done || !pos) {
+		free(done);
+		free(pos);
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory printing HLO");
+	}
+	for (int i = 0; i < m->n_comps; i++)
+		pos[i] = (comp_pos){m->comps[i], i};
+	qsort(pos, (size_t)m->n_comps, sizeof *pos, cmp_pos);
 	/* Definition order, except that a callee always precedes its callers (the parser needs
 	   that); a cycle, which the verifier rejects, is printed in plain order. */
 	ffu_status st = FFU_STATUS_OK;
 	int left = m->n_comps;
 	while (left > 0 && st == FFU_STATUS_OK) {
 		int k = 0;
-		while (k < m->n_comps && (done[k] || !callees_done(m, m->comps[k], done)))
+		while (k < m->n_comps && (done[k] || !callees_done(m, pos, m->comps[k], done)))
 			k++;
 		if (k == m->n_comps)
 			for (k = 0; done[k]; k++)
@@ -210,6 +232,7 @@ ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e)
 		left--;
 	}
 	free(done);
+	free(pos);
 	if (st)
 		return st;
 	return ffu__sb_status(sb, e);

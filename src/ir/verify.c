@@ -8,17 +8,38 @@
  * source position (0:0 for built modules) and name it, so API users can find it too.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
 
+/* Computation -> index in m->comps, by binary search over pointers (fusion checks). */
+typedef struct comp_pos {
+	const ffu_computation *c;
+	int index;
+} comp_pos;
+
 typedef struct vctx {
 	const ffu_module *m;
 	const char *file;
 	ffu_error *e;
+	comp_pos *pos; /* m->n_comps entries sorted by pointer */
 } vctx;
+
+static int cmp_pos(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const comp_pos *)a)->c, y = (uintptr_t)((const comp_pos *)b)->c;
+	return x < y ? -1 : x > y;
+}
+
+static int comp_index(const vctx *v, const ffu_computation *c)
+{
+	comp_pos key = {c, -1};
+	const comp_pos *hit = bsearch(&key, v->pos, (size_t)v->m->n_comps, sizeof key, cmp_pos);
+	return hit ? hit->index : -1;
+}
 
 #define IERR(st, in, ...) inst_err(v, st, in, __VA_ARGS__)
 
@@ -209,13 +230,7 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 	}
 	case FFU_OP_FUSION: {
 		const ffu_computation *f = in->callee;
-		int fi = -1, ci = -1;
-		for (int k = 0; f && k < v->m->n_comps; k++) {
-			if (v->m->comps[k] == f)
-				fi = k;
-			if (v->m->comps[k] == c)
-				ci = k;
-		}
+		int fi = f ? comp_index(v, f) : -1, ci = comp_index(v, c);
 		if (!f || fi < 0)
 			return IERR(FFU_STATUS_EVERIFY, in, "calls= names no computation of this module");
 		if (f->is_entry)
@@ -327,7 +342,7 @@ ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *
 {
 	if (!m)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__module_verify: module is NULL");
-	vctx v = {m, file ? file : "", e};
+	vctx v = {m, file ? file : "", e, NULL};
 	if (m->n_comps <= 0 || !m->comps)
 		return ffu__err_at(e, FFU_STATUS_EVERIFY, v.file, 0, 0, "module has no computations");
 	int n_entry = 0;
@@ -345,10 +360,17 @@ ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *
 			if (!m->comps[i]->insts || !m->comps[i]->insts[j] || !m->comps[i]->insts[j]->name)
 				return ffu__err(e, FFU_STATUS_EVERIFY, "computation '%%%s' has an unnamed or NULL instruction",
 						m->comps[i]->name ? m->comps[i]->name : "?");
-	for (int i = 0; i < m->n_comps; i++) {
-		ffu_status st = check_comp(&v, m->comps[i]);
-		if (st)
-			return st;
-	}
-	return check_names(&v);
+	v.pos = malloc(sizeof *v.pos * (size_t)m->n_comps);
+	if (!v.pos)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory verifying the module");
+	for (int i = 0; i < m->n_comps; i++)
+		v.pos[i] = (comp_pos){m->comps[i], i};
+	qsort(v.pos, (size_t)m->n_comps, sizeof *v.pos, cmp_pos);
+	ffu_status st = FFU_STATUS_OK;
+	for (int i = 0; i < m->n_comps && st == FFU_STATUS_OK; i++)
+		st = check_comp(&v, m->comps[i]);
+	if (st == FFU_STATUS_OK)
+		st = check_names(&v);
+	free(v.pos);
+	return st;
 }

@@ -36,7 +36,7 @@ int cmd_bench(int argc, char **argv)
 {
 	const char *names[MAX_WORKLOADS];
 	const char *json = NULL, *csv = NULL, *k = NULL, *runs = NULL, *warmup = NULL;
-	ffu_bench_opts o = {.workloads = names, .k_min = 20, .k_max = 20, .runs = 10, .warmup = 2,
+	ffu_bench_opts o = {.workloads = names, .k_min = 20, .k_max = 20, .runs = 10, .warmup = 3,
 			    .progress = stderr};
 	for (int i = 1; i < argc; i++) {
 		int r;
