@@ -68,6 +68,7 @@ static ffu_status compile(ffu_module **m, const char *text, const char *name, bo
 
 typedef struct timed {
 	double ms, min_ms, max_ms;
+	ffu_timer timer;
 	int kernels;
 	ffu_value *outs;
 	int n_outs;
@@ -86,7 +87,7 @@ static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool
 		st = ffu__exec_upload(x, inputs, m->entry->n_params, e);
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
 		double k = 0;
-		st = ffu__exec_run(x, &k, e);
+		st = ffu__exec_run(x, &k, &t->timer, e);
 		if (r >= o->warmup)
 			ms[r - o->warmup] = k;
 	}
@@ -153,9 +154,10 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 	const ffu_shape *s0 = st == FFU_STATUS_OK ? &shape_src->entry->params[0]->shape : NULL;
 	const char *field = s0 ? ffu__type_name(s0->type) : "";
 	double copy_ms = 0, cmin = 0, cmax = 0;
+	bool copy_host = false;
 	if (st == FFU_STATUS_OK)
 		st = ffu__bench_copy(cl, (size_t)ffu__shape_count(s0), ffu__shape_elem_bytes(s0), o->warmup,
-				     o->runs, &copy_ms, &cmin, &cmax, e);
+				     o->runs, &copy_ms, &cmin, &cmax, &copy_host, e);
 	if (st == FFU_STATUS_OK) {
 		size_t copy_bytes = 2 * (size_t)ffu__shape_count(s0) * ffu__shape_elem_bytes(s0);
 		ffu_bench_result r = {.device = dev, .workload = wname, .field = field, .k = k, .runs = o->runs};
@@ -167,10 +169,12 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 			r.min_ms = modes[i]->min_ms;
 			r.max_ms = modes[i]->max_ms;
 			r.gbps = (double)bytes / (r.ms * 1e6);
+			r.host_timer = modes[i]->timer == FFU_TIMER_HOST;
 			st = add_result(rep, &r, e);
 		}
 		r.mode = FFU_BENCH_COPY;
 		r.kernels = 1;
+		r.host_timer = copy_host;
 		r.ms = copy_ms;
 		r.min_ms = cmin;
 		r.max_ms = cmax;

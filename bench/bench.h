@@ -12,6 +12,7 @@
 #ifndef FFU_BENCH_BENCH_H
 #define FFU_BENCH_BENCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "runtime/cl.h"
@@ -36,6 +37,7 @@ typedef struct ffu_bench_result {
 	int kernels;
 	double ms, min_ms, max_ms;    /* median, min, max over runs */
 	double gbps;                  /* minimum traffic (inputs + outputs) / median time */
+	bool host_timer;              /* timed on the host: the driver's event times are placeholders */
 	int runs;
 } ffu_bench_result;
 
@@ -58,7 +60,7 @@ void ffu__bench_report_free(ffu_bench_report *rep);
 
 /* copy.c: median time of a copy of n elements of elem_bytes each on cl. */
 ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, int runs,
-			   double *ms, double *min_ms, double *max_ms, ffu_error *e);
+			   double *ms, double *min_ms, double *max_ms, bool *host_timer, ffu_error *e);
 double ffu__bench_median(double *v, int n); /* sorts v */
 
 /* report.c */

@@ -37,9 +37,9 @@ void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep)
 			const ffu_bench_result *c = find(rep, d, f->workload, f->k, FFU_BENCH_COPY);
 			if (!u || !c)
 				continue;
-			fprintf(out, "%-12s %3d %9.3f %9.3f %9.3f %7.2fx %9.1f %7.0f%% %5d/%d\n", f->workload, f->k,
+			fprintf(out, "%-12s %3d %9.3f %9.3f %9.3f %7.2fx %9.1f %7.0f%% %5d/%d%s\n", f->workload, f->k,
 				u->ms, f->ms, c->ms, u->ms / f->ms, f->gbps, 100.0 * f->gbps / c->gbps, u->kernels,
-				f->kernels);
+				f->kernels, f->host_timer ? "  (host-timed)" : "");
 		}
 	}
 	if (rep->n_devices > 1) {
@@ -84,12 +84,12 @@ ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, 
 	}
 	for (int i = 0; i < rep->n_results; i++) {
 		const ffu_bench_result *r = &rep->results[i];
-		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:f, s:i}",
+		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:f, s:i, s:s}",
 						     "device", rep->devices[r->device].id, "workload", r->workload,
 						     "field", r->field, "k", r->k, "mode",
 						     ffu__bench_mode_names[r->mode], "kernels", r->kernels, "ms", r->ms,
 						     "min_ms", r->min_ms, "max_ms", r->max_ms, "gbps", r->gbps,
-						     "runs", r->runs));
+						     "runs", r->runs, "timer", r->host_timer ? "host" : "events"));
 	}
 	json_object_set(root, "devices", devs);
 	json_object_set(root, "results", res);
@@ -104,14 +104,14 @@ out:
 static ffu_status dump_csv(FILE *f, void *arg, ffu_error *e)
 {
 	const ffu_bench_report *rep = arg;
-	fprintf(f, "device,device_name,workload,field,k,mode,kernels,ms,min_ms,max_ms,gbps,runs\n");
+	fprintf(f, "device,device_name,workload,field,k,mode,kernels,ms,min_ms,max_ms,gbps,runs,timer\n");
 	for (int i = 0; i < rep->n_results; i++) {
 		const ffu_bench_result *r = &rep->results[i];
 		const ffu_device_info *dev = &rep->devices[r->device];
 		/* device names never contain '"'; quote them for the commas some have */
-		fprintf(f, "%s,\"%s\",%s,%s,%d,%s,%d,%.6f,%.6f,%.6f,%.3f,%d\n", dev->id, dev->name, r->workload,
+		fprintf(f, "%s,\"%s\",%s,%s,%d,%s,%d,%.6f,%.6f,%.6f,%.3f,%d,%s\n", dev->id, dev->name, r->workload,
 			r->field, r->k, ffu__bench_mode_names[r->mode], r->kernels, r->ms, r->min_ms, r->max_ms,
-			r->gbps, r->runs);
+			r->gbps, r->runs, r->host_timer ? "host" : "events");
 	}
 	return FFU_STATUS_OK;
 }

@@ -71,7 +71,7 @@ static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse)
 	cr_expect_eq(ffu__exec_kernel_count(x), fuse ? tp->fused_kernels : tp->unfused_kernels,
 		     "%s %s: %d kernels", tp->name, fuse ? "fused" : "unfused", ffu__exec_kernel_count(x));
 	cr_assert_eq(ffu__exec_upload(x, in, np, &e), FFU_STATUS_OK, "%s", e.message);
-	cr_assert_eq(ffu__exec_run(x, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(ffu__exec_download(x, &out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(n_out, n_ref);
 	for (int o = 0; o < n_out; o++) {

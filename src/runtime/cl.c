@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/strbuf.h"
 
@@ -916,4 +917,11 @@ out:
 bool ffu__cl_times_real(cl_ulong start, cl_ulong end)
 {
 	return start >= 1000000u && end >= start;
+}
+
+double ffu__now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }

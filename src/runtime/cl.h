@@ -106,5 +106,7 @@ ffu_status ffu__cl_event_times(cl_event ev, cl_ulong *start, cl_ulong *end, ffu_
  * END 3 for every command, so its kernel times are meaningless; time such devices on the host.
  */
 bool ffu__cl_times_real(cl_ulong start, cl_ulong end);
+/* The host's monotonic clock in milliseconds, for drivers whose event times are placeholders. */
+double ffu__now_ms(void);
 
 #endif

@@ -206,9 +206,10 @@ ffu_status ffu__exec_upload(ffu_exec *x, const ffu_value *inputs, int n_inputs, 
 	return FFU_STATUS_OK;
 }
 
-ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_error *e)
+ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
+	double host_start = ffu__now_ms();
 	ffu_launch_events *events = calloc((size_t)x->n_kernels + 1, sizeof *events);
 	if (!events)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
@@ -228,6 +229,9 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_error *e)
 	}
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_finish(x->cl, e);
+	double host_ms = ffu__now_ms() - host_start;
+	if (timer)
+		*timer = FFU_TIMER_EVENTS;
 	if (st == FFU_STATUS_OK && kernel_ms) {
 		/* in-order queue: from the first command's start to the last one's end */
 		cl_ulong first = 0, last = 0;
@@ -244,6 +248,11 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_error *e)
 			}
 		}
 		*kernel_ms = any ? (double)(last - first) * 1e-6 : 0.0;
+		if (any && !ffu__cl_times_real(first, last)) {
+			*kernel_ms = host_ms;
+			if (timer)
+				*timer = FFU_TIMER_HOST;
+		}
 	}
 	for (int k = 0; k < x->n_kernels; k++)
 		ffu__cl_launch_events_release(&events[k]);

@@ -191,7 +191,7 @@ int cmd_run(int argc, char **argv)
 	ffu_pass_opts po = {.fuse = cli_fusion_enabled(a.no_fuse)};
 	if ((st = ffu__passes_run(m, &po, &e)) || (st = ffu__cl_select(&dev, a.device, &e)) ||
 	    (st = ffu__cl_open(&cl, &dev, &e)) || (st = ffu__exec_create(&x, &cl, m, &e)) ||
-	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, &e)) ||
+	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, NULL, &e)) ||
 	    (st = ffu__exec_download(x, &outs, &n_outs, &e)))
 		goto out;
 	if (a.check)
