@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ir/value.h"
+#include "util/file.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -147,25 +148,41 @@ out:
 	return st;
 }
 
-static ffu_status write_text(FILE *fp, const ffu_value *outs, int n, const char *path, ffu_error *e)
+typedef struct write_job {
+	const ffu_value *outs;
+	int n;
+	const char *path;
+	bool bin;
+} write_job;
+
+/* Values are checked while writing, so a bad value mid-file exercises the cleanup path too. */
+static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 {
+	const write_job *w = arg;
 	char sh[160], num[80];
-	fputs("# fieldfuse values v1\n", fp);
-	for (int i = 0; i < n; i++) {
-		const ffu_field *f = ffu__shape_field(&outs[i].shape);
-		ffu__shape_format(&outs[i].shape, sh, sizeof sh);
-		if (n == 1)
-			fprintf(fp, "# %s\n", sh);
-		else
-			fprintf(fp, "# output %d: %s\n", i, sh);
-		for (size_t off = 0; off < outs[i].bytes; off += f->storage_bytes) {
-			/* Checked while writing, so a bad value mid-file exercises the cleanup path too. */
-			if (!canonical(f, outs[i].data + off))
-				return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0,
+	if (!w->bin)
+		fputs("# fieldfuse values v1\n", fp);
+	for (int i = 0; i < w->n; i++) {
+		const ffu_value *v = &w->outs[i];
+		const ffu_field *f = ffu__shape_field(&v->shape);
+		if (!w->bin) {
+			ffu__shape_format(&v->shape, sh, sizeof sh);
+			if (w->n == 1)
+				fprintf(fp, "# %s\n", sh);
+			else
+				fprintf(fp, "# output %d: %s\n", i, sh);
+		}
+		for (size_t off = 0; off < v->bytes; off += f->storage_bytes) {
+			if (!canonical(f, v->data + off))
+				return ffu__err_at(e, FFU_STATUS_EINVAL, w->path, 0, 0,
 						   "output %d element %zu is not less than the %s modulus", i,
 						   off / f->storage_bytes, f->name);
-			fputs(ffu__fp_format(f, num, outs[i].data + off), fp);
-			fputc('\n', fp);
+			if (w->bin) {
+				fwrite(v->data + off, 1, f->storage_bytes, fp);
+			} else {
+				fputs(ffu__fp_format(f, num, v->data + off), fp);
+				fputc('\n', fp);
+			}
 		}
 	}
 	return FFU_STATUS_OK;
@@ -175,8 +192,8 @@ ffu_status ffu__values_write(const char *path, const ffu_value *outs, int n, ffu
 {
 	if (!path || !*path || !outs || n < 1)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__values_write: nothing to write");
-	bool bin = ends_with(path, ".bin");
-	if (bin && n != 1)
+	write_job w = {.outs = outs, .n = n, .path = path, .bin = ends_with(path, ".bin")};
+	if (w.bin && n != 1)
 		return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0,
 				   "a .bin file holds one output, the program has %d: write text instead", n);
 	for (int i = 0; i < n; i++) {
@@ -185,66 +202,5 @@ ffu_status ffu__values_write(const char *path, const ffu_value *outs, int n, ffu
 		    outs[i].bytes != (size_t)ffu__shape_count(&outs[i].shape) * f->storage_bytes)
 			return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0, "output %d is not a valid value array", i);
 	}
-
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
-	if (!tmp)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-	ffu_status st = FFU_STATUS_OK;
-	FILE *fp = NULL;
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot create a temporary file next to it: %s",
-				 strerror(errno));
-		free(tmp);
-		return st;
-	}
-	/* mkstemp makes 0600; an output file is an ordinary file (umask is not consulted). */
-	(void)fchmod(fd, 0644);
-	fp = fdopen(fd, "wb");
-	if (!fp) {
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "fdopen failed: %s", strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	if (bin) {
-		const ffu_field *f = ffu__shape_field(&outs[0].shape);
-		for (size_t off = 0; off < outs[0].bytes; off += f->storage_bytes) {
-			if (!canonical(f, outs[0].data + off)) {
-				st = ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0,
-						 "element %zu is not less than the %s modulus", off / f->storage_bytes,
-						 f->name);
-				goto fail;
-			}
-		}
-		if (outs[0].bytes)
-			fwrite(outs[0].data, 1, outs[0].bytes, fp);
-	} else if ((st = write_text(fp, outs, n, path, e))) {
-		goto fail;
-	}
-	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
-		goto fail;
-	}
-	int rc = fclose(fp);
-	fp = NULL;
-	if (rc != 0) {
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
-		goto fail;
-	}
-	if (rename(tmp, path) != 0) {
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot rename the temporary file into place: %s",
-				 strerror(errno));
-		goto fail;
-	}
-	free(tmp);
-	return FFU_STATUS_OK;
-fail:
-	if (fp)
-		fclose(fp);
-	unlink(tmp);
-	free(tmp);
-	return st;
+	return ffu__file_write_atomic(path, write_values, &w, e);
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 ffu_status ffu__file_read(const char *path, char **out, size_t *len, ffu_error *e)
@@ -59,28 +60,50 @@ ffu_status ffu__file_write_atomic(const char *path, ffu_file_writer write, void 
 			st = ffu__err_at(e, FFU_STATUS_EIO, "<stdout>", 0, 0, "write failed: %s", strerror(errno));
 		return st;
 	}
-	size_t n = strlen(path) + 32;
-	char *tmp = malloc(n);
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
 	if (!tmp)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	memcpy(tmp, path, plen);
+	memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
 	ffu_status st = FFU_STATUS_OK;
-	FILE *f = fopen(tmp, "wb");
+	FILE *f = NULL;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot create a temporary file next to it: %s",
+				 strerror(errno));
+		free(tmp);
+		return st;
+	}
+	/* mkstemp makes 0600; an output is an ordinary file */
+	(void)fchmod(fd, 0644);
+	f = fdopen(fd, "wb");
 	if (!f) {
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "fdopen failed: %s", strerror(errno));
+		close(fd);
 		goto out;
 	}
-	st = write(f, arg, e);
-	if (st == FFU_STATUS_OK && ferror(f))
+	if ((st = write(f, arg, e)))
+		goto out;
+	/* fsync before rename: after a crash the name holds the old file or the whole new one */
+	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0) {
 		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
-	if (fclose(f) != 0 && st == FFU_STATUS_OK)
+		goto out;
+	}
+	int rc = fclose(f);
+	f = NULL;
+	if (rc != 0) {
 		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "write failed: %s", strerror(errno));
-	if (st == FFU_STATUS_OK && rename(tmp, path) != 0)
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot rename the finished file into place: %s",
+		goto out;
+	}
+	if (rename(tmp, path) != 0)
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot rename the temporary file into place: %s",
 				 strerror(errno));
-	if (st)
-		remove(tmp);
 out:
+	if (f)
+		fclose(f);
+	if (st)
+		unlink(tmp);
 	free(tmp);
 	return st;
 }
