@@ -11,7 +11,7 @@
 #include "passes/passes.h"
 #include "runtime/exec.h"
 
-const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT] = {"fused", "unfused", "copy"};
+const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT] = {"fused", "unfused", "c_baseline", "copy"};
 
 /* The workload files are written at this size; bench substitutes 2^k for it. */
 #define WORKLOAD_SIZE "[1048576]"
@@ -66,13 +66,51 @@ static ffu_status compile(ffu_module **m, const char *text, const char *name, bo
 	return st;
 }
 
+static void free_outputs(ffu_value *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		ffu__value_free(&v[i]);
+	free(v);
+}
+
 typedef struct timed {
 	double ms, min_ms, max_ms;
-	ffu_timer timer;
+	bool host_timer;
 	int kernels;
 	ffu_value *outs;
 	int n_outs;
 } timed;
+
+static void summarise(timed *t, double *ms, int runs)
+{
+	t->ms = ffu__bench_median(ms, runs); /* sorts */
+	t->min_ms = ms[0];
+	t->max_ms = ms[runs - 1];
+}
+
+/* One run: kernels only, or (end_to_end) upload + kernels + download on the host clock. */
+static ffu_status run_once(ffu_exec *x, const ffu_value *inputs, int n_inputs, const ffu_bench_opts *o,
+			   double *ms, timed *t, ffu_error *e)
+{
+	ffu_timer timer = FFU_TIMER_EVENTS;
+	if (o->timing == FFU_TIMING_KERNEL) {
+		ffu_status st = ffu__exec_run(x, ms, &timer, e);
+		t->host_timer = timer == FFU_TIMER_HOST;
+		return st;
+	}
+	ffu_value *outs = NULL;
+	int n_outs = 0;
+	double start = ffu__now_ms();
+	ffu_status st = ffu__exec_upload(x, inputs, n_inputs, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__exec_run(x, NULL, NULL, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__exec_download(x, &outs, &n_outs, e);
+	*ms = ffu__now_ms() - start;
+	t->host_timer = true;
+	free_outputs(outs, n_outs);
+	return st;
+}
 
 static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool fuse,
 			    const ffu_value *inputs, const ffu_bench_opts *o, timed *t, ffu_error *e)
@@ -87,7 +125,7 @@ static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool
 		st = ffu__exec_upload(x, inputs, m->entry->n_params, e);
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
 		double k = 0;
-		st = ffu__exec_run(x, &k, &t->timer, e);
+		st = run_once(x, inputs, m->entry->n_params, o, &k, t, e);
 		if (r >= o->warmup)
 			ms[r - o->warmup] = k;
 	}
@@ -95,9 +133,7 @@ static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool
 		st = ffu__exec_download(x, &t->outs, &t->n_outs, e);
 	if (st == FFU_STATUS_OK) {
 		t->kernels = ffu__exec_kernel_count(x);
-		t->ms = ffu__bench_median(ms, o->runs);
-		t->min_ms = ms[0];
-		t->max_ms = ms[o->runs - 1];
+		summarise(t, ms, o->runs);
 	}
 	ffu__exec_destroy(&x);
 	ffu__module_free(m);
@@ -105,26 +141,67 @@ static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool
 	return st;
 }
 
-static void free_outputs(ffu_value *v, int n)
+/* The hand-written C version on the host, outputs shaped like the device's. */
+static ffu_status time_baseline(const char *wname, const ffu_value *inputs, const timed *like,
+				const ffu_bench_opts *o, timed *t, ffu_error *e)
 {
-	for (int i = 0; i < n; i++)
-		ffu__value_free(&v[i]);
-	free(v);
+	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
+	t->outs = calloc((size_t)like->n_outs + 1, sizeof *t->outs);
+	ffu_status st = ms && t->outs ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	t->n_outs = st ? 0 : like->n_outs;
+	for (int i = 0; i < t->n_outs && st == FFU_STATUS_OK; i++)
+		st = ffu__value_alloc(&t->outs[i], &like->outs[i].shape, e);
+	int64_t n = like->n_outs ? ffu__shape_count(&like->outs[0].shape) : 0;
+	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
+		double start = ffu__now_ms();
+		ffu__bench_baseline(wname, inputs, t->outs, n);
+		if (r >= o->warmup)
+			ms[r - o->warmup] = ffu__now_ms() - start;
+	}
+	if (st == FFU_STATUS_OK) {
+		t->kernels = 0;
+		t->host_timer = true;
+		summarise(t, ms, o->runs);
+	}
+	free(ms);
+	return st;
+}
+
+static ffu_status same_outputs(const timed *a, const timed *ref, const char *what, const char *wname, int k,
+			       const char *dev, ffu_error *e)
+{
+	bool same = a->n_outs == ref->n_outs;
+	for (int i = 0; same && i < a->n_outs; i++)
+		same = a->outs[i].bytes == ref->outs[i].bytes &&
+		       memcmp(a->outs[i].data, ref->outs[i].data, a->outs[i].bytes) == 0;
+	return same ? FFU_STATUS_OK
+		    : ffu__err(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: %s and fused outputs differ", wname, k,
+			       dev, what);
+}
+
+static ffu_status record(ffu_bench_report *rep, ffu_bench_result r, const timed *t, size_t bytes, ffu_error *e)
+{
+	r.kernels = t->kernels;
+	r.ms = t->ms;
+	r.min_ms = t->min_ms;
+	r.max_ms = t->max_ms;
+	r.gbps = (double)bytes / (r.ms * 1e6);
+	r.host_timer = t->host_timer;
+	return add_result(rep, &r, e);
 }
 
 static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const char *wname, int k,
 			    const ffu_bench_opts *o, ffu_error *e)
 {
 	ffu_status st;
-	const char *base = ffu__bench_workload(wname);
-	char *text = sized_text(base, k);
+	char *text = sized_text(ffu__bench_workload(wname), k);
 	ffu_module *shape_src = NULL;
 	ffu_value *inputs = NULL;
 	int n_inputs = 0;
-	timed fused = {0}, unfused = {0};
+	timed fused = {0}, unfused = {0}, base = {0}, copy = {0};
 	if (!text)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	/* inputs from the unfused module's parameters, same for every mode */
+	/* inputs from the parameters of the module as written, the same for every mode */
 	st = ffu__hlo_parse(&shape_src, text, strlen(text), wname, e);
 	if (st == FFU_STATUS_OK) {
 		n_inputs = shape_src->entry->n_params;
@@ -141,54 +218,50 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 		bytes += inputs[p].bytes;
 	}
 	if (st == FFU_STATUS_OK)
+		st = time_mode(cl, text, wname, true, inputs, o, &fused, e);
+	if (st == FFU_STATUS_OK)
 		st = time_mode(cl, text, wname, false, inputs, o, &unfused, e);
 	if (st == FFU_STATUS_OK)
-		st = time_mode(cl, text, wname, true, inputs, o, &fused, e);
-	for (int i = 0; i < fused.n_outs && st == FFU_STATUS_OK; i++) {
+		st = same_outputs(&unfused, &fused, "unfused", wname, k, cl->dev.name, e);
+	bool with_base = (cl->dev.type & CL_DEVICE_TYPE_CPU) && ffu__bench_has_baseline(wname);
+	if (st == FFU_STATUS_OK && with_base)
+		st = time_baseline(wname, inputs, &fused, o, &base, e);
+	if (st == FFU_STATUS_OK && with_base)
+		st = same_outputs(&base, &fused, "c_baseline", wname, k, cl->dev.name, e);
+	for (int i = 0; i < fused.n_outs; i++)
 		bytes += fused.outs[i].bytes;
-		if (unfused.n_outs != fused.n_outs || fused.outs[i].bytes != unfused.outs[i].bytes ||
-		    memcmp(fused.outs[i].data, unfused.outs[i].data, fused.outs[i].bytes) != 0)
-			st = ffu__err(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: fused and unfused outputs differ",
-				      wname, k, cl->dev.name);
-	}
+
 	const ffu_shape *s0 = st == FFU_STATUS_OK ? &shape_src->entry->params[0]->shape : NULL;
-	const char *field = s0 ? ffu__type_name(s0->type) : "";
-	double copy_ms = 0, cmin = 0, cmax = 0;
-	bool copy_host = false;
 	if (st == FFU_STATUS_OK)
-		st = ffu__bench_copy(cl, (size_t)ffu__shape_count(s0), ffu__shape_elem_bytes(s0), o->warmup,
-				     o->runs, &copy_ms, &cmin, &cmax, &copy_host, e);
+		st = ffu__bench_copy(cl, (size_t)ffu__shape_count(s0), ffu__shape_elem_bytes(s0), o->warmup, o->runs,
+				     &copy.ms, &copy.min_ms, &copy.max_ms, &copy.host_timer, e);
 	if (st == FFU_STATUS_OK) {
 		size_t copy_bytes = 2 * (size_t)ffu__shape_count(s0) * ffu__shape_elem_bytes(s0);
-		ffu_bench_result r = {.device = dev, .workload = wname, .field = field, .k = k, .runs = o->runs};
-		const timed *modes[2] = {&fused, &unfused};
-		for (int i = 0; i < 2 && st == FFU_STATUS_OK; i++) {
-			r.mode = i == 0 ? FFU_BENCH_FUSED : FFU_BENCH_UNFUSED;
-			r.kernels = modes[i]->kernels;
-			r.ms = modes[i]->ms;
-			r.min_ms = modes[i]->min_ms;
-			r.max_ms = modes[i]->max_ms;
-			r.gbps = (double)bytes / (r.ms * 1e6);
-			r.host_timer = modes[i]->timer == FFU_TIMER_HOST;
-			st = add_result(rep, &r, e);
-		}
-		r.mode = FFU_BENCH_COPY;
-		r.kernels = 1;
-		r.host_timer = copy_host;
-		r.ms = copy_ms;
-		r.min_ms = cmin;
-		r.max_ms = cmax;
-		r.gbps = (double)copy_bytes / (copy_ms * 1e6);
-		if (r.gbps > rep->copy_gbps[dev])
-			rep->copy_gbps[dev] = r.gbps;
+		ffu_bench_result r = {.device = dev, .workload = wname, .field = ffu__type_name(s0->type), .k = k,
+				      .runs = o->runs};
+		copy.kernels = 1;
+		r.mode = FFU_BENCH_FUSED;
+		st = record(rep, r, &fused, bytes, e);
+		r.mode = FFU_BENCH_UNFUSED;
 		if (st == FFU_STATUS_OK)
-			st = add_result(rep, &r, e);
+			st = record(rep, r, &unfused, bytes, e);
+		r.mode = FFU_BENCH_C_BASELINE;
+		if (st == FFU_STATUS_OK && with_base)
+			st = record(rep, r, &base, bytes, e);
+		r.mode = FFU_BENCH_COPY;
+		if (st == FFU_STATUS_OK)
+			st = record(rep, r, &copy, copy_bytes, e);
+		double copy_gbps = (double)copy_bytes / (copy.ms * 1e6);
+		if (copy_gbps > rep->copy_gbps[dev])
+			rep->copy_gbps[dev] = copy_gbps;
 		if (st == FFU_STATUS_OK && o->progress)
-			fprintf(o->progress, "bench: %s %s 2^%d: fused %.3f ms, unfused %.3f ms, copy %.3f ms\n",
-				rep->devices[dev].id, wname, k, fused.ms, unfused.ms, copy_ms);
+			fprintf(o->progress, "bench: %s %s 2^%d: fused %.3f ms, unfused %.3f ms%s%.3f ms, copy %.3f ms\n",
+				rep->devices[dev].id, wname, k, fused.ms, unfused.ms,
+				with_base ? ", c_baseline " : "", with_base ? base.ms : 0.0, copy.ms);
 	}
 	free_outputs(fused.outs, fused.n_outs);
 	free_outputs(unfused.outs, unfused.n_outs);
+	free_outputs(base.outs, base.n_outs);
 	for (int p = 0; p < n_inputs; p++)
 		ffu__value_free(&inputs[p]);
 	free(inputs);
@@ -200,6 +273,7 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_error *e)
 {
 	memset(rep, 0, sizeof *rep);
+	rep->timing = o->timing;
 	const char *const *names = o->n_workloads ? o->workloads : default_workloads;
 	int n_names = o->n_workloads ? o->n_workloads : 2;
 	for (int w = 0; w < n_names; w++)

@@ -5,9 +5,10 @@
  * JSON (HLO.md section 6) and CSV.
  *
  * Modes: fused (the fusion pass on), unfused (one kernel per op, every intermediate in
- * device memory: how ICICLE's vec_ops run), copy (a copy kernel over the same element
- * count and type: the device's bandwidth roof). Fused and unfused outputs of every run are
- * compared byte for byte; a difference is an error, not a data point.
+ * device memory: how ICICLE's vec_ops run), c_baseline (hand-written, hand-fused C with
+ * OpenMP on the host, reported for CPU devices), copy (a copy kernel over the same element
+ * count and type: the device's bandwidth roof, always kernel-timed). Every mode's outputs
+ * are compared byte for byte with the fused ones; a difference is an error, not a data point.
  */
 #ifndef FFU_BENCH_BENCH_H
 #define FFU_BENCH_BENCH_H
@@ -15,9 +16,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "ir/value.h"
 #include "runtime/cl.h"
 
-typedef enum { FFU_BENCH_FUSED, FFU_BENCH_UNFUSED, FFU_BENCH_COPY, FFU_BENCH_MODE_COUNT } ffu_bench_mode;
+typedef enum { FFU_BENCH_FUSED, FFU_BENCH_UNFUSED, FFU_BENCH_C_BASELINE, FFU_BENCH_COPY, FFU_BENCH_MODE_COUNT } ffu_bench_mode;
+/* kernel: OpenCL profiling events around the kernels; end_to_end: host clock around upload,
+ * kernels and download (how the ZKX-vs-ICICLE article measured). */
+typedef enum { FFU_TIMING_KERNEL, FFU_TIMING_END_TO_END } ffu_bench_timing;
 
 typedef struct ffu_bench_opts {
 	const char *const *workloads; /* names; NULL/0 = the seed pair */
@@ -25,6 +30,7 @@ typedef struct ffu_bench_opts {
 	const char *device;           /* selector, or "all" */
 	int k_min, k_max;
 	int runs, warmup;
+	ffu_bench_timing timing;
 	FILE *progress;               /* progress lines, or NULL */
 } ffu_bench_opts;
 
@@ -47,6 +53,7 @@ typedef struct ffu_bench_report {
 	double *copy_gbps;            /* per device: the best copy rate measured */
 	ffu_bench_result *results;
 	int n_results, cap_results;
+	ffu_bench_timing timing;
 } ffu_bench_report;
 
 extern const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT];
@@ -63,9 +70,15 @@ ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, 
 			   double *ms, double *min_ms, double *max_ms, bool *host_timer, ffu_error *e);
 double ffu__bench_median(double *v, int n); /* sorts v */
 
+/* baseline.c: hand-written C for a workload, if there is one; in/out as the program's. */
+bool ffu__bench_has_baseline(const char *workload);
+void ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n);
+
 /* report.c */
 void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep);
 ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, ffu_error *e);
 ffu_status ffu__bench_write_csv(const char *path, const ffu_bench_report *rep, ffu_error *e);
+/* PNG plots drawn by gnuplot: time vs k per mode and device, and fused time per device. */
+ffu_status ffu__bench_write_plot(const char *path, const ffu_bench_report *rep, ffu_error *e);
 
 #endif

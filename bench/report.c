@@ -21,24 +21,30 @@ static const ffu_bench_result *find(const ffu_bench_report *rep, int dev, const 
 
 void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep)
 {
+	fprintf(out, "timing: %s\n", rep->timing == FFU_TIMING_KERNEL ? "kernel (OpenCL profiling events)"
+									: "end_to_end (host clock: upload + kernels + download)");
 	for (int d = 0; d < rep->n_devices; d++) {
 		const ffu_device_info *dev = &rep->devices[d];
 		fprintf(out, "\ndevice %s: %s (%s), copy roof %.1f GB/s\n", dev->id, dev->name, dev->platform_name,
 			rep->copy_gbps[d]);
-		fprintf(out, "%-12s %3s %9s %9s %9s %8s %9s %8s %8s\n", "workload", "k", "unfused", "fused",
-			"copy", "unf/fus", "fused", "fused/", "kernels");
-		fprintf(out, "%-12s %3s %9s %9s %9s %8s %9s %8s %8s\n", "", "", "ms", "ms", "ms", "speedup",
+		fprintf(out, "%-12s %3s %9s %9s %9s %9s %8s %8s %7s %7s\n", "workload", "k", "unfused", "fused",
+			"c_base", "copy", "unf/fus", "fused", "fused/", "kernels");
+		fprintf(out, "%-12s %3s %9s %9s %9s %9s %8s %8s %7s %7s\n", "", "", "ms", "ms", "ms", "ms", "speedup",
 			"GB/s", "copy", "unf/fus");
 		for (int i = 0; i < rep->n_results; i++) {
 			const ffu_bench_result *f = &rep->results[i];
 			if (f->device != d || f->mode != FFU_BENCH_FUSED)
 				continue;
 			const ffu_bench_result *u = find(rep, d, f->workload, f->k, FFU_BENCH_UNFUSED);
+			const ffu_bench_result *b = find(rep, d, f->workload, f->k, FFU_BENCH_C_BASELINE);
 			const ffu_bench_result *c = find(rep, d, f->workload, f->k, FFU_BENCH_COPY);
 			if (!u || !c)
 				continue;
-			fprintf(out, "%-12s %3d %9.3f %9.3f %9.3f %7.2fx %9.1f %7.0f%% %5d/%d%s\n", f->workload, f->k,
-				u->ms, f->ms, c->ms, u->ms / f->ms, f->gbps, 100.0 * f->gbps / c->gbps, u->kernels,
+			char base[16] = "-";
+			if (b)
+				snprintf(base, sizeof base, "%.3f", b->ms);
+			fprintf(out, "%-12s %3d %9.3f %9.3f %9s %9.3f %7.2fx %8.1f %6.0f%% %5d/%d%s\n", f->workload, f->k,
+				u->ms, f->ms, base, c->ms, u->ms / f->ms, f->gbps, 100.0 * f->gbps / c->gbps, u->kernels,
 				f->kernels, f->host_timer ? "  (host-timed)" : "");
 		}
 	}
@@ -75,7 +81,7 @@ ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, 
 	}
 	json_object_set_new(root, "tool", json_string("fieldfuse"));
 	json_object_set_new(root, "version", json_string(FFU_VERSION));
-	json_object_set_new(root, "timing", json_string("kernel"));
+	json_object_set_new(root, "timing", json_string(rep->timing == FFU_TIMING_KERNEL ? "kernel" : "end_to_end"));
 	for (int d = 0; d < rep->n_devices; d++) {
 		const ffu_device_info *dev = &rep->devices[d];
 		json_array_append_new(devs, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f}", "id", dev->id, "name", dev->name,

@@ -23,7 +23,7 @@
 enum { MAXL = FFU_FIELD_MAX_LIMBS };
 
 static ffu_field fields[FFU_FIELD_COUNT] = {
-#define FFU_FIELD(ID, NAME, BITS, BYTES, MOD, GEN, TWOADIC, TMPL)                 \
+#define FFU_FIELD(ID, NAME, BITS, BYTES, MOD, GEN, TWOADIC, DEVR, MONTR, TMPL)    \
 	{.id = FFU_FIELD_##ID,                                                     \
 	 .name = #NAME,                                                            \
 	 .modulus_hex = MOD,                                                       \
@@ -32,7 +32,9 @@ static ffu_field fields[FFU_FIELD_COUNT] = {
 	 .nlimbs = ((BITS) + 63) / 64,                                             \
 	 .storage_bytes = BYTES,                                                   \
 	 .generator = GEN,                                                         \
-	 .two_adicity = TWOADIC},
+	 .two_adicity = TWOADIC,                                                   \
+	 .dev_radix_bits = DEVR,                                                   \
+	 .mont_radix_bits = MONTR},
 #include "fields.def"
 #undef FFU_FIELD
 };
@@ -219,7 +221,7 @@ static void init_field(ffu_field *f, field_extra *x)
 	f->pinv32 = 0 - inv32;
 
 	int host_bits = 64 * f->nlimbs;
-	int dev_bits = 8 * (int)f->storage_bytes;
+	int dev_bits = f->dev_radix_bits;
 	pow2_mod(f, f->r2_host, 2 * host_bits);
 	uint64_t r2d[MAXL];
 	pow2_mod(f, r2d, 2 * dev_bits);

@@ -32,17 +32,19 @@ typedef struct ffu_field {
 	ffu_field_id id;
 	const char *name;          /* HLO type keyword */
 	const char *modulus_hex;
-	const char *cl_template;   /* "mont31", "mont256" */
+	const char *cl_template;   /* "mont31", "m31", "goldilocks", "mont256" */
 	int bits;
 	int nlimbs;                /* 64-bit limbs of the host reference */
 	size_t storage_bytes;
 	uint32_t generator;
 	int two_adicity;
+	int dev_radix_bits;        /* device Montgomery radix 2^k; 0: the template is canonical */
+	int mont_radix_bits;       /* radix of the user-visible <name>_mont form */
 	uint64_t p[FFU_FIELD_MAX_LIMBS];       /* modulus, little-endian limbs */
 	uint64_t pinv64;                       /* -p^-1 mod 2^64 */
 	uint32_t pinv32;                       /* -p^-1 mod 2^32 (device CIOS / mont31) */
 	uint64_t r2_host[FFU_FIELD_MAX_LIMBS]; /* (2^(64*nlimbs))^2 mod p */
-	/* Device radix R_dev = 2^(8*storage_bytes); R_dev^2 mod p, canonical storage bytes. */
+	/* Device radix R_dev = 2^dev_radix_bits; R_dev^2 mod p, canonical storage bytes. */
 	unsigned char r2_dev[FFU_FIELD_MAX_BYTES];
 } ffu_field;
 

@@ -1,1 +1,384 @@
-/* placeholder: being written */
+/*
+ * src/api.c: the public API of include/fieldfuse/fieldfuse.h, a thin layer over the
+ * internal pieces (HLO front end, passes, executor, interpreter). Owned by the API layer.
+ *
+ * Ownership: an ffu_program owns its verified module (unfused, exactly as parsed), the
+ * module's canonical text, and the ffu_array_info tables that describe its inputs and
+ * outputs (names point into the module's arena). An ffu_device owns one ffu_cl (context and
+ * queue). A run owns everything it creates (a private module copy, the executor, the
+ * downloaded values) and frees it before returning.
+ *
+ * Nothing here mutates a program after parse, which is what makes sharing one across
+ * threads safe: runs compile a copy re-parsed from the kept text instead of running the
+ * passes on the program's own module.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fieldfuse/fieldfuse.h"
+#include "hlo/hlo.h"
+#include "interp/interp.h"
+#include "ir/value.h"
+#include "passes/passes.h"
+#include "runtime/cl.h"
+#include "runtime/exec.h"
+#include "util/strbuf.h"
+
+#ifndef FFU_VERSION
+#define FFU_VERSION "unknown"
+#endif
+
+_Static_assert((int)FFU_ARRAY_MAX_RANK == (int)FFU_MAX_RANK, "public rank limit must match the IR's");
+
+struct ffu_program {
+	ffu_module *m;
+	char *text;               /* canonical text of m: the source of every private copy */
+	size_t text_len;
+	ffu_array_info *inputs, *outputs;
+	int n_inputs, n_outputs;
+};
+
+struct ffu_device {
+	ffu_cl cl;
+};
+
+/* Environment switches, read once per process (DESIGN.md: no getenv scattered about). */
+static struct {
+	bool disable_fusion;
+} api_config;
+static pthread_once_t api_config_once = PTHREAD_ONCE_INIT;
+
+static void api_config_load(void)
+{
+	const char *v = getenv("FIELDFUSE_DISABLE_FUSION");
+	api_config.disable_fusion = v && v[0] && strcmp(v, "0") != 0;
+}
+
+const char *ffu_version(void)
+{
+	return FFU_VERSION;
+}
+
+/* ---------------------------------------------------------------- programs */
+
+static ffu_status describe(ffu_array_info *info, const char *name, const ffu_shape *s, const char *what, int i,
+			   ffu_error *e)
+{
+	const ffu_field *f = ffu__shape_field(s);
+	if (!f || !ffu__shape_is_array(s))
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s %d (%s) is not an array of field elements", what, i,
+				name);
+	memset(info, 0, sizeof *info);
+	info->name = name;
+	info->type = f->name;
+	info->rank = s->rank;
+	size_t count = 1;
+	for (int d = 0; d < s->rank; d++) {
+		info->dims[d] = s->dims[d];
+		/* the verifier bounds shapes, but the byte count must fit size_t on 32-bit hosts too */
+		if (s->dims[d] < 0 || (s->dims[d] > 0 && (uint64_t)s->dims[d] > SIZE_MAX / f->storage_bytes / count))
+			return ffu__err(e, FFU_STATUS_ELIMIT, "%s %d (%s) is too large for host memory", what, i, name);
+		count *= (size_t)s->dims[d];
+	}
+	info->count = count;
+	info->elem_bytes = f->storage_bytes;
+	info->bytes = count * f->storage_bytes;
+	return FFU_STATUS_OK;
+}
+
+/* Fills the input and output tables from the entry computation's parameters and ROOT. */
+static ffu_status describe_all(ffu_program *p, ffu_error *e)
+{
+	const ffu_computation *entry = p->m->entry;
+	const ffu_inst *root = entry->root;
+	bool tuple = root->shape.type == FFU_TYPE_TUPLE;
+	p->n_inputs = entry->n_params;
+	p->n_outputs = tuple ? root->shape.n_elems : 1;
+	p->inputs = calloc((size_t)p->n_inputs + 1, sizeof *p->inputs);
+	p->outputs = calloc((size_t)p->n_outputs + 1, sizeof *p->outputs);
+	if (!p->inputs || !p->outputs)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = FFU_STATUS_OK;
+	for (int i = 0; i < p->n_inputs && st == FFU_STATUS_OK; i++)
+		st = describe(&p->inputs[i], entry->params[i]->name, &entry->params[i]->shape, "input", i, e);
+	for (int i = 0; i < p->n_outputs && st == FFU_STATUS_OK; i++) {
+		/* a tuple ROOT's outputs are named after its operands, which is what users wrote */
+		const char *name = !tuple ? root->name : root->op == FFU_OP_TUPLE ? root->operands[i]->name : root->name;
+		st = describe(&p->outputs[i], name, tuple ? &root->shape.elems[i] : &root->shape, "output", i, e);
+	}
+	return st;
+}
+
+ffu_status ffu_program_parse(ffu_program **out, const char *text, size_t len, const char *name, ffu_error *e)
+{
+	ffu_error_clear(e);
+	if (!out)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_parse: out is NULL");
+	*out = NULL;
+	if (!text && len)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_parse: text is NULL");
+	const char *file = name && name[0] ? name : "<input>";
+	ffu_strbuf sb = {0};
+	ffu_status st = FFU_STATUS_OK;
+	ffu_program *p = calloc(1, sizeof *p);
+	if (!p) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = ffu__hlo_parse(&p->m, text ? text : "", len, file, e)) ||
+	    (st = ffu__module_verify(p->m, file, e)) || (st = describe_all(p, e)) ||
+	    (st = ffu__hlo_print(&sb, p->m, e)) || (st = ffu__sb_status(&sb, e)))
+		goto out;
+	p->text_len = sb.len;
+	p->text = strdup(ffu__sb_cstr(&sb));
+	if (!p->text) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	*out = p;
+	p = NULL;
+out:
+	ffu__sb_free(&sb);
+	ffu_program_destroy(&p);
+	return st;
+}
+
+ffu_status ffu_program_print(char **out_text, const ffu_program *p, ffu_error *e)
+{
+	ffu_error_clear(e);
+	if (!out_text)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_print: out_text is NULL");
+	*out_text = NULL;
+	if (!p)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_print: program is NULL");
+	*out_text = strdup(p->text);
+	return *out_text ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+}
+
+void ffu_program_destroy(ffu_program **pp)
+{
+	if (!pp || !*pp)
+		return;
+	ffu_program *p = *pp;
+	ffu__module_free(p->m);
+	free(p->text);
+	free(p->inputs);
+	free(p->outputs);
+	free(p);
+	*pp = NULL;
+}
+
+const char *ffu_program_name(const ffu_program *p)
+{
+	return p && p->m->name ? p->m->name : "";
+}
+
+int ffu_program_num_inputs(const ffu_program *p)
+{
+	return p ? p->n_inputs : 0;
+}
+
+int ffu_program_num_outputs(const ffu_program *p)
+{
+	return p ? p->n_outputs : 0;
+}
+
+ffu_status ffu_program_input(const ffu_program *p, int i, ffu_array_info *info)
+{
+	if (!p || !info || i < 0 || i >= p->n_inputs)
+		return FFU_STATUS_EINVAL;
+	*info = p->inputs[i];
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu_program_output(const ffu_program *p, int i, ffu_array_info *info)
+{
+	if (!p || !info || i < 0 || i >= p->n_outputs)
+		return FFU_STATUS_EINVAL;
+	*info = p->outputs[i];
+	return FFU_STATUS_OK;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+ffu_status ffu_device_open(ffu_device **out, const char *selector, ffu_error *e)
+{
+	ffu_error_clear(e);
+	if (!out)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_device_open: out is NULL");
+	*out = NULL;
+	ffu_device_info info;
+	ffu_status st = FFU_STATUS_OK;
+	ffu_device *d = calloc(1, sizeof *d);
+	if (!d) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = ffu__cl_select(&info, selector, e)) || (st = ffu__cl_open(&d->cl, &info, e)))
+		goto out;
+	*out = d;
+	d = NULL;
+out:
+	ffu_device_close(&d);
+	return st;
+}
+
+const char *ffu_device_name(const ffu_device *d)
+{
+	return d ? d->cl.dev.name : "";
+}
+
+const char *ffu_device_id(const ffu_device *d)
+{
+	return d ? d->cl.dev.id : "";
+}
+
+void ffu_device_close(ffu_device **dp)
+{
+	if (!dp || !*dp)
+		return;
+	ffu__cl_close(&(*dp)->cl);
+	free(*dp);
+	*dp = NULL;
+}
+
+/* ---------------------------------------------------------------- running */
+
+/* Canonical storage bytes are < p: compared from the most significant byte down. */
+static bool canonical(const ffu_field *f, const unsigned char *x)
+{
+	for (size_t i = f->storage_bytes; i-- > 0;) {
+		unsigned pb = i / 8 < FFU_FIELD_MAX_LIMBS ? (unsigned)(f->p[i / 8] >> (8 * (i % 8))) & 0xff : 0;
+		if (x[i] != pb)
+			return x[i] < pb;
+	}
+	return false;
+}
+
+/*
+ * Wraps the caller's input buffers as values after checking every element is canonical.
+ * The values borrow the caller's memory rather than copying it (a 2^24-element bn254 input
+ * is 512 MiB): the executor and the interpreter only read their inputs, so the const cast
+ * is never written through. in[i].data must therefore not be freed.
+ */
+static ffu_status wrap_inputs(const ffu_program *p, const void *const *inputs, ffu_value *in, ffu_error *e)
+{
+	static unsigned char empty[1];
+	if (p->n_inputs && !inputs)
+		return ffu__err(e, FFU_STATUS_EINVAL, "inputs is NULL but the program has %d inputs", p->n_inputs);
+	for (int i = 0; i < p->n_inputs; i++) {
+		const ffu_array_info *info = &p->inputs[i];
+		const ffu_shape *s = &p->m->entry->params[i]->shape;
+		const ffu_field *f = ffu__shape_field(s);
+		if (!inputs[i] && info->bytes)
+			return ffu__err(e, FFU_STATUS_EINVAL, "input %d (%s) is NULL", i, info->name);
+		const unsigned char *data = inputs[i] ? inputs[i] : empty;
+		for (size_t k = 0; k < info->count; k++)
+			if (!canonical(f, data + k * info->elem_bytes))
+				return ffu__err(e, FFU_STATUS_EINVAL,
+						"input %d (%s) element %zu is not less than the %s modulus", i,
+						info->name, k, info->type);
+		in[i].shape = *s;
+		in[i].data = (unsigned char *)data;
+		in[i].bytes = info->bytes;
+	}
+	return FFU_STATUS_OK;
+}
+
+static ffu_status check_outputs(const ffu_program *p, void *const *outputs, ffu_error *e)
+{
+	if (p->n_outputs && !outputs)
+		return ffu__err(e, FFU_STATUS_EINVAL, "outputs is NULL but the program has %d outputs", p->n_outputs);
+	for (int i = 0; i < p->n_outputs; i++)
+		if (!outputs[i] && p->outputs[i].bytes)
+			return ffu__err(e, FFU_STATUS_EINVAL, "output %d (%s) is NULL", i, p->outputs[i].name);
+	return FFU_STATUS_OK;
+}
+
+/* Copies computed values into the caller's buffers, checking they have the sizes announced. */
+static ffu_status copy_outputs(const ffu_program *p, const ffu_value *vals, int n, void *const *outputs,
+			       ffu_error *e)
+{
+	if (n != p->n_outputs)
+		return ffu__err(e, FFU_STATUS_EINVAL, "internal: %d outputs computed, program has %d", n, p->n_outputs);
+	for (int i = 0; i < n; i++) {
+		if (vals[i].bytes != p->outputs[i].bytes)
+			return ffu__err(e, FFU_STATUS_EINVAL, "internal: output %d has %zu bytes, expected %zu", i,
+					vals[i].bytes, p->outputs[i].bytes);
+		if (vals[i].bytes)
+			memcpy(outputs[i], vals[i].data, vals[i].bytes);
+	}
+	return FFU_STATUS_OK;
+}
+
+static void free_values(ffu_value *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		ffu__value_free(&v[i]);
+	free(v);
+}
+
+ffu_status ffu_program_run(ffu_device *d, const ffu_program *p, ffu_run_options *o, const void *const *inputs,
+			   void *const *outputs, ffu_error *e)
+{
+	ffu_error_clear(e);
+	if (!d || !p)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_run: %s is NULL", !d ? "device" : "program");
+	pthread_once(&api_config_once, api_config_load);
+	ffu_module *m = NULL;
+	ffu_exec *x = NULL;
+	ffu_value *outs = NULL;
+	int n_outs = 0;
+	double ms = 0;
+	ffu_status st = FFU_STATUS_OK;
+	/* borrowed buffers: freed with free(), never ffu__value_free (see wrap_inputs) */
+	ffu_value *in = calloc((size_t)p->n_inputs + 1, sizeof *in);
+	if (!in) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = wrap_inputs(p, inputs, in, e)) || (st = check_outputs(p, outputs, e)))
+		goto out;
+	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !api_config.disable_fusion};
+	if ((st = ffu__hlo_parse(&m, p->text, p->text_len, ffu_program_name(p), e)) ||
+	    (st = ffu__passes_run(m, &po, e)) || (st = ffu__exec_create(&x, &d->cl, m, e)) ||
+	    (st = ffu__exec_upload(x, in, p->n_inputs, e)) || (st = ffu__exec_run(x, &ms, NULL, e)) ||
+	    (st = ffu__exec_download(x, &outs, &n_outs, e)) || (st = copy_outputs(p, outs, n_outs, outputs, e)))
+		goto out;
+	if (o) {
+		o->kernel_ms = ms;
+		o->kernels = ffu__exec_kernel_count(x);
+	}
+out:
+	ffu__exec_destroy(&x);
+	ffu__module_free(m);
+	free_values(outs, n_outs);
+	free(in);
+	return st;
+}
+
+ffu_status ffu_program_interpret(const ffu_program *p, const void *const *inputs, void *const *outputs,
+				 ffu_error *e)
+{
+	ffu_error_clear(e);
+	if (!p)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_interpret: program is NULL");
+	ffu_value *outs = NULL;
+	int n_outs = 0;
+	ffu_status st = FFU_STATUS_OK;
+	ffu_value *in = calloc((size_t)p->n_inputs + 1, sizeof *in);
+	if (!in) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = wrap_inputs(p, inputs, in, e)) || (st = check_outputs(p, outputs, e)) ||
+	    (st = ffu__interp_run(p->m, in, p->n_inputs, &outs, &n_outs, e)) ||
+	    (st = copy_outputs(p, outs, n_outs, outputs, e)))
+		goto out;
+out:
+	free_values(outs, n_outs);
+	free(in);
+	return st;
+}

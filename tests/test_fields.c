@@ -93,7 +93,7 @@ static void expect(const ffu_field *f, enum op op, mpz_t r, const mpz_t a, const
 	mpz_inits(p, rdev, NULL);
 	modulus(f, p);
 	mpz_set_ui(rdev, 1);
-	mpz_mul_2exp(rdev, rdev, 8 * f->storage_bytes);
+	mpz_mul_2exp(rdev, rdev, (mp_bitcnt_t)f->dev_radix_bits);
 	switch (op) {
 	case OP_ADD:
 		mpz_add(r, a, b);
@@ -223,8 +223,8 @@ Test(fields, derived_constants_match_gmp)
 		mpz_import(got, (size_t)f->nlimbs, -1, sizeof(uint64_t), 0, 0, f->r2_host);
 		cr_assert(mpz_cmp(got, t) == 0, "%s r2_host %s vs %s", f->name, zstr(got), zstr(t));
 
-		/* R_dev^2 mod p, R_dev = 2^(8 * storage_bytes) */
-		mpz_ui_pow_ui(t, 2, 16 * f->storage_bytes);
+		/* R_dev^2 mod p, R_dev = 2^dev_radix_bits (1 for canonical device templates) */
+		mpz_ui_pow_ui(t, 2, 2 * (unsigned long)f->dev_radix_bits);
 		mpz_mod(t, t, p);
 		to_mpz(f, got, f->r2_dev);
 		cr_assert(mpz_cmp(got, t) == 0, "%s r2_dev %s vs %s", f->name, zstr(got), zstr(t));
@@ -310,12 +310,43 @@ Test(fields, random_covers_the_range)
 	mpz_clears(a, half, NULL);
 }
 
-Test(fields, babybear_known_answer)
+/* Known answers from Plonky3's tests: the same inputs in the three 31-bit fields. */
+Test(fields, plonky3_known_answers)
 {
-	const ffu_field *f = ffu__field_get(FFU_FIELD_BABYBEAR);
-	uint32_t a = 0x34167c58, b = 0x61f3207b, r = 0;
-	ffu__fp_mul(f, &r, &a, &b); /* little-endian host: storage bytes are the uint32 */
-	cr_assert_eq(r, 0x1b5c8046u, "got 0x%08x", r);
+	static const struct {
+		ffu_field_id id;
+		uint32_t want;
+	} cases[] = {
+		{FFU_FIELD_BABYBEAR, 0x1b5c8046u},
+		{FFU_FIELD_KOALABEAR, 0x54b46b81u},
+		{FFU_FIELD_MERSENNE31, 0x5dbcb86au},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const ffu_field *f = ffu__field_get(cases[i].id);
+		uint32_t a = 0x34167c58, b = 0x61f3207b, r = 0;
+		ffu__fp_mul(f, &r, &a, &b); /* little-endian host: storage bytes are the uint32 */
+		cr_assert_eq(r, cases[i].want, "%s: got 0x%08x", f->name, r);
+	}
+}
+
+Test(fields, new_rows_shape)
+{
+	const ffu_field *kb = ffu__field_get(FFU_FIELD_KOALABEAR);
+	cr_assert_str_eq(kb->cl_template, "mont31");
+	cr_assert_eq(kb->pinv32, 0x7effffffu); /* NOTES.md: p^-1 = 0x81000001 */
+	const ffu_field *m31 = ffu__field_get(FFU_FIELD_MERSENNE31);
+	cr_assert_eq(m31->dev_radix_bits, 0);
+	cr_assert_eq(m31->mont_radix_bits, 32);
+	const ffu_field *gl = ffu__field_get(FFU_FIELD_GOLDILOCKS);
+	cr_assert_eq(gl->nlimbs, 1);
+	cr_assert_eq(gl->storage_bytes, 8);
+	cr_assert_eq(gl->dev_radix_bits, 0);
+	cr_assert_eq(gl->mont_radix_bits, 64);
+	cr_assert_eq(gl->p[0], 0xffffffff00000001ull);
+	const ffu_field *bls = ffu__field_get(FFU_FIELD_BLS12_381_SF);
+	cr_assert_eq(bls->bits, 255);
+	cr_assert_eq(bls->two_adicity, 32);
+	cr_assert_eq(ffu__field_by_name("bls12_381_sf", 12), bls);
 }
 
 Test(fields, pow_inv_set_u64_zero_eq)

@@ -8,12 +8,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FIELDFUSE_BUILD_DIR:-$root/build}
 
 # toolchain; OpenCL headers and ICD loader; PoCL and Mesa Rusticl (two independent CPU
-# OpenCL implementations); GMP (the test oracle), jansson (JSON), Criterion (tests)
+# OpenCL implementations); GMP (the test oracle), jansson (JSON), Criterion (tests),
+# gnuplot (bench plots)
 packages=(
   build-essential pkg-config python3 meson ninja-build
   ocl-icd-opencl-dev opencl-headers clinfo
   pocl-opencl-icd mesa-opencl-icd
-  libgmp-dev libjansson-dev libcriterion-dev
+  libgmp-dev libjansson-dev libcriterion-dev gnuplot-nox
 )
 
 missing=()

@@ -7,6 +7,10 @@
  * frees; ffu_cl owns its context and queue; programs, kernels, buffers and events belong to
  * whoever created them. Nothing here prints or aborts: every failure is a status plus an
  * ffu_error naming the OpenCL call and its CL_... code.
+ *
+ * Every OpenCL call that can fail goes through FFU_CL / FFU_CL_NEW (cl_fault.h), so tests
+ * and FIELDFUSE_FAULT can make it fail; release calls are not hooked, since their failure
+ * cannot be reported and changes nothing the caller could test.
  */
 /* clCreateCommandQueue is deprecated from 2.0 but is the only queue call 1.x platforms have. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -20,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "runtime/cl_fault.h"
 #include "util/strbuf.h"
 
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
@@ -105,8 +110,8 @@ static ffu_status query_str(cl_platform_id platform, cl_device_id device, cl_uin
 	cl_int err;
 
 	*out = NULL;
-	err = device ? clGetDeviceInfo(device, param, 0, NULL, &size)
-		     : clGetPlatformInfo(platform, param, 0, NULL, &size);
+	err = device ? FFU_CL(clGetDeviceInfo, device, param, 0, NULL, &size)
+		     : FFU_CL(clGetPlatformInfo, platform, param, 0, NULL, &size);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, call, err, "querying parameter 0x%x", (unsigned)param);
 		goto out;
@@ -116,8 +121,8 @@ static ffu_status query_str(cl_platform_id platform, cl_device_id device, cl_uin
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory reading an OpenCL string (%zu bytes)", size);
 		goto out;
 	}
-	err = device ? clGetDeviceInfo(device, param, size, s, NULL)
-		     : clGetPlatformInfo(platform, param, size, s, NULL);
+	err = device ? FFU_CL(clGetDeviceInfo, device, param, size, s, NULL)
+		     : FFU_CL(clGetPlatformInfo, platform, param, size, s, NULL);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, call, err, "querying parameter 0x%x", (unsigned)param);
 		goto out;
@@ -133,7 +138,7 @@ out:
 static ffu_status query_dev(cl_device_id device, cl_device_info param, void *dst, size_t size,
 			    ffu_error *e)
 {
-	cl_int err = clGetDeviceInfo(device, param, size, dst, NULL);
+	cl_int err = FFU_CL(clGetDeviceInfo, device, param, size, dst, NULL);
 	if (err != CL_SUCCESS)
 		return ffu__err_cl(e, "clGetDeviceInfo", err, "querying parameter 0x%x", (unsigned)param);
 	return FFU_STATUS_OK;
@@ -247,8 +252,12 @@ ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
 
 	*out = NULL;
 	*n = 0;
+	/* Every device use starts here, so a malformed FIELDFUSE_FAULT is reported here. */
+	st = ffu__cl_fault_env_status(e);
+	if (st)
+		goto out;
 	/* The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR when no ICD is installed at all. */
-	err = clGetPlatformIDs(0, NULL, &np);
+	err = FFU_CL(clGetPlatformIDs, 0, NULL, &np);
 	if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0)) {
 		st = ffu__err(e, FFU_STATUS_ENODEV,
 			      "no OpenCL platform was found: install an OpenCL driver (ICD); for CPUs, "
@@ -264,7 +273,7 @@ ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory listing %u OpenCL platforms", np);
 		goto out;
 	}
-	err = clGetPlatformIDs(np, platforms, NULL);
+	err = FFU_CL(clGetPlatformIDs, np, platforms, NULL);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clGetPlatformIDs", err, "listing %u OpenCL platforms", np);
 		goto out;
@@ -280,7 +289,7 @@ ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
 		    (st = query_str(platforms[p], NULL, CL_PLATFORM_EXTENSIONS, &pext, e)))
 			goto out;
 		/* Platforms without devices (Clover, Rusticl without RUSTICL_ENABLE) say so this way. */
-		err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+		err = FFU_CL(clGetDeviceIDs, platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
 		if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && nd == 0))
 			continue;
 		if (err != CL_SUCCESS) {
@@ -297,7 +306,7 @@ ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
 			goto out;
 		}
 		list = grown;
-		err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL);
+		err = FFU_CL(clGetDeviceIDs, platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL);
 		if (err != CL_SUCCESS) {
 			st = ffu__err_cl(e, "clGetDeviceIDs", err, "listing the devices of platform %u (%s)", p, pname);
 			goto out;
@@ -515,7 +524,7 @@ ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e)
 	memset(cl, 0, sizeof *cl);
 	cl->dev = *dev;
 	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
-	cl->ctx = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
+	cl->ctx = FFU_CL_NEW(clCreateContext, &err, props, 1, &dev->device, NULL, NULL, &err);
 	if (!cl->ctx || err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clCreateContext", err, "on %s (%s)", dev->name, dev->platform_name);
 		goto out;
@@ -526,13 +535,13 @@ ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e)
 	/* 2.0+ platforms deprecate clCreateCommandQueue; 1.x ones lack the replacement. */
 	if (platform_major(pversion) >= 2) {
 		cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-		cl->queue = clCreateCommandQueueWithProperties(cl->ctx, dev->device, qprops, &err);
+		cl->queue = FFU_CL_NEW(clCreateCommandQueueWithProperties, &err, cl->ctx, dev->device, qprops, &err);
 		if (!cl->queue || err != CL_SUCCESS) {
 			st = ffu__err_cl(e, "clCreateCommandQueueWithProperties", err, "on %s", dev->name);
 			goto out;
 		}
 	} else {
-		cl->queue = clCreateCommandQueue(cl->ctx, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
+		cl->queue = FFU_CL_NEW(clCreateCommandQueue, &err, cl->ctx, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
 		if (!cl->queue || err != CL_SUCCESS) {
 			st = ffu__err_cl(e, "clCreateCommandQueue", err, "on %s", dev->name);
 			goto out;
@@ -576,7 +585,7 @@ ffu_status ffu__cl_buffer(ffu_cl *cl, cl_mem *out, size_t bytes, ffu_error *e)
 			      bytes, cl->dev.name, (unsigned long long)cl->dev.max_alloc);
 		goto out;
 	}
-	cl_mem m = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, alloc, NULL, &err);
+	cl_mem m = FFU_CL_NEW(clCreateBuffer, &err, cl->ctx, CL_MEM_READ_WRITE, alloc, NULL, &err);
 	if (!m || err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clCreateBuffer", err, "allocating %zu bytes on %s", alloc, cl->dev.name);
 		goto out;
@@ -591,7 +600,7 @@ ffu_status ffu__cl_write(ffu_cl *cl, cl_mem buf, const void *src, size_t bytes, 
 	/* A zero-byte transfer is CL_INVALID_VALUE to OpenCL but a no-op to us. */
 	if (bytes == 0)
 		return FFU_STATUS_OK;
-	cl_int err = clEnqueueWriteBuffer(cl->queue, buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+	cl_int err = FFU_CL(clEnqueueWriteBuffer, cl->queue, buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
 	if (err != CL_SUCCESS)
 		return ffu__err_cl(e, "clEnqueueWriteBuffer", err, "writing %zu bytes to %s", bytes, cl->dev.name);
 	return FFU_STATUS_OK;
@@ -601,7 +610,7 @@ ffu_status ffu__cl_read(ffu_cl *cl, cl_mem buf, void *dst, size_t bytes, ffu_err
 {
 	if (bytes == 0)
 		return FFU_STATUS_OK;
-	cl_int err = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+	cl_int err = FFU_CL(clEnqueueReadBuffer, cl->queue, buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
 	if (err != CL_SUCCESS)
 		return ffu__err_cl(e, "clEnqueueReadBuffer", err, "reading %zu bytes from %s", bytes, cl->dev.name);
 	return FFU_STATUS_OK;
@@ -622,9 +631,9 @@ static char *build_log(cl_program prog, cl_device_id device)
 {
 	size_t size = 0;
 	char *log = NULL;
-	cl_int err = clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+	cl_int err = FFU_CL(clGetProgramBuildInfo, prog, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
 	if (err == CL_SUCCESS && (log = malloc(size + 1)) != NULL) {
-		err = clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+		err = FFU_CL(clGetProgramBuildInfo, prog, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
 		if (err == CL_SUCCESS) {
 			log[size] = '\0';
 			return log;
@@ -667,13 +676,13 @@ ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const 
 	cl_int err = CL_SUCCESS;
 
 	*out = NULL;
-	prog = clCreateProgramWithSource(cl->ctx, 1, &source, NULL, &err);
+	prog = FFU_CL_NEW(clCreateProgramWithSource, &err, cl->ctx, 1, &source, NULL, &err);
 	if (!prog || err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clCreateProgramWithSource", err, "on %s", cl->dev.name);
 		goto out;
 	}
 	/* Options pass through untouched: integer field code gains nothing from fast-math flags. */
-	err = clBuildProgram(prog, 1, &cl->dev.device, options, NULL, NULL);
+	err = FFU_CL(clBuildProgram, prog, 1, &cl->dev.device, options, NULL, NULL);
 	if (err != CL_SUCCESS) {
 		log = build_log(prog, cl->dev.device);
 		first_error_line(log, first, sizeof first);
@@ -710,7 +719,7 @@ ffu_status ffu__cl_kernel(cl_program prog, cl_kernel *out, const char *name, ffu
 	cl_int err = CL_SUCCESS;
 
 	*out = NULL;
-	cl_kernel k = clCreateKernel(prog, name, &err);
+	cl_kernel k = FFU_CL_NEW(clCreateKernel, &err, prog, name, &err);
 	if (!k || err != CL_SUCCESS)
 		return ffu__err_cl(e, "clCreateKernel", err, "kernel '%s'", name);
 	*out = k;
@@ -735,7 +744,7 @@ void ffu__cl_kernel_release(cl_kernel *k)
 
 ffu_status ffu__cl_set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value, ffu_error *e)
 {
-	cl_int err = clSetKernelArg(k, idx, size, value);
+	cl_int err = FFU_CL(clSetKernelArg, k, idx, size, value);
 	if (err != CL_SUCCESS)
 		return ffu__err_cl(e, "clSetKernelArg", err, "argument %u (%zu bytes)", idx, size);
 	return FFU_STATUS_OK;
@@ -804,14 +813,14 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
 		goto out;
 	}
-	err = clGetKernelWorkGroupInfo(k, cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+	err = FFU_CL(clGetKernelWorkGroupInfo, k, cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
 				       &kernel_max, NULL);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clGetKernelWorkGroupInfo", err, "CL_KERNEL_WORK_GROUP_SIZE on %s", cl->dev.name);
 		goto out;
 	}
 	/* Only a hint: a driver that cannot answer gets multiples of 1 rather than a failure. */
-	if (clGetKernelWorkGroupInfo(k, cl->dev.device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+	if (FFU_CL(clGetKernelWorkGroupInfo, k, cl->dev.device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 				     sizeof preferred, &preferred, NULL) != CL_SUCCESS)
 		preferred = 1;
 	/* The environment overrides only the automatic choice: an explicit wg may be load-bearing. */
@@ -843,7 +852,7 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 		goto out;
 	}
 	global = n - n % local;
-	err = clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &global, &local, 0, NULL, ev ? &ev->ev[0] : NULL);
+	err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, NULL, &global, &local, 0, NULL, ev ? &ev->ev[0] : NULL);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "%zu work-items in groups of %zu on %s", global,
 				 local, cl->dev.name);
@@ -853,7 +862,7 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 		ev->n = 1;
 	if (global < n) { /* the tail, as groups of one: one extra work-group compile at most */
 		size_t offset = global, rest = n - global, one = 1;
-		err = clEnqueueNDRangeKernel(cl->queue, k, 1, &offset, &rest, &one, 0, NULL, ev ? &ev->ev[1] : NULL);
+		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &rest, &one, 0, NULL, ev ? &ev->ev[1] : NULL);
 		if (err != CL_SUCCESS) {
 			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "tail of %zu work-items at offset %zu on %s",
 					 rest, offset, cl->dev.name);
@@ -877,7 +886,7 @@ void ffu__cl_launch_events_release(ffu_launch_events *ev)
 
 ffu_status ffu__cl_finish(ffu_cl *cl, ffu_error *e)
 {
-	cl_int err = clFinish(cl->queue);
+	cl_int err = FFU_CL(clFinish, cl->queue);
 	if (err != CL_SUCCESS)
 		return ffu__err_cl(e, "clFinish", err, "on %s", cl->dev.name);
 	return FFU_STATUS_OK;
@@ -894,14 +903,14 @@ ffu_status ffu__cl_event_times(cl_event ev, cl_ulong *start, cl_ulong *end, ffu_
 		goto out;
 	}
 	/* Profiling data exists only once the command completes; waiting is free if it has. */
-	err = clWaitForEvents(1, &ev);
+	err = FFU_CL(clWaitForEvents, 1, &ev);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clWaitForEvents", err, "waiting for a timed command");
 		goto out;
 	}
-	err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof *start, start, NULL);
+	err = FFU_CL(clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_START, sizeof *start, start, NULL);
 	if (err == CL_SUCCESS)
-		err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof *end, end, NULL);
+		err = FFU_CL(clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_END, sizeof *end, end, NULL);
 	if (err != CL_SUCCESS) {
 		st = ffu__err_cl(e, "clGetEventProfilingInfo", err, "reading START/END");
 		goto out;

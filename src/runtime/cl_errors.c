@@ -9,6 +9,9 @@
 
 #include <CL/cl_ext.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "runtime/cl_fault.h"
 
 /*
  * Older headers lack the newest codes; the values are fixed by the specification, so define
@@ -116,4 +119,16 @@ const char *ffu_cl_error_name(int code)
 			return cl_error_table[i].name;
 	snprintf(unknown, sizeof unknown, "CL_UNKNOWN_ERROR(%d)", code);
 	return unknown;
+}
+
+/* The reverse lookup, for FIELDFUSE_FAULT=clCreateBuffer:CL_MEM_OBJECT_ALLOCATION_FAILURE. */
+bool ffu__cl_error_code(const char *name, size_t len, cl_int *code)
+{
+	for (size_t i = 0; i < sizeof cl_error_table / sizeof cl_error_table[0]; i++) {
+		if (strlen(cl_error_table[i].name) == len && memcmp(cl_error_table[i].name, name, len) == 0) {
+			*code = cl_error_table[i].code;
+			return true;
+		}
+	}
+	return false;
 }

@@ -35,14 +35,15 @@ static bool parse_k(const char *s, int *lo, int *hi)
 int cmd_bench(int argc, char **argv)
 {
 	const char *names[MAX_WORKLOADS];
-	const char *json = NULL, *csv = NULL, *k = NULL, *runs = NULL, *warmup = NULL;
+	const char *json = NULL, *csv = NULL, *plot = NULL, *k = NULL, *runs = NULL, *warmup = NULL, *timing = NULL;
 	ffu_bench_opts o = {.workloads = names, .k_min = 20, .k_max = 20, .runs = 10, .warmup = 3,
 			    .progress = stderr};
 	for (int i = 1; i < argc; i++) {
 		int r;
 		if ((r = cli_opt(argc, argv, &i, "--device", &o.device)) || (r = cli_opt(argc, argv, &i, "--k", &k)) ||
 		    (r = cli_opt(argc, argv, &i, "--json", &json)) || (r = cli_opt(argc, argv, &i, "--csv", &csv)) ||
-		    (r = cli_opt(argc, argv, &i, "--runs", &runs)) || (r = cli_opt(argc, argv, &i, "--warmup", &warmup))) {
+		    (r = cli_opt(argc, argv, &i, "--runs", &runs)) || (r = cli_opt(argc, argv, &i, "--warmup", &warmup)) ||
+		    (r = cli_opt(argc, argv, &i, "--plot", &plot)) || (r = cli_opt(argc, argv, &i, "--timing", &timing))) {
 			if (r < 0)
 				return cli_usage("bench: %s needs a value", argv[i]);
 		} else if (argv[i][0] == '-') {
@@ -65,6 +66,9 @@ int cmd_bench(int argc, char **argv)
 		return cli_usage("bench: --runs takes a positive number, not '%s'", runs);
 	if (warmup && !parse_int(warmup, &o.warmup))
 		return cli_usage("bench: --warmup takes a number, not '%s'", warmup);
+	if (timing && strcmp(timing, "kernel") != 0 && strcmp(timing, "end_to_end") != 0)
+		return cli_usage("bench: --timing takes kernel or end_to_end, not '%s'", timing);
+	o.timing = timing && strcmp(timing, "end_to_end") == 0 ? FFU_TIMING_END_TO_END : FFU_TIMING_KERNEL;
 
 	ffu_error e = {0};
 	ffu_bench_report rep;
@@ -75,6 +79,8 @@ int cmd_bench(int argc, char **argv)
 			st = ffu__bench_write_json(json, &rep, &e);
 		if (st == FFU_STATUS_OK && csv)
 			st = ffu__bench_write_csv(csv, &rep, &e);
+		if (st == FFU_STATUS_OK && plot)
+			st = ffu__bench_write_plot(plot, &rep, &e);
 	}
 	int rc = st ? cli_fail(&e) : CLI_OK;
 	ffu__bench_report_free(&rep);

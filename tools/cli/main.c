@@ -15,7 +15,8 @@ static const struct {
 	 "                          [--device SEL] [--check] [--no-fuse] [--json]"},
 	{"compile", cmd_compile, "compile PROGRAM.hlo [--emit hlo|cl] [--no-fuse] [--dump-after PASS|all] [-o FILE]"},
 	{"bench", cmd_bench,
-	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--runs N] [--warmup N] [--json FILE] [--csv FILE]"},
+	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--timing kernel|end_to_end] [--runs N]\n"
+	 "                          [--warmup N] [--json FILE] [--csv FILE] [--plot FILE.png]"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,106 @@
+/*
+ * cl/goldilocks.cl: device arithmetic template for Goldilocks, p = 2^64 - 2^32 + 1, on
+ * canonical values. Owned by the fields engineer; instantiated by src/codegen/field_cl.c,
+ * which defines FP (the field name) and FP_P0, FP_P1 (the words of p) before this text and
+ * #undefs them after it.
+ *
+ * p fills its 64 bits (no spare top bit), so Montgomery tricks that let sums run past p
+ * do not apply; instead the reduction uses 2^64 = 2^32 - 1 (= EPS) and 2^96 = -1 mod p
+ * on the 128-bit product from a * b and mul_hi(a, b). The descriptor has dev_radix_bits = 0:
+ * to_mont / from_mont are identities and mul is the canonical product, which keeps the
+ * code generator's form tracking valid. Overflows are detected by unsigned compares and
+ * corrected with masks, never divergent branches.
+ */
+
+#define FP_t FFU_FN(t)
+#define FFU_GL_P 0xffffffff00000001UL
+#define FFU_GL_EPS 0xffffffffUL
+
+typedef ulong FP_t;
+
+/* Buffers are word arrays (two uints per element); OpenCL buffers are aligned for ulong. */
+FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
+{
+	return ((__global const ulong *)buf)[i];
+}
+
+FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
+{
+	((__global ulong *)buf)[i] = v;
+}
+
+FFU_INLINE FP_t FFU_FN(make)(uint w0, uint w1)
+{
+	return (ulong)w1 << 32 | w0;
+}
+
+/* s < p, or s in [p, 2^64): s - p < s exactly when s >= p, so min() reduces. */
+FFU_INLINE FP_t FFU_FN(reduce1_)(ulong s)
+{
+	return min(s, s - FFU_GL_P);
+}
+
+/*
+ * a + b may carry out of 64 bits: then the true sum is s + 2^64 = s + EPS mod p, and
+ * s + EPS < 2^64 since s = a + b - 2^64 < p - 1.
+ */
+FFU_INLINE FP_t FFU_FN(add)(FP_t a, FP_t b)
+{
+	ulong s = a + b;
+	s += FFU_GL_EPS & (0UL - (ulong)(s < a));
+	return FFU_FN(reduce1_)(s);
+}
+
+/* A borrow means d = a - b + 2^64; subtracting EPS gives a - b + p, which is in [0, p). */
+FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
+{
+	ulong d = a - b;
+	return d - (FFU_GL_EPS & (0UL - (ulong)(a < b)));
+}
+
+FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
+{
+	return FFU_FN(sub)(0UL, a);
+}
+
+/*
+ * x = hi * 2^64 + lo, hi = hh * 2^32 + hl: x = lo - hh + hl * EPS mod p.
+ * lo - hh borrows: add 2^64 and subtract EPS (= add p); the result stays >= 0.
+ * hl * EPS < 2^64. The sum may carry: add EPS (no second carry: the wrapped sum is
+ * below hl * EPS <= 2^64 - 2^33 + 1). One final min() reduction.
+ */
+FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
+{
+	ulong lo = a * b, hi = mul_hi(a, b);
+	ulong hh = hi >> 32, hl = hi & FFU_GL_EPS;
+	ulong t0 = lo - hh;
+	t0 -= FFU_GL_EPS & (0UL - (ulong)(lo < hh));
+	ulong t1 = (hl << 32) - hl;
+	ulong s = t0 + t1;
+	s += FFU_GL_EPS & (0UL - (ulong)(s < t1));
+	return FFU_FN(reduce1_)(s);
+}
+
+FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
+{
+	return FFU_FN(mul)(a, a);
+}
+
+FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)
+{
+	return a;
+}
+
+FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
+{
+	return a;
+}
+
+FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
+{
+	return a == b;
+}
+
+#undef FFU_GL_EPS
+#undef FFU_GL_P
+#undef FP_t

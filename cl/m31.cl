@@ -1,0 +1,83 @@
+/*
+ * cl/m31.cl: device arithmetic template for Mersenne31, p = 2^31 - 1, on canonical values
+ * (no Montgomery form: 2^31 = 1 mod p makes the reduction of a 62-bit product two adds).
+ * Owned by the fields engineer; instantiated by src/codegen/field_cl.c, which defines FP
+ * (the field name) and FP_P before this text and #undefs them after it (FP_PINV and FP_R2
+ * are defined too, as for every one-word field, and unused here).
+ *
+ * The field's descriptor has dev_radix_bits = 0: to_mont and from_mont are identities and
+ * mul is the canonical product, so the code generator's form tracking (which relies on
+ * mul(to_mont(a), b) = a * b) holds unchanged. No divergent branches: corrections are min().
+ */
+
+#define FP_t FFU_FN(t)
+
+typedef uint FP_t;
+
+FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
+{
+	return buf[i];
+}
+
+FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
+{
+	buf[i] = v;
+}
+
+FFU_INLINE FP_t FFU_FN(make)(uint w0)
+{
+	return w0;
+}
+
+/* a + b < 2p < 2^32; min(s, s - p) picks the reduced value (s - p wraps above s if s < p). */
+FFU_INLINE FP_t FFU_FN(add)(FP_t a, FP_t b)
+{
+	uint s = a + b;
+	return min(s, s - FP_P);
+}
+
+FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
+{
+	uint d = a - b;
+	return min(d, d + FP_P);
+}
+
+FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
+{
+	uint d = 0u - a;
+	return min(d, d + FP_P);
+}
+
+/*
+ * ab = hi * 2^31 + lo with 2^31 = 1: ab = hi + lo mod p. For a, b < p, ab <= (p - 1)^2 so
+ * hi < p - 1 and hi + lo < 2p: one min() correction. A 64-bit product (vpmuludq on x86)
+ * vectorises where mul_hi would cost shuffles (see cl/mont31.cl).
+ */
+FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
+{
+	ulong ab = (ulong)a * b;
+	uint t = ((uint)ab & FP_P) + (uint)(ab >> 31);
+	return min(t, t - FP_P);
+}
+
+FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
+{
+	return FFU_FN(mul)(a, a);
+}
+
+FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)
+{
+	return a;
+}
+
+FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
+{
+	return a;
+}
+
+FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
+{
+	return a == b;
+}
+
+#undef FP_t

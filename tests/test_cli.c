@@ -1,0 +1,2 @@
+/* tests/test_cli.c: placeholder, being written */
+#include <criterion/criterion.h>
