@@ -19,3 +19,30 @@
  * semantics from leaving an undefined external symbol.
  */
 #define FFU_INLINE static inline __attribute__((always_inline))
+
+/*
+ * Integer element types (u32: exponents and convert sources; u64 likewise). Buffers are
+ * word arrays; a u64 element is two words, read as one ulong (buffers are ulong-aligned).
+ */
+typedef uint u32_t;
+typedef ulong u64_t;
+
+FFU_INLINE u32_t u32_load(__global const uint *buf, size_t i)
+{
+	return buf[i];
+}
+
+FFU_INLINE void u32_store(__global uint *buf, size_t i, u32_t v)
+{
+	buf[i] = v;
+}
+
+FFU_INLINE u64_t u64_load(__global const uint *buf, size_t i)
+{
+	return ((__global const ulong *)buf)[i];
+}
+
+FFU_INLINE void u64_store(__global uint *buf, size_t i, u64_t v)
+{
+	((__global ulong *)buf)[i] = v;
+}

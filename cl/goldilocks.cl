@@ -96,6 +96,16 @@ FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
 	return a;
 }
 
+FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
+{
+	return x;
+}
+
+FFU_INLINE FP_t FFU_FN(from_u64)(ulong x)
+{
+	return FFU_FN(reduce1_)(x);
+}
+
 FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 {
 	return a == b;

@@ -75,6 +75,20 @@ FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
 	return a;
 }
 
+/* Canonical element of an integer: x < 2^32 = 2p + 2, so two corrections reduce it. */
+FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
+{
+	uint t = min(x, x - FP_P);
+	return min(t, t - FP_P);
+}
+
+/* x = hi * 2^32 + lo and 2^32 = 2 mod p. */
+FFU_INLINE FP_t FFU_FN(from_u64)(ulong x)
+{
+	FP_t h = FFU_FN(from_u32)((uint)(x >> 32));
+	return FFU_FN(add)(FFU_FN(add)(h, h), FFU_FN(from_u32)((uint)x));
+}
+
 FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 {
 	return a == b;

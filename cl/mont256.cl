@@ -474,6 +474,17 @@ FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
 	return FFU_FN(mul)(a, FFU_FN(make)(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u));
 }
 
+/* Integers are below p already: just the words. */
+FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
+{
+	return FFU_FN(make)(x, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+}
+
+FFU_INLINE FP_t FFU_FN(from_u64)(ulong x)
+{
+	return FFU_FN(make)((uint)x, (uint)(x >> 32), 0u, 0u, 0u, 0u, 0u, 0u);
+}
+
 FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 {
 	uint d = (a.v[0] ^ b.v[0]) | (a.v[1] ^ b.v[1]) | (a.v[2] ^ b.v[2]) | (a.v[3] ^ b.v[3]) | (a.v[4] ^ b.v[4]) | (a.v[5] ^ b.v[5]) | (a.v[6] ^ b.v[6]) | (a.v[7] ^ b.v[7]);

@@ -82,6 +82,22 @@ FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
 	return FFU_FN(mul)(a, 1u);
 }
 
+/*
+ * Canonical field element of an integer (the code generator's convert from u32/u64).
+ * x < 2^32 < 3p for every 31-bit field of the table, so two corrections reduce it.
+ */
+FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
+{
+	uint t = min(x, x - FP_P);
+	return min(t, t - FP_P);
+}
+
+/* x = hi * 2^32 + lo, and hi * 2^32 = hi * R is exactly to_mont(hi). */
+FFU_INLINE FP_t FFU_FN(from_u64)(ulong x)
+{
+	return FFU_FN(add)(FFU_FN(to_mont)(FFU_FN(from_u32)((uint)(x >> 32))), FFU_FN(from_u32)((uint)x));
+}
+
 FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 {
 	return a == b;

@@ -22,32 +22,46 @@
 
 enum { MAXL = FFU_FIELD_MAX_LIMBS };
 
-static ffu_field fields[FFU_FIELD_COUNT] = {
-#define FFU_FIELD(ID, NAME, BITS, BYTES, MOD, GEN, TWOADIC, DEVR, MONTR, TMPL)    \
-	{.id = FFU_FIELD_##ID,                                                     \
-	 .name = #NAME,                                                            \
-	 .modulus_hex = MOD,                                                       \
-	 .cl_template = #TMPL,                                                     \
-	 .bits = BITS,                                                             \
-	 .nlimbs = ((BITS) + 63) / 64,                                             \
-	 .storage_bytes = BYTES,                                                   \
-	 .generator = GEN,                                                         \
-	 .two_adicity = TWOADIC,                                                   \
-	 .dev_radix_bits = DEVR,                                                   \
+#define FIELD_ROW(IDV, KIND, NAMESTR, BITS, BYTES, MOD, GEN, TWOADIC, DEVR, MONTR, TMPL)   \
+	{.id = IDV,                                                                         \
+	 .kind = KIND,                                                                      \
+	 .name = NAMESTR,                                                                   \
+	 .modulus_hex = MOD,                                                                \
+	 .cl_template = #TMPL,                                                              \
+	 .bits = BITS,                                                                      \
+	 .nlimbs = ((BITS) + 63) / 64,                                                      \
+	 .storage_bytes = BYTES,                                                            \
+	 .generator = GEN,                                                                  \
+	 .two_adicity = TWOADIC,                                                            \
+	 .dev_radix_bits = DEVR,                                                            \
 	 .mont_radix_bits = MONTR},
+
+static ffu_field fields[FFU_ELEM_COUNT] = {
+#define FFU_FIELD(ID, NAME, ...) FIELD_ROW(FFU_FIELD_##ID, FFU_ELEM_PRIME, #NAME, __VA_ARGS__)
 #include "fields.def"
 #undef FFU_FIELD
+#define FFU_FIELD(ID, NAME, ...) FIELD_ROW(FFU_FIELD_##ID##_MONT, FFU_ELEM_MONT, #NAME "_mont", __VA_ARGS__)
+#include "fields.def"
+#undef FFU_FIELD
+	/* "p" = 2^32 and 2^64: the parser's, value files' and sampler's range checks then
+	   accept exactly the integers of the type (u64 takes a second limb for its bound). */
+	{.id = FFU_FIELD_U32, .kind = FFU_ELEM_UINT, .name = "u32", .modulus_hex = "100000000",
+	 .cl_template = "none", .bits = 32, .nlimbs = 1, .storage_bytes = 4},
+	{.id = FFU_FIELD_U64, .kind = FFU_ELEM_UINT, .name = "u64", .modulus_hex = "10000000000000000",
+	 .cl_template = "none", .bits = 64, .nlimbs = 2, .storage_bytes = 8},
 };
 
 /*
- * Constants the public descriptor does not carry, kept beside it (indexed by id) so that
- * field.h stays stable: the multipliers that turn a host Montgomery product into the
- * device-radix conversions.
+ * Constants the public descriptor does not carry, kept beside it (indexed by the prime
+ * field's id) so that field.h stays stable: the multipliers that turn a host Montgomery
+ * product into the device-radix and the user-visible _mont conversions.
  */
 typedef struct field_extra {
-	uint64_t to_dev[MAXL];   /* R_dev * R_host mod p: mont(a, to_dev) = a * R_dev */
-	uint64_t from_dev[MAXL]; /* R_host / R_dev mod p: mont(a, from_dev) = a / R_dev */
-	uint64_t one_mont[MAXL]; /* R_host mod p: 1 in host Montgomery form */
+	uint64_t to_dev[MAXL];    /* R_dev * R_host mod p: mont(a, to_dev) = a * R_dev */
+	uint64_t from_dev[MAXL];  /* R_host / R_dev mod p: mont(a, from_dev) = a / R_dev */
+	uint64_t to_user[MAXL];   /* R_mont * R_host mod p */
+	uint64_t from_user[MAXL]; /* R_host / R_mont mod p (R_mont <= R_host for every row) */
+	uint64_t one_mont[MAXL];  /* R_host mod p: 1 in host Montgomery form */
 } field_extra;
 
 static field_extra extras[FFU_FIELD_COUNT];
@@ -198,7 +212,7 @@ static void pow2_mod(const ffu_field *f, uint64_t *x, int k)
 		mod_add(f, x, x, x);
 }
 
-static void init_field(ffu_field *f, field_extra *x)
+static void parse_modulus(ffu_field *f)
 {
 	/* The modulus from hex; the table is trusted (checked against GMP by the tests). */
 	memset(f->p, 0, sizeof f->p);
@@ -209,6 +223,11 @@ static void init_field(ffu_field *f, field_extra *x)
 			break;
 		f->p[i / 16] |= (uint64_t)d << (4 * (i % 16));
 	}
+}
+
+static void init_field(ffu_field *f, field_extra *x)
+{
+	parse_modulus(f);
 
 	/* Newton: inv = p0 is right mod 2^3 for odd p0; each step doubles the correct bits. */
 	uint64_t inv = f->p[0];
@@ -230,18 +249,32 @@ static void init_field(ffu_field *f, field_extra *x)
 
 	pow2_mod(f, x->to_dev, dev_bits + host_bits);
 	pow2_mod(f, x->from_dev, host_bits - dev_bits);
+	pow2_mod(f, x->to_user, f->mont_radix_bits + host_bits);
+	pow2_mod(f, x->from_user, host_bits - f->mont_radix_bits);
 	pow2_mod(f, x->one_mont, host_bits);
 }
 
 static void init_all(void)
 {
-	for (int i = 0; i < FFU_FIELD_COUNT; i++)
+	for (int i = 0; i < FFU_FIELD_COUNT; i++) {
 		init_field(&fields[i], &extras[i]);
+		fields[i].base = &fields[i];
+		/* the _mont row: the same field's constants under its own id, kind and name */
+		ffu_field *m = &fields[FFU_FIELD_COUNT + i];
+		ffu_field keep = *m;
+		*m = fields[i];
+		m->id = keep.id;
+		m->kind = keep.kind;
+		m->name = keep.name;
+		m->base = &fields[i];
+	}
+	parse_modulus(&fields[FFU_FIELD_U32]);
+	parse_modulus(&fields[FFU_FIELD_U64]);
 }
 
 const ffu_field *ffu__field_get(ffu_field_id id)
 {
-	if ((int)id < 0 || id >= FFU_FIELD_COUNT)
+	if ((int)id < 0 || id >= FFU_ELEM_COUNT)
 		return NULL;
 	pthread_once(&fields_once, init_all);
 	return &fields[id];
@@ -258,6 +291,22 @@ const ffu_field *ffu__field_by_name(const char *name, size_t len)
 }
 
 /* ---- element-wise API ---- */
+
+/* Canonical limbs of a value of type f: a _mont value x * R_mont is divided by R_mont. */
+static void load_canon(const ffu_field *f, uint64_t *x, const void *bytes)
+{
+	load(f, x, bytes);
+	if (f->kind == FFU_ELEM_MONT)
+		mont_mul(f, x, x, extras[f->base->id].from_user);
+}
+
+/* Stores canonical limbs as a value of type f (x * R_mont for a _mont type). */
+static void store_canon(const ffu_field *f, void *bytes, uint64_t *x)
+{
+	if (f->kind == FFU_ELEM_MONT)
+		mont_mul(f, x, x, extras[f->base->id].to_user);
+	store(f, bytes, x);
+}
 
 void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b)
 {
@@ -277,13 +326,14 @@ void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b)
 	store(f, out, x);
 }
 
+/* add, sub and neg are linear, so they are the same on canonical and _mont storage. */
 void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b)
 {
 	uint64_t x[MAXL], y[MAXL];
-	load(f, x, a);
-	load(f, y, b);
+	load_canon(f, x, a);
+	load_canon(f, y, b);
 	mod_mul(f, x, x, y);
-	store(f, out, x);
+	store_canon(f, out, x);
 }
 
 void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b)
@@ -299,7 +349,7 @@ void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a)
 {
 	uint64_t x[MAXL];
 	load(f, x, a);
-	mont_mul(f, x, x, extras[f->id].to_dev);
+	mont_mul(f, x, x, extras[f->base->id].to_dev);
 	store(f, out, x);
 }
 
@@ -307,7 +357,7 @@ void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a)
 {
 	uint64_t x[MAXL];
 	load(f, x, a);
-	mont_mul(f, x, x, extras[f->id].from_dev);
+	mont_mul(f, x, x, extras[f->base->id].from_dev);
 	store(f, out, x);
 }
 
@@ -326,20 +376,70 @@ bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b)
 void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v)
 {
 	uint64_t x[MAXL] = {0};
+	if (f->kind == FFU_ELEM_UINT) {
+		x[0] = f->storage_bytes == 4 ? (uint32_t)v : v;
+		store(f, out, x);
+		return;
+	}
 	if (f->nlimbs == 1)
 		x[0] = v % f->p[0];
 	else
 		x[0] = v; /* p > 2^64 > v */
-	store(f, out, x);
+	store_canon(f, out, x);
+}
+
+uint64_t ffu__fp_get_u64(const ffu_field *f, const void *a)
+{
+	uint64_t x[MAXL];
+	load(f, x, a);
+	return x[0];
+}
+
+bool ffu__fp_canonical(const ffu_field *f, const void *a)
+{
+	if (f->kind == FFU_ELEM_UINT)
+		return true;
+	uint64_t x[MAXL];
+	load(f, x, a);
+	return cmp_n(x, f->p, f->nlimbs) < 0;
+}
+
+bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
+{
+	if (!to || !from)
+		return false;
+	if (from->kind == FFU_ELEM_UINT)
+		return to->kind != FFU_ELEM_UINT;
+	if (to->kind != FFU_ELEM_UINT)
+		return to->base == from->base;
+	/* field -> integer: the canonical value must fit: 31-bit -> u32, Goldilocks -> u64 */
+	return from->base->storage_bytes == to->storage_bytes && from->nlimbs == 1;
+}
+
+bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, const void *a)
+{
+	if (!ffu__fp_convert_ok(to, from))
+		return false;
+	if (from->kind == FFU_ELEM_UINT) {
+		ffu__fp_set_u64(to, out, ffu__fp_get_u64(from, a));
+		return true;
+	}
+	uint64_t x[MAXL];
+	load_canon(from, x, a);
+	if (to->kind == FFU_ELEM_UINT)
+		store(to, out, x);
+	else
+		store_canon(to, out, x);
+	return true;
 }
 
 void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
 {
 	/* Left-to-right square and multiply in host Montgomery form; x^0 = 1 even for x = 0. */
 	uint64_t base[MAXL], acc[MAXL];
-	load(f, base, a);
+	load_canon(f, base, a);
 	mont_mul(f, base, base, f->r2_host);
-	memcpy(acc, extras[f->id].one_mont, sizeof acc);
+	memcpy(acc, extras[f->base->id].one_mont, sizeof acc);
 	for (int i = 63; i >= 0; i--) {
 		mont_mul(f, acc, acc, acc);
 		if ((e >> i) & 1)
@@ -347,7 +447,7 @@ void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
 	}
 	uint64_t one[MAXL] = {1};
 	mont_mul(f, acc, acc, one);
-	store(f, out, acc);
+	store_canon(f, out, acc);
 }
 
 void ffu__fp_inv(const ffu_field *f, void *out, const void *a)
@@ -355,9 +455,9 @@ void ffu__fp_inv(const ffu_field *f, void *out, const void *a)
 	/* Fermat: a^(p-2), scanning the limbs of p - 2; inv(0) = 0 falls out (0^k = 0, k > 0). */
 	int n = f->nlimbs;
 	uint64_t base[MAXL], acc[MAXL], e[MAXL], two[MAXL] = {2};
-	load(f, base, a);
+	load_canon(f, base, a);
 	mont_mul(f, base, base, f->r2_host);
-	memcpy(acc, extras[f->id].one_mont, sizeof acc);
+	memcpy(acc, extras[f->base->id].one_mont, sizeof acc);
 	sub_n(e, f->p, two, n);
 	for (int i = 64 * n - 1; i >= 0; i--) {
 		mont_mul(f, acc, acc, acc);
@@ -366,7 +466,20 @@ void ffu__fp_inv(const ffu_field *f, void *out, const void *a)
 	}
 	uint64_t one[MAXL] = {1};
 	mont_mul(f, acc, acc, one);
-	store(f, out, acc);
+	store_canon(f, out, acc);
+}
+
+void ffu__fp_inverse(const ffu_field *f, void *out, const void *a, const void *b)
+{
+	(void)b;
+	ffu__fp_inv(f, out, a);
+}
+
+void ffu__fp_divide(const ffu_field *f, void *out, const void *a, const void *b)
+{
+	unsigned char t[FFU_FIELD_MAX_BYTES];
+	ffu__fp_inv(f, t, b);
+	ffu__fp_mul(f, out, a, t);
 }
 
 uint64_t ffu__rand_next(uint64_t *state)
@@ -440,7 +553,8 @@ ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t le
 		}
 		if (x[n] != 0 || cmp_n(x, f->p, n) >= 0) {
 			if (why)
-				*why = "value is not less than the field modulus";
+				*why = f->kind != FFU_ELEM_UINT ? "value is not less than the field modulus"
+				       : f->storage_bytes == 4 ? "value does not fit u32" : "value does not fit u64";
 			return FFU_STATUS_EPARSE;
 		}
 	}

@@ -21,15 +21,36 @@
 
 enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32 };
 
+/*
+ * Every element type has a descriptor: first the prime fields of fields.def (ids below
+ * FFU_FIELD_COUNT, the ones loops over "every field" visit), then one `<name>_mont` type
+ * per prime field (same field, values held as x * 2^mont_radix_bits mod p), then the
+ * unsigned integer types u32 and u64 (exponents of power, sources of convert). Integer
+ * descriptors reuse the field machinery with "p" = 2^32 / 2^64, so parsing, formatting,
+ * value files and random inputs need no second code path; arithmetic on them is refused
+ * by the verifier.
+ */
 typedef enum ffu_field_id {
 #define FFU_FIELD(ID, ...) FFU_FIELD_##ID,
 #include "fields.def"
 #undef FFU_FIELD
-	FFU_FIELD_COUNT
+	FFU_FIELD_COUNT,
+	FFU_FIELD_MONT_ANCHOR_ = FFU_FIELD_COUNT - 1,
+#define FFU_FIELD(ID, ...) FFU_FIELD_##ID##_MONT,
+#include "fields.def"
+#undef FFU_FIELD
+	FFU_FIELD_U32,
+	FFU_FIELD_U64,
+	FFU_ELEM_COUNT
 } ffu_field_id;
 
-typedef struct ffu_field {
+typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT } ffu_elem_kind;
+
+typedef struct ffu_field ffu_field;
+struct ffu_field {
 	ffu_field_id id;
+	ffu_elem_kind kind;
+	const ffu_field *base;     /* the prime field (itself for prime fields); NULL for u32/u64 */
 	const char *name;          /* HLO type keyword */
 	const char *modulus_hex;
 	const char *cl_template;   /* "mont31", "m31", "goldilocks", "mont256" */
@@ -46,12 +67,18 @@ typedef struct ffu_field {
 	uint64_t r2_host[FFU_FIELD_MAX_LIMBS]; /* (2^(64*nlimbs))^2 mod p */
 	/* Device radix R_dev = 2^dev_radix_bits; R_dev^2 mod p, canonical storage bytes. */
 	unsigned char r2_dev[FFU_FIELD_MAX_BYTES];
-} ffu_field;
+};
 
+/* Any element type's descriptor (id < FFU_ELEM_COUNT); NULL if out of range. */
 const ffu_field *ffu__field_get(ffu_field_id id);
-const ffu_field *ffu__field_by_name(const char *name, size_t len); /* NULL if unknown */
+/* A prime field of fields.def by name (not _mont, not u32/u64); NULL if unknown. */
+const ffu_field *ffu__field_by_name(const char *name, size_t len);
 
-/* Element-wise operations on canonical storage bytes. out may alias a or b. Unary ops ignore b. */
+/*
+ * Element-wise operations on storage bytes. out may alias a or b. Unary ops ignore b.
+ * For a _mont type the bytes hold x * R_mont mod p and results come back in that form.
+ * Only prime and _mont descriptors may be passed to the arithmetic (not u32/u64).
+ */
 typedef void (*ffu_field_fn)(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b);
@@ -62,6 +89,20 @@ void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a);
 /* x * R_dev^-1 mod p (inverse of the above). */
 void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a);
+
+/* a / b = a * b^-1, with x / 0 = 0 as in ZKX (the op table's `divide`). */
+void ffu__fp_divide(const ffu_field *f, void *out, const void *a, const void *b);
+/* inverse(a), inverse(0) = 0 (the op table's `inverse`; b ignored). */
+void ffu__fp_inverse(const ffu_field *f, void *out, const void *a, const void *b);
+/* A value of type `from` as type `to` (the `convert` op): u32/u64 -> field (mod p),
+   field <-> _mont of the same field, 31-bit field -> u32, goldilocks -> u64. Returns false
+   for pairs that are not conversions (the verifier rejects those first). */
+bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, const void *a);
+bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from);
+/* Storage bytes are a valid value of the type: < p for fields, anything for u32/u64. */
+bool ffu__fp_canonical(const ffu_field *f, const void *a);
+/* An integer type's value as uint64 (4 or 8 storage bytes, little-endian). */
+uint64_t ffu__fp_get_u64(const ffu_field *f, const void *a);
 
 /* a^e (a^0 = 1, also for a = 0), for the interpreter's power by a u32/u64 exponent. */
 void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e);

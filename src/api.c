@@ -246,17 +246,6 @@ void ffu_device_close(ffu_device **dp)
 
 /* ---------------------------------------------------------------- running */
 
-/* Canonical storage bytes are < p: compared from the most significant byte down. */
-static bool canonical(const ffu_field *f, const unsigned char *x)
-{
-	for (size_t i = f->storage_bytes; i-- > 0;) {
-		unsigned pb = i / 8 < FFU_FIELD_MAX_LIMBS ? (unsigned)(f->p[i / 8] >> (8 * (i % 8))) & 0xff : 0;
-		if (x[i] != pb)
-			return x[i] < pb;
-	}
-	return false;
-}
-
 /*
  * Wraps the caller's input buffers as values after checking every element is canonical.
  * The values borrow the caller's memory rather than copying it (a 2^24-element bn254 input
@@ -271,12 +260,12 @@ static ffu_status wrap_inputs(const ffu_program *p, const void *const *inputs, f
 	for (int i = 0; i < p->n_inputs; i++) {
 		const ffu_array_info *info = &p->inputs[i];
 		const ffu_shape *s = &p->m->entry->params[i]->shape;
-		const ffu_field *f = ffu__shape_field(s);
+		const ffu_field *f = ffu__shape_field(s); /* u32/u64 inputs: every bit pattern is canonical */
 		if (!inputs[i] && info->bytes)
 			return ffu__err(e, FFU_STATUS_EINVAL, "input %d (%s) is NULL", i, info->name);
 		const unsigned char *data = inputs[i] ? inputs[i] : empty;
 		for (size_t k = 0; k < info->count; k++)
-			if (!canonical(f, data + k * info->elem_bytes))
+			if (!ffu__fp_canonical(f, data + k * info->elem_bytes))
 				return ffu__err(e, FFU_STATUS_EINVAL,
 						"input %d (%s) element %zu is not less than the %s modulus", i,
 						info->name, k, info->type);
@@ -374,9 +363,9 @@ ffu_status ffu_program_interpret(const ffu_program *p, const void *const *inputs
 		goto out;
 	}
 	if ((st = wrap_inputs(p, inputs, in, e)) || (st = check_outputs(p, outputs, e)) ||
-	    (st = ffu__interp_run(p->m, in, p->n_inputs, &outs, &n_outs, e)) ||
-	    (st = copy_outputs(p, outs, n_outs, outputs, e)))
+	    (st = ffu__interp_run(p->m, in, p->n_inputs, &outs, &n_outs, e)))
 		goto out;
+	st = copy_outputs(p, outs, n_outs, outputs, e);
 out:
 	free_values(outs, n_outs);
 	free(in);

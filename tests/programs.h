@@ -10,6 +10,7 @@ typedef struct test_program {
 	const char *name;
 	const char *text;      /* "N" is replaced by the length */
 	int fused_kernels, unfused_kernels;
+	long long max_n;       /* 0: every length; else only lengths <= max_n (costly programs) */
 } test_program;
 
 extern const test_program ffu_test_programs[];

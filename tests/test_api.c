@@ -3,8 +3,9 @@
  * public header, as a program outside the tree would: parse errors with positions, the
  * print round trip, input/output descriptions, runs on PoCL and on Rusticl compared with
  * the interpreter and with values computed here in plain 64-bit arithmetic, rejection of
- * non-canonical inputs, NULL-safety, device selection failures, and sharing one program
- * between threads. A missing device fails a test; nothing is skipped.
+ * non-canonical inputs (and u32 inputs, where every bit pattern is valid), NULL-safety,
+ * device selection failures, and sharing one program between threads. A missing device
+ * fails a test; nothing is skipped.
  */
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "fieldfuse/fieldfuse.h"
+#include "support.h"
 
 #define BB_P 0x78000001u
 
@@ -388,6 +390,17 @@ static void run_tuple(const char *sel)
 	ffu_error_clear(&e);
 }
 
+/* out = a - k for a 32-byte little-endian a >= k, with the borrow carried. */
+static void le_sub_small(unsigned char *out, const unsigned char *a, unsigned k)
+{
+	unsigned borrow = k;
+	for (int i = 0; i < 32; i++) {
+		unsigned v = a[i] - borrow;
+		out[i] = (unsigned char)v;
+		borrow = v > 0xff; /* wrapped below zero */
+	}
+}
+
 /* The mixed program (scalar bn254 input, two element types) on a device. */
 static void run_mixed(const char *sel)
 {
@@ -399,10 +412,8 @@ static void run_mixed(const char *sel)
 						  0x79, 0x48, 0xe8, 0x33, 0x28, 0x5d, 0x58, 0x81, 0x81, 0xb6, 0x45,
 						  0x50, 0xb8, 0x29, 0xa0, 0x31, 0xe1, 0x72, 0x4e, 0x64, 0x30};
 	unsigned char bv[32], dev_b[32], ref_b[32], want_b[32];
-	memcpy(bv, bn_p_le, 32);
-	bv[0] -= 1;
-	memcpy(want_b, bn_p_le, 32);
-	want_b[0] -= 2;
+	le_sub_small(bv, bn_p_le, 1);
+	le_sub_small(want_b, bn_p_le, 2);
 	const void *in[] = {av, bv};
 	ffu_error e = {0};
 	cr_assert_eq(ffu_program_interpret(p, in, (void *const[]){ref_a, ref_b}, &e), FFU_STATUS_OK, "%s", e.message);
@@ -452,6 +463,68 @@ Test(api, run_mixed_pocl, .timeout = 120)
 Test(api, run_mixed_rusticl, .timeout = 120)
 {
 	run_mixed("rusticl");
+}
+
+/* power(x, e) with a u32 exponent input: every u32 bit pattern is a valid input (not < p). */
+static uint32_t bb_pow(uint32_t x, uint32_t e)
+{
+	uint64_t r = 1, b = x;
+	for (; e; e >>= 1, b = b * b % BB_P)
+		if (e & 1)
+			r = r * b % BB_P;
+	return (uint32_t)r;
+}
+
+Test(api, run_power_u32_input, .timeout = 120)
+{
+	static const char text[] = "HloModule pw\n"
+				   "ENTRY %main (x: babybear[6], e: u32[6]) -> babybear[6] {\n"
+				   "  %x = babybear[6] parameter(0)\n"
+				   "  %e = u32[6] parameter(1)\n"
+				   "  ROOT %p = babybear[6] power(%x, %e)\n"
+				   "}\n";
+	ffu_program *p = parse_ok(text);
+	ffu_array_info info;
+	cr_assert_eq(ffu_program_input(p, 1, &info), FFU_STATUS_OK);
+	cr_expect_str_eq(info.type, "u32");
+	cr_expect_eq(info.elem_bytes, 4);
+	uint32_t x[6] = {2, 3, 0, 0, BB_P - 1, 123456}, ev[6] = {10, 0xffffffffu, 0, 7, BB_P, 0x80000001u};
+	uint32_t ref[6], dev[6];
+	const void *in[] = {x, ev};
+	ffu_error e = {0};
+	cr_assert_eq(ffu_program_interpret(p, in, (void *const[]){ref}, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int k = 0; k < 2; k++) {
+		ffu_device *d = open_ok(ffu_test_devices[k]);
+		cr_assert_eq(ffu_program_run(d, p, NULL, in, (void *const[]){dev}, &e), FFU_STATUS_OK, "%s: %s\n%s",
+			     ffu_test_devices[k], e.message, e.build_log ? e.build_log : "");
+		for (int i = 0; i < 6; i++) {
+			cr_expect_eq(ref[i], bb_pow(x[i], ev[i]), "interpreter %u^%u", x[i], ev[i]);
+			cr_expect_eq(dev[i], bb_pow(x[i], ev[i]), "%s %u^%u: got %u", ffu_test_devices[k], x[i], ev[i],
+				     dev[i]);
+		}
+		ffu_device_close(&d);
+	}
+	ffu_program_destroy(&p);
+	ffu_error_clear(&e);
+}
+
+Test(api, fusion_kill_switch, .timeout = 120)
+{
+	/* read once per process; Criterion runs each test in a fresh process */
+	cr_assert_eq(setenv("FIELDFUSE_DISABLE_FUSION", "1", 1), 0);
+	ffu_device *d = open_ok("pocl");
+	ffu_program *p = parse_ok(seed_text);
+	uint32_t x[N], y[N], out[N];
+	make_inputs(x, y, N, 5);
+	ffu_run_options o = {0};
+	ffu_error e = {0};
+	cr_assert_eq(ffu_program_run(d, p, &o, (const void *const[]){x, y}, (void *const[]){out}, &e), FFU_STATUS_OK,
+		     "%s", e.message);
+	cr_expect_eq(o.kernels, 2, "FIELDFUSE_DISABLE_FUSION=1 runs one kernel per op, got %d", o.kernels);
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(out[i], bb_mul(bb_add(x[i], y[i]), x[i]), "element %d", i);
+	ffu_program_destroy(&p);
+	ffu_device_close(&d);
 }
 
 Test(api, inputs_not_below_p_rejected)
@@ -544,7 +617,7 @@ typedef struct worker {
 	const uint32_t *x, *y;
 	uint32_t out[N];
 	ffu_status st;
-	char message[256];
+	char message[sizeof ((ffu_error *)0)->message];
 } worker;
 
 static void *work(void *arg)

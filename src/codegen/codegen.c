@@ -6,6 +6,13 @@
  * a Montgomery and a canonical operand is canonical (a R * b / R = a b), so `x*x - x` costs
  * one conversion and one product, and linear ops (add, sub, negate) work on either form.
  * Constants are folded on the host into whichever form a use wants, for free.
+ *
+ * A `<field>_mont` value is held as its base field's value (c or m form) and computes with
+ * the base field's functions: where the user radix equals the device radix (31-bit
+ * Montgomery and 256-bit fields) a loaded _mont value simply is the m form, and storing one
+ * stores the m form; the canonical templates (Mersenne31, Goldilocks) convert at load and
+ * store with one product by a constant. convert between a field and its _mont twin is
+ * therefore free (an alias). u32/u64 values exist only in c form (the integer).
  */
 #include "codegen/codegen.h"
 
@@ -40,10 +47,28 @@ static const ffu_field *field_of(const kgen *g, int id)
 	return ffu__shape_field(&g->fc->insts[id]->shape);
 }
 
+/* The field whose device functions compute on values of type f (NULL for u32/u64). */
+static const ffu_field *cl_field(const ffu_field *f)
+{
+	return f->kind == FFU_ELEM_UINT ? NULL : f->base;
+}
+
+/* OpenCL type of values of f: the base field's, or u32_t / u64_t (cl/common.cl). */
+static const char *cl_type(const ffu_field *f, char buf[64])
+{
+	return f->kind == FFU_ELEM_UINT ? (snprintf(buf, 64, "%s_t", f->name), buf) : ffu__cl_type_name(f->base, buf);
+}
+
 static void decl(kgen *g, int id, char form)
 {
 	char tn[64];
-	ffu__sb_printf(g->sb, "\t%s %c%d = ", ffu__cl_type_name(field_of(g, id), tn), form, id);
+	ffu__sb_printf(g->sb, "\t%s %c%d = ", cl_type(field_of(g, id), tn), form, id);
+}
+
+/* Does the _mont type f store exactly the device's Montgomery form? */
+static bool mont_is_dev(const ffu_field *f)
+{
+	return f->mont_radix_bits == f->base->dev_radix_bits;
 }
 
 /* Makes the value id available in form 'c' or 'm' (emitting a conversion if needed). */
@@ -55,15 +80,19 @@ static void need(kgen *g, int id, char form)
 		return;
 	const ffu_field *f = field_of(g, id);
 	decl(g, id, form);
-	if (v->literal) {
-		unsigned char buf[FFU_FIELD_MAX_BYTES];
+	if (v->literal && f->kind == FFU_ELEM_UINT) {
+		ffu__sb_printf(g->sb, "(%s_t)0x%llxUL", f->name, (unsigned long long)ffu__fp_get_u64(f, v->literal));
+	} else if (v->literal) {
+		/* a _mont literal is x * R_mont: fold it to the base field's canonical x first */
+		unsigned char x[FFU_FIELD_MAX_BYTES], buf[FFU_FIELD_MAX_BYTES];
+		ffu__fp_convert(f->base, x, f, v->literal);
 		if (form == 'm')
-			ffu__fp_to_dev_mont(f, buf, v->literal);
+			ffu__fp_to_dev_mont(f->base, buf, x);
 		else
-			memcpy(buf, v->literal, f->storage_bytes);
-		ffu__cl_emit_const(g->sb, f, buf);
+			memcpy(buf, x, f->storage_bytes);
+		ffu__cl_emit_const(g->sb, f->base, buf);
 	} else {
-		ffu__sb_printf(g->sb, "%s_%s(%c%d)", f->name, form == 'm' ? "to_mont" : "from_mont",
+		ffu__sb_printf(g->sb, "%s_%s(%c%d)", f->base->name, form == 'm' ? "to_mont" : "from_mont",
 			       form == 'm' ? 'c' : 'm', id);
 	}
 	ffu__sb_append(g->sb, ";\n");
@@ -92,7 +121,7 @@ static void emit_linear(kgen *g, const ffu_inst *in)
 	for (int j = 0; j < in->n_operands; j++)
 		need(g, in->operands[j]->id, form);
 	decl(g, in->id, form);
-	ffu__sb_printf(g->sb, "%s_%s(", f->name, ffu__ops[in->op].field_fn);
+	ffu__sb_printf(g->sb, "%s_%s(", f->base->name, ffu__ops[in->op].field_fn);
 	for (int j = 0; j < in->n_operands; j++)
 		ffu__sb_printf(g->sb, "%s%c%d", j ? ", " : "", form, resolve(g, in->operands[j]->id));
 	ffu__sb_append(g->sb, ");\n");
@@ -111,12 +140,12 @@ static void emit_product(kgen *g, const ffu_inst *in)
 		if (has(g, a, 'm')) { /* (aR)^2 / R = a^2 R */
 			need(g, a, 'm');
 			decl(g, in->id, 'm');
-			ffu__sb_printf(g->sb, "%s_sqr(m%d);\n", f->name, a);
+			ffu__sb_printf(g->sb, "%s_sqr(m%d);\n", f->base->name, a);
 			r->has_m = true;
 		} else { /* aR * a / R = a^2 */
 			need(g, a, 'm');
 			decl(g, in->id, 'c');
-			ffu__sb_printf(g->sb, "%s_mul(m%d, c%d);\n", f->name, a, a);
+			ffu__sb_printf(g->sb, "%s_mul(m%d, c%d);\n", f->base->name, a, a);
 			r->has_c = true;
 		}
 		return;
@@ -134,11 +163,158 @@ static void emit_product(kgen *g, const ffu_inst *in)
 	need(g, a, fa);
 	need(g, b, fb);
 	decl(g, in->id, fr);
-	ffu__sb_printf(g->sb, "%s_mul(%c%d, %c%d);\n", f->name, fa, a, fb, b);
+	ffu__sb_printf(g->sb, "%s_mul(%c%d, %c%d);\n", f->base->name, fa, a, fb, b);
 	if (fr == 'c')
 		r->has_c = true;
 	else
 		r->has_m = true;
+}
+
+static void set_form(kgen *g, int id, char form)
+{
+	if (form == 'c')
+		g->vals[id].has_c = true;
+	else
+		g->vals[id].has_m = true;
+}
+
+/*
+ * power by a constant exponent: an unrolled left-to-right square-and-multiply chain on the
+ * Montgomery form (the addition chain of the exponent's binary expansion); no loop, no
+ * select. Exponent 0 gives one (also for x = 0).
+ */
+static void emit_pow_const(kgen *g, const ffu_inst *in, int x, uint64_t ev)
+{
+	const char *fn = field_of(g, in->id)->base->name;
+	char tn[64];
+	need(g, x, 'm');
+	ffu__sb_printf(g->sb, "\t%s m%d;\n", cl_type(field_of(g, in->id), tn), in->id);
+	if (ev == 0) {
+		ffu__sb_printf(g->sb, "\tm%d = %s_one_m();\n", in->id, fn);
+	} else {
+		int top = 63;
+		while (!((ev >> top) & 1))
+			top--;
+		ffu__sb_printf(g->sb, "\t{\n\t\t%s t_ = m%d;\n", tn, x);
+		for (int b = top - 1; b >= 0; b--) {
+			ffu__sb_printf(g->sb, "\t\tt_ = %s_sqr(t_);\n", fn);
+			if ((ev >> b) & 1)
+				ffu__sb_printf(g->sb, "\t\tt_ = %s_mul(t_, m%d);\n", fn, x);
+		}
+		ffu__sb_printf(g->sb, "\t\tm%d = t_;\n\t}\n", in->id);
+	}
+	g->vals[in->id].has_m = true;
+}
+
+static void emit_special(kgen *g, const ffu_inst *in)
+{
+	const ffu_field *f = field_of(g, in->id);
+	int x = resolve(g, in->operands[0]->id);
+	switch (in->op) {
+	case FFU_OP_INVERSE:
+		need(g, x, 'm');
+		decl(g, in->id, 'm');
+		ffu__sb_printf(g->sb, "%s_inv(m%d);\n", f->base->name, x);
+		set_form(g, in->id, 'm');
+		return;
+	case FFU_OP_DIVIDE: {
+		/* a * (b^-1 in m form): m form when a is, canonical when a is */
+		int b = resolve(g, in->operands[1]->id);
+		char fa = has(g, x, 'm') && !has(g, x, 'c') ? 'm' : 'c';
+		need(g, b, 'm');
+		need(g, x, fa);
+		decl(g, in->id, fa);
+		ffu__sb_printf(g->sb, "%s_mul(%c%d, %s_inv(m%d));\n", f->base->name, fa, x, f->base->name, b);
+		set_form(g, in->id, fa);
+		return;
+	}
+	case FFU_OP_POWER: {
+		int e = resolve(g, in->operands[1]->id);
+		const ffu_field *fe = field_of(g, e);
+		if (g->vals[e].literal) {
+			emit_pow_const(g, in, x, ffu__fp_get_u64(fe, g->vals[e].literal));
+			return;
+		}
+		need(g, x, 'm');
+		need(g, e, 'c');
+		decl(g, in->id, 'm');
+		ffu__sb_printf(g->sb, "%s_pow_%s(m%d, c%d);\n", f->base->name, fe->name, x, e);
+		set_form(g, in->id, 'm');
+		return;
+	}
+	case FFU_OP_CONVERT: {
+		const ffu_field *fx = field_of(g, x);
+		if (f->kind != FFU_ELEM_UINT && fx->kind != FFU_ELEM_UINT) {
+			/* field <-> _mont: the same base value; loads and stores apply the radix */
+			g->vals[in->id].alias = x;
+			return;
+		}
+		need(g, x, 'c');
+		decl(g, in->id, 'c');
+		if (f->kind == FFU_ELEM_UINT)
+			ffu__sb_printf(g->sb, "(%s_t)c%d;\n", f->name, x);
+		else
+			ffu__sb_printf(g->sb, "%s_from_%s(c%d);\n", f->base->name, fx->name, x);
+		set_form(g, in->id, 'c');
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+/* Loads parameter `in` (instruction i) of the kernel into c and/or m form. */
+static void emit_load(kgen *g, const ffu_inst *in, int i)
+{
+	const ffu_field *f = ffu__shape_field(&in->shape);
+	const char *idx = ffu__shape_count(&in->shape) == g->n ? "i" : "0";
+	if (f->kind == FFU_ELEM_UINT) {
+		decl(g, i, 'c');
+		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
+		set_form(g, i, 'c');
+		return;
+	}
+	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+		decl(g, i, 'm');
+		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->base->name, (long long)in->index, idx);
+		set_form(g, i, 'm');
+		return;
+	}
+	decl(g, i, 'c');
+	if (f->kind == FFU_ELEM_MONT) {
+		/* canonical template (R_dev = 1): x = stored * R_mont^-1, one canonical product */
+		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
+		ffu__fp_set_u64(f->base, one, 1);
+		ffu__fp_convert(f->base, rinv, f, one);
+		ffu__sb_printf(g->sb, "%s_mul(%s_load(in%lld, %s), ", f->base->name, f->base->name,
+			       (long long)in->index, idx);
+		ffu__cl_emit_const(g->sb, f->base, rinv);
+		ffu__sb_append(g->sb, ");\n");
+	} else {
+		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
+	}
+	set_form(g, i, 'c');
+}
+
+/* Stores value id as output o of type f (the output instruction's type). */
+static void emit_store(kgen *g, const ffu_field *f, int o, int id)
+{
+	const char *fn = f->kind == FFU_ELEM_UINT ? f->name : f->base->name;
+	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+		need(g, id, 'm');
+		ffu__sb_printf(g->sb, "\t%s_store(out%d, i, m%d);\n", fn, o, id);
+		return;
+	}
+	need(g, id, 'c');
+	if (f->kind == FFU_ELEM_MONT) {
+		unsigned char r[FFU_FIELD_MAX_BYTES];
+		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
+		ffu__sb_printf(g->sb, "\t%s_store(out%d, i, %s_mul(c%d, ", fn, o, fn, id);
+		ffu__cl_emit_const(g->sb, f->base, r);
+		ffu__sb_append(g->sb, "));\n");
+		return;
+	}
+	ffu__sb_printf(g->sb, "\t%s_store(out%d, i, c%d);\n", fn, o, id);
 }
 
 static ffu_status emit_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, ffu_error *e)
@@ -180,10 +356,7 @@ static ffu_status emit_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, ffu
 				g.vals[i].literal = in->literal;
 				break;
 			}
-			decl(&g, i, 'c');
-			ffu__sb_printf(sb, "%s_load(in%lld, %s);\n", ffu__shape_field(&in->shape)->name,
-				       (long long)in->index, ffu__shape_count(&in->shape) == g.n ? "i" : "0");
-			g.vals[i].has_c = true;
+			emit_load(&g, in, i);
 			break;
 		case FFU_KIND_INDEX: /* broadcast of a scalar: the same value at every index */
 			g.vals[i].alias = in->operands[0]->id;
@@ -191,6 +364,8 @@ static ffu_status emit_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, ffu
 		case FFU_KIND_ELEMENTWISE:
 			if (ffu__ops[in->op].form == FFU_FORM_BILINEAR)
 				emit_product(&g, in);
+			else if (ffu__ops[in->op].form == FFU_FORM_SPECIAL)
+				emit_special(&g, in);
 			else
 				emit_linear(&g, in);
 			break;
@@ -202,9 +377,7 @@ static ffu_status emit_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, ffu
 		}
 	}
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
-		int id = resolve(&g, outs[o]->id);
-		need(&g, id, 'c');
-		ffu__sb_printf(sb, "\t%s_store(out%d, i, c%d);\n", field_of(&g, id)->name, o, id);
+		emit_store(&g, ffu__shape_field(&outs[o]->shape), o, resolve(&g, outs[o]->id));
 	}
 	ffu__sb_append(sb, "}\n\n");
 	free(g.vals);
@@ -225,8 +398,8 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int *n_kern
 			continue;
 		for (int i = 0; i < m->comps[c]->n_insts; i++) {
 			const ffu_field *f = ffu__shape_field(&m->comps[c]->insts[i]->shape);
-			if (f)
-				used[f->id] = true;
+			if (f && cl_field(f))
+				used[cl_field(f)->id] = true;
 		}
 	}
 	ffu__cl_emit_common(sb);

@@ -67,6 +67,22 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 	else
 		ffu__sb_printf(sb, "#error \"fieldfuse: no OpenCL template %s\"\n", f->cl_template);
 
+	/* p - 2 for Fermat inversion (p is odd and > 2: no borrow past the top word) */
+	unsigned char pm2[FFU_FIELD_MAX_BYTES];
+	unsigned borrow = 2;
+	for (size_t i = 0; i < f->storage_bytes; i++) {
+		unsigned d = (unsigned)p[i] - borrow;
+		pm2[i] = (unsigned char)d;
+		borrow = d > 0xff ? 1 : 0;
+	}
+	ffu__sb_printf(sb, "#define FP_WORDS %zu\n#define FP_PM2 ", words);
+	for (size_t k = 0; k < words; k++)
+		ffu__sb_printf(sb, "%s0x%08xu", k ? ", " : "", word_of(pm2, k));
+	ffu__sb_append(sb, "\n");
+	const char *ops = ffu__cl_source("fp_ops");
+	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
+	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP_PM2\n");
+
 	ffu__sb_append(sb, "#undef FP\n#undef FP_PINV\n");
 	if (words == 1) {
 		ffu__sb_append(sb, "#undef FP_P\n#undef FP_R2\n");

@@ -6,8 +6,11 @@
  *
  * After ffu__cl_emit_field(f) the program has, for name = f->name:
  *   type <name>_t; <name>_load(buf, i), <name>_store(buf, i, v), <name>_make(w0[, .. w7]),
- *   <name>_add, _sub, _neg, _mul (Montgomery, R = 2^(8 * storage_bytes)), _sqr, _to_mont,
- *   _from_mont, _eq. Buffers are `__global uint *`, ffu__cl_words(f) words per element.
+ *   <name>_add, _sub, _neg, _mul (Montgomery, R = 2^dev_radix_bits; the canonical product
+ *   where dev_radix_bits = 0), _sqr, _to_mont, _from_mont, _eq, _from_u32, _from_u64, and
+ *   from cl/fp_ops.cl _one_m, _pow_u32, _pow_u64, _inv (Montgomery form in and out).
+ *   Buffers are `__global uint *`, ffu__cl_words(f) words per element. Only prime fields
+ *   are instantiated: a _mont type computes with its base field's functions.
  * Errors (no template, out of memory) latch in the strbuf / surface as a build error.
  */
 #ifndef FFU_CODEGEN_FIELD_CL_H

@@ -14,6 +14,7 @@
  * function.
  */
 #include "hlo/hlo.h"
+#include "util/symtab.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -24,76 +25,6 @@
 #include "hlo/lexer.h"
 
 _Static_assert(FFU_OP_COUNT <= 64, "attribute op masks are 64-bit");
-
-/* --- name tables: open addressing over arena-held, NUL-terminated keys --- */
-
-typedef struct symtab {
-	const char **keys;
-	void **vals;
-	size_t cap, n;
-} symtab;
-
-static size_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return (size_t)h;
-}
-
-static void *sym_get(const symtab *t, const char *s, size_t n)
-{
-	if (t->cap == 0)
-		return NULL;
-	for (size_t i = hash_bytes(s, n) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		if (!t->keys[i])
-			return NULL;
-		if (strlen(t->keys[i]) == n && memcmp(t->keys[i], s, n) == 0)
-			return t->vals[i];
-	}
-}
-
-static bool sym_put(symtab *t, const char *key, void *val)
-{
-	if (2 * (t->n + 1) > t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		const char **keys = calloc(cap, sizeof *keys);
-		void **vals = calloc(cap, sizeof *vals);
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
-			return false;
-		}
-		for (size_t i = 0; i < t->cap; i++) {
-			if (!t->keys[i])
-				continue;
-			size_t j = hash_bytes(t->keys[i], strlen(t->keys[i])) & (cap - 1);
-			while (keys[j])
-				j = (j + 1) & (cap - 1);
-			keys[j] = t->keys[i];
-			vals[j] = t->vals[i];
-		}
-		free(t->keys);
-		free(t->vals);
-		t->keys = keys;
-		t->vals = vals;
-		t->cap = cap;
-	}
-	size_t i = hash_bytes(key, strlen(key)) & (t->cap - 1);
-	while (t->keys[i])
-		i = (i + 1) & (t->cap - 1);
-	t->keys[i] = key;
-	t->vals[i] = val;
-	t->n++;
-	return true;
-}
-
-static void sym_free(symtab *t)
-{
-	free(t->keys);
-	free(t->vals);
-	memset(t, 0, sizeof *t);
-}
 
 /* --- parser state and error reporting --- */
 
@@ -109,7 +40,7 @@ typedef struct parser {
 	ffu_error *e;
 	ffu_module *m;
 	ffu_computation *comp;
-	symtab insts, comps;
+	ffu_symtab insts, comps;
 	/* scratch reused across instructions (malloc'd) */
 	ffu_inst **ops;
 	size_t ops_cap;
@@ -450,7 +381,7 @@ static ffu_status parse_operand(parser *p, ffu_inst **out)
 	if (p->tok.kind != FFU_TOK_WORD)
 		return unexpected(p, "an operand name");
 	ffu_token nt = p->tok;
-	ffu_inst *in = sym_get(&p->insts, nt.text, nt.len);
+	ffu_inst *in = ffu__sym_get(&p->insts, nt.text, nt.len);
 	if (!in) {
 		int later = later_definition(p, &nt);
 		if (later)
@@ -523,7 +454,7 @@ static ffu_status attr_calls(parser *p, ffu_inst *in)
 	ffu_token t = p->tok;
 	if (t.kind != FFU_TOK_WORD)
 		return unexpected(p, "a computation name");
-	ffu_computation *c = sym_get(&p->comps, t.text, t.len);
+	ffu_computation *c = ffu__sym_get(&p->comps, t.text, t.len);
 	if (c == p->comp)
 		return PERR(&t, "computation '%%%s' calls itself", c->name);
 	if (!c)
@@ -624,7 +555,7 @@ static ffu_status parse_instruction(parser *p, ffu_inst **root)
 	ffu_token nt = p->tok;
 	if (nt.kind != FFU_TOK_WORD)
 		return unexpected(p, "an instruction name or '}'");
-	ffu_inst *prev = sym_get(&p->insts, nt.text, nt.len);
+	ffu_inst *prev = ffu__sym_get(&p->insts, nt.text, nt.len);
 	if (prev)
 		return PERR(&nt, "duplicate instruction name '%%%s' (first defined at %d:%d)", prev->name,
 			    prev->line, prev->col);
@@ -667,7 +598,7 @@ static ffu_status parse_instruction(parser *p, ffu_inst **root)
 		return PERR(&optok, "too many operands");
 
 	ffu_inst *in = ffu__inst_new(c, (ffu_op)op, "", &shape, p->ops, (int)n);
-	if (!in || !(in->name = tok_strdup(p, &nt)) || !sym_put(&p->insts, in->name, in))
+	if (!in || !(in->name = tok_strdup(p, &nt)) || !ffu__sym_put(&p->insts, in->name, in))
 		return oom(p);
 	in->line = nt.line;
 	in->col = nt.col;
@@ -753,13 +684,13 @@ static ffu_status parse_computation(parser *p, const ffu_token *first_entry)
 	ffu_token nt = p->tok;
 	if (nt.kind != FFU_TOK_WORD)
 		return unexpected(p, "a computation name");
-	ffu_computation *prev = sym_get(&p->comps, nt.text, nt.len);
+	ffu_computation *prev = ffu__sym_get(&p->comps, nt.text, nt.len);
 	if (prev)
 		return PERR(&nt, "duplicate computation name '%%%s' (first defined at %d:%d)", prev->name,
 			    prev->line, prev->col);
 	char *name = tok_strdup(p, &nt);
 	ffu_computation *c = name ? ffu__comp_new(p->m, name) : NULL;
-	if (!c || !sym_put(&p->comps, c->name, c))
+	if (!c || !ffu__sym_put(&p->comps, c->name, c))
 		return oom(p);
 	c->line = nt.line;
 	c->col = nt.col;
@@ -853,8 +784,8 @@ ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const 
 	ffu_status st = parse_module(&p);
 	if (st == FFU_STATUS_OK)
 		st = ffu__module_verify(p.m, p.file, e);
-	sym_free(&p.insts);
-	sym_free(&p.comps);
+	ffu__sym_free(&p.insts);
+	ffu__sym_free(&p.comps);
 	free(p.ops);
 	free(p.lit);
 	free(p.sig);

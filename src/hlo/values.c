@@ -32,12 +32,7 @@ static bool ends_with(const char *s, const char *suffix)
 /* Canonical storage bytes are < p (little-endian bytes against p's 64-bit limbs). */
 static bool canonical(const ffu_field *f, const unsigned char *x)
 {
-	for (size_t i = f->storage_bytes; i-- > 0;) {
-		unsigned pb = i / 8 < FFU_FIELD_MAX_LIMBS ? (unsigned)(f->p[i / 8] >> (8 * (i % 8))) & 0xff : 0;
-		if (x[i] != pb)
-			return x[i] < pb;
-	}
-	return false;
+	return ffu__fp_canonical(f, x); /* u32/u64: every bit pattern is a value */
 }
 
 /* Quotes a value for a message when it is plain text, so junk bytes never reach stderr. */

@@ -90,6 +90,21 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 		const unsigned char *a = slots[in->operands[0]->id].v[0].data;
 		const unsigned char *b = in->n_operands > 1 ? slots[in->operands[1]->id].v[0].data : a;
 		unsigned char *o = out->v[0].data;
+		/* power and convert have operands of another type (element size): strides differ */
+		const ffu_field *f1 = ffu__shape_field(&in->operands[in->n_operands - 1]->shape);
+		size_t eb1 = f1->storage_bytes;
+		if (in->op == FFU_OP_POWER) {
+			for (int64_t i = 0; i < n; i++)
+				ffu__fp_pow(f, o + i * eb, a + i * eb, ffu__fp_get_u64(f1, b + i * eb1));
+			return FFU_STATUS_OK;
+		}
+		if (in->op == FFU_OP_CONVERT) {
+			for (int64_t i = 0; i < n; i++)
+				if (!ffu__fp_convert(f, o + i * eb, f1, a + i * eb1))
+					return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "interpreter: convert %s -> %s",
+							f1->name, f->name);
+			return FFU_STATUS_OK;
+		}
 		for (int64_t i = 0; i < n; i++)
 			info->host_fn(f, o + i * eb, a + i * eb, b + i * eb);
 		return FFU_STATUS_OK;

@@ -14,17 +14,23 @@
 
 #include "fields/field.h"
 #include "util/arena.h"
+#include "util/symtab.h"
 #include "util/error.h"
 
 enum { FFU_MAX_RANK = 4 };
 
-/* Element types: every field of fields.def, then the non-field types. */
+/*
+ * Element types: one per element descriptor of fields/field.h (every field of fields.def,
+ * then its _mont twin, then u32 and u64), then the tuple marker.
+ */
 typedef enum ffu_type {
 	FFU_TYPE_INVALID = -1,
-#define FFU_FIELD(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID,
+#define FFU_FIELD(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID, FFU_TYPE_##ID##_MONT = FFU_FIELD_##ID##_MONT,
 #include "fields.def"
 #undef FFU_FIELD
-	FFU_TYPE_TUPLE = FFU_FIELD_COUNT,
+	FFU_TYPE_U32 = FFU_FIELD_U32,
+	FFU_TYPE_U64 = FFU_FIELD_U64,
+	FFU_TYPE_TUPLE = FFU_ELEM_COUNT,
 	FFU_TYPE_COUNT
 } ffu_type;
 
@@ -37,7 +43,7 @@ typedef enum ffu_op {
 
 typedef enum { FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_TUPLE, FFU_KIND_CALL } ffu_op_kind;
 typedef enum { FFU_COST_CHEAP, FFU_COST_EXPENSIVE } ffu_op_cost;
-typedef enum { FFU_FORM_NA, FFU_FORM_LINEAR, FFU_FORM_BILINEAR } ffu_op_form;
+typedef enum { FFU_FORM_NA, FFU_FORM_LINEAR, FFU_FORM_BILINEAR, FFU_FORM_SPECIAL } ffu_op_form;
 
 typedef struct ffu_op_info {
 	const char *keyword;
@@ -107,6 +113,8 @@ struct ffu_module {
 	int n_comps, cap_comps;
 	ffu_computation *entry;
 	unsigned name_counter;    /* for ffu__module_unique_name */
+	ffu_symtab names;         /* every name in use, built on first ffu__module_unique_name */
+	bool names_built;
 };
 
 /* --- shapes (ir/shape.c) --- */

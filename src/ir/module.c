@@ -22,6 +22,7 @@ void ffu__module_free(ffu_module *m)
 {
 	if (!m)
 		return;
+	ffu__sym_free(&m->names);
 	ffu__arena_free(&m->arena);
 	free(m);
 }
@@ -46,6 +47,8 @@ static bool grow(ffu_arena *a, void ***items, int *cap, int need)
 
 ffu_computation *ffu__comp_new(ffu_module *m, const char *name)
 {
+	if (!name) /* a failed ffu__module_unique_name */
+		return NULL;
 	ffu_computation *c = ffu__arena_alloc(&m->arena, sizeof *c);
 	if (!c || !grow(&m->arena, (void ***)&m->comps, &m->cap_comps, m->n_comps + 1))
 		return NULL;
@@ -54,6 +57,8 @@ ffu_computation *ffu__comp_new(ffu_module *m, const char *name)
 		return NULL;
 	c->module = m;
 	m->comps[m->n_comps++] = c;
+	if (m->names_built && !ffu__sym_put(&m->names, c->name, c))
+		return NULL;
 	return c;
 }
 
@@ -90,7 +95,7 @@ ffu_inst *ffu__inst_alloc(ffu_computation *c, ffu_op op, const char *name, const
 			  ffu_inst *const *operands, int n_operands)
 {
 	ffu_module *m = c->module;
-	ffu_inst *in = ffu__arena_alloc(&m->arena, sizeof *in);
+	ffu_inst *in = name ? ffu__arena_alloc(&m->arena, sizeof *in) : NULL;
 	if (!in)
 		return NULL;
 	in->op = op;
@@ -106,6 +111,8 @@ ffu_inst *ffu__inst_alloc(ffu_computation *c, ffu_op op, const char *name, const
 	in->n_operands = n_operands;
 	in->parent = c;
 	in->id = -1;
+	if (m->names_built && !ffu__sym_put(&m->names, in->name, in))
+		return NULL;
 	return in;
 }
 
@@ -124,25 +131,33 @@ bool ffu__comp_set_insts(ffu_computation *c, ffu_inst *const *insts, int n)
 	return true;
 }
 
-static bool name_taken(const ffu_module *m, const char *name)
+/*
+ * Names in use, as a table built on first need (after parsing, which names instructions
+ * itself) and kept current by ffu__comp_new and ffu__inst_alloc: passes that create many
+ * instructions would otherwise rescan the module for every new name.
+ */
+static bool build_names(ffu_module *m)
 {
 	for (int i = 0; i < m->n_comps; i++) {
 		const ffu_computation *c = m->comps[i];
-		if (strcmp(c->name, name) == 0)
-			return true;
+		if (!ffu__sym_put(&m->names, c->name, (void *)c))
+			return false;
 		for (int j = 0; j < c->n_insts; j++)
-			if (strcmp(c->insts[j]->name, name) == 0)
-				return true;
+			if (!ffu__sym_put(&m->names, c->insts[j]->name, c->insts[j]))
+				return false;
 	}
-	return false;
+	m->names_built = true;
+	return true;
 }
 
 const char *ffu__module_unique_name(ffu_module *m, const char *base)
 {
 	char buf[256];
+	if (!m->names_built && !build_names(m))
+		return NULL;
 	do
 		snprintf(buf, sizeof buf, "%s.%u", base, m->name_counter++);
-	while (name_taken(m, buf));
+	while (ffu__sym_get(&m->names, buf, strlen(buf)));
 	return ffu__arena_strdup(&m->arena, buf);
 }
 

@@ -5,9 +5,11 @@
 #include "ir/ir.h"
 
 static const char *const type_names[FFU_TYPE_COUNT] = {
-#define FFU_FIELD(ID, name, ...) [FFU_TYPE_##ID] = #name,
+#define FFU_FIELD(ID, name, ...) [FFU_TYPE_##ID] = #name, [FFU_TYPE_##ID##_MONT] = #name "_mont",
 #include "fields.def"
 #undef FFU_FIELD
+	[FFU_TYPE_U32] = "u32",
+	[FFU_TYPE_U64] = "u64",
 	[FFU_TYPE_TUPLE] = "tuple",
 };
 
@@ -18,7 +20,7 @@ const char *ffu__type_name(ffu_type t)
 
 ffu_type ffu__type_by_name(const char *s, size_t len)
 {
-	for (int t = 0; t < FFU_FIELD_COUNT; t++)
+	for (int t = 0; t < FFU_ELEM_COUNT; t++)
 		if (strlen(type_names[t]) == len && memcmp(type_names[t], s, len) == 0)
 			return (ffu_type)t;
 	return FFU_TYPE_INVALID;
@@ -59,7 +61,7 @@ bool ffu__shape_eq(const ffu_shape *a, const ffu_shape *b)
 
 const ffu_field *ffu__shape_field(const ffu_shape *s)
 {
-	return s->type >= 0 && (int)s->type < (int)FFU_FIELD_COUNT ? ffu__field_get((ffu_field_id)s->type) : NULL;
+	return s->type >= 0 && (int)s->type < (int)FFU_ELEM_COUNT ? ffu__field_get((ffu_field_id)s->type) : NULL;
 }
 
 size_t ffu__shape_elem_bytes(const ffu_shape *s)

@@ -99,12 +99,45 @@ static bool is_array(const ffu_shape *s)
 /* Canonical storage bytes are < p (little-endian bytes against p's 64-bit limbs). */
 static bool elem_canonical(const ffu_field *f, const unsigned char *x)
 {
-	for (size_t i = f->storage_bytes; i-- > 0;) {
-		unsigned pb = i / 8 < FFU_FIELD_MAX_LIMBS ? (unsigned)(f->p[i / 8] >> (8 * (i % 8))) & 0xff : 0;
-		if (x[i] != pb)
-			return x[i] < pb;
+	return ffu__fp_canonical(f, x); /* u32/u64: every bit pattern is a value */
+}
+
+/*
+ * power(x, e): x a field array, e a u32/u64 array of x's dimensions, result = x's shape.
+ * convert(x): same dimensions, and a conversion fields/field.c defines between the types.
+ */
+static ffu_status check_power_convert(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
+	if (!is_array(x))
+		return IERR(FFU_STATUS_EVERIFY, in, "operand 0 must be an array, not %s", fmt_shape(x, a, sizeof a));
+	bool same_dims = x->rank == s->rank;
+	for (int i = 0; same_dims && i < s->rank; i++)
+		same_dims = x->dims[i] == s->dims[i];
+	if (in->op == FFU_OP_CONVERT) {
+		if (!same_dims)
+			return IERR(FFU_STATUS_EVERIFY, in, "operand %s and result %s must have the same dimensions",
+				    fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
+		if (!ffu__fp_convert_ok(ffu__shape_field(s), ffu__shape_field(x)))
+			return IERR(FFU_STATUS_EVERIFY, in,
+				    "no conversion from %s to %s (u32/u64 -> field, field <-> field_mont, 31-bit field -> u32, goldilocks -> u64)",
+				    ffu__type_name(x->type), ffu__type_name(s->type));
+		return FFU_STATUS_OK;
 	}
-	return false; /* equal to p */
+	const ffu_shape *e = &in->operands[1]->shape;
+	if (!ffu__shape_eq(x, s))
+		return IERR(FFU_STATUS_EVERIFY, in, "operand 0 ('%%%s') has shape %s, expected the result shape %s",
+			    in->operands[0]->name, fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
+	if (ffu__shape_field(s)->kind == FFU_ELEM_UINT)
+		return IERR(FFU_STATUS_EVERIFY, in, "power needs a field base, not %s", ffu__type_name(s->type));
+	bool e_dims = is_array(e) && e->rank == s->rank;
+	for (int i = 0; e_dims && i < s->rank; i++)
+		e_dims = e->dims[i] == s->dims[i];
+	if (!e_dims || (e->type != FFU_TYPE_U32 && e->type != FFU_TYPE_U64))
+		return IERR(FFU_STATUS_EVERIFY, in, "exponent ('%%%s') is %s; it must be u32 or u64 with the dimensions of %s",
+			    in->operands[1]->name, fmt_shape(e, a, sizeof a), fmt_shape(s, b, sizeof b));
+	return FFU_STATUS_OK;
 }
 
 /* Operand j of in is defined earlier in the same computation (ids may be stale: fall back). */
@@ -154,6 +187,11 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 	case FFU_KIND_ELEMENTWISE:
 		if (!is_array(s))
 			return IERR(FFU_STATUS_EVERIFY, in, "result must be an array, not %s", fmt_shape(s, a, sizeof a));
+		if (in->op == FFU_OP_POWER || in->op == FFU_OP_CONVERT)
+			return check_power_convert(v, in);
+		if (ffu__shape_field(s)->kind == FFU_ELEM_UINT)
+			return IERR(FFU_STATUS_EVERIFY, in, "%s is a field operation; %s is an integer type",
+				    oi->keyword, ffu__type_name(s->type));
 		for (int j = 0; j < in->n_operands; j++)
 			if (!ffu__shape_eq(&in->operands[j]->shape, s))
 				return IERR(FFU_STATUS_EVERIFY, in,

@@ -25,6 +25,7 @@ typedef struct fuse_ctx {
 	ffu_computation *c;
 	int n;
 	int *group;      /* union-find parent; -1 for instructions that are not kernel ops */
+	int *lo, *hi;    /* per group root: lowest and highest member id */
 	int *user_start; /* CSR adjacency: users of instruction i */
 	int *users;
 	char *seen;      /* scratch for the cycle search */
@@ -81,24 +82,26 @@ static bool build_users(fuse_ctx *x)
 
 /*
  * Would merging groups a and b create a cycle? Only if some path leaves a (or b) through a
- * node outside both and comes back into the other. A group is one kernel, so reaching any
- * member of a third group reaches all of its members' users too.
+ * node outside both and comes back into the other. Operands precede their users, so such a
+ * path only visits ids between the lowest and the highest member of a and b: the search
+ * stays inside that window (a chain of n ops costs O(n) per merge, not O(n^2)). A group is
+ * one kernel, so reaching any member of a third group reaches all of its members' users.
  */
 static bool merge_makes_cycle(fuse_ctx *x, int a, int b)
 {
-	memset(x->seen, 0, (size_t)x->n);
+	int lo = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
+	int hi = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
 	int head = 0, tail = 0;
-	for (int i = 0; i < x->n; i++) {
-		if (x->group[i] < 0)
-			continue;
-		int g = find(x, i);
+	memset(x->seen + lo, 0, (size_t)(hi - lo + 1));
+	for (int i = lo; i <= hi; i++) {
+		int g = x->group[i] < 0 ? -1 : find(x, i);
 		if (g != a && g != b)
 			continue;
 		for (int u = x->user_start[i]; u < x->user_start[i + 1]; u++) {
 			int v = x->users[u];
 			int gv = x->group[v] < 0 ? -1 : find(x, v);
-			if (gv != a && gv != b && !x->seen[v]) {
-				x->seen[v] = 1;
+			if (v < hi && gv != a && gv != b && !x->seen[v - lo]) {
+				x->seen[v - lo] = 1;
 				x->queue[tail++] = v;
 			}
 		}
@@ -106,22 +109,20 @@ static bool merge_makes_cycle(fuse_ctx *x, int a, int b)
 	while (head < tail) {
 		int v = x->queue[head++];
 		int gv = x->group[v] < 0 ? -1 : find(x, v);
-		/* the whole group of v runs as one kernel: continue from all its members */
-		for (int w = 0; w < x->n; w++) {
-			if (w != v && (gv < 0 || x->group[w] < 0 || find(x, w) != gv))
+		/* continue from v, and from every member of v's group inside the window */
+		for (int w = gv < 0 ? v : lo; w <= (gv < 0 ? v : hi); w++) {
+			if (w != v && (x->group[w] < 0 || find(x, w) != gv))
 				continue;
 			for (int u = x->user_start[w]; u < x->user_start[w + 1]; u++) {
 				int y = x->users[u];
 				int gy = x->group[y] < 0 ? -1 : find(x, y);
 				if (gy == a || gy == b)
 					return true;
-				if (!x->seen[y]) {
-					x->seen[y] = 1;
+				if (y < hi && !x->seen[y - lo]) {
+					x->seen[y - lo] = 1;
 					x->queue[tail++] = y;
 				}
 			}
-			if (w != v)
-				x->seen[w] = 1;
 		}
 	}
 	return false;
@@ -131,9 +132,11 @@ static bool merge_makes_cycle(fuse_ctx *x, int a, int b)
 static int kernel_args(fuse_ctx *x, int a, int b)
 {
 	const ffu_computation *c = x->c;
-	memset(x->seen, 0, (size_t)x->n);
+	int lo = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
+	int hi = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
 	int args = 0;
-	for (int i = 0; i < x->n; i++) {
+	memset(x->seen, 0, (size_t)x->n);
+	for (int i = lo; i <= hi; i++) {
 		if (x->group[i] < 0)
 			continue;
 		int g = find(x, i);
@@ -159,15 +162,28 @@ static int kernel_args(fuse_ctx *x, int a, int b)
 	return args;
 }
 
+/* Same iteration space: the element type may differ (a pred from compare, a u32 exponent). */
+static bool same_dims(const ffu_shape *a, const ffu_shape *b)
+{
+	if (!ffu__shape_is_array(a) || !ffu__shape_is_array(b) || a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return true;
+}
+
 static void try_merge(fuse_ctx *x, int producer, int consumer)
 {
 	const ffu_computation *c = x->c;
 	int a = find(x, producer), b = find(x, consumer);
-	if (a == b || !ffu__shape_eq(&c->insts[producer]->shape, &c->insts[consumer]->shape))
+	if (a == b || !same_dims(&c->insts[producer]->shape, &c->insts[consumer]->shape))
 		return;
 	if (merge_makes_cycle(x, a, b) || kernel_args(x, a, b) > x->max_params)
 		return;
 	x->group[a] = b;
+	x->lo[b] = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
+	x->hi[b] = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
 }
 
 /* ---- rewriting the entry computation ---- */
@@ -413,12 +429,16 @@ ffu_status ffu__pass_fusion(ffu_module *m, const ffu_pass_opts *o, ffu_error *e)
 	ffu_status st = FFU_STATUS_ENOMEM;
 	ffu__comp_renumber(x.c);
 	x.group = malloc(sizeof(int) * (size_t)(x.n + 1));
+	x.lo = malloc(sizeof(int) * (size_t)(x.n + 1));
+	x.hi = malloc(sizeof(int) * (size_t)(x.n + 1));
 	x.seen = malloc((size_t)x.n + 1);
 	x.queue = malloc(sizeof(int) * (size_t)(x.n + 1));
-	if (!x.group || !x.seen || !x.queue || !build_users(&x))
+	if (!x.group || !x.lo || !x.hi || !x.seen || !x.queue || !build_users(&x))
 		goto out;
-	for (int i = 0; i < x.n; i++)
+	for (int i = 0; i < x.n; i++) {
 		x.group[i] = is_kernel_op(x.c->insts[i]) ? i : -1;
+		x.lo[i] = x.hi[i] = i;
+	}
 	if (!o || o->fuse) {
 		for (int i = 0; i < x.n; i++) {
 			const ffu_inst *in = x.c->insts[i];
@@ -441,6 +461,8 @@ ffu_status ffu__pass_fusion(ffu_module *m, const ffu_pass_opts *o, ffu_error *e)
 	st = FFU_STATUS_OK;
 out:
 	free(x.group);
+	free(x.lo);
+	free(x.hi);
 	free(x.seen);
 	free(x.queue);
 	free(x.user_start);

@@ -44,17 +44,17 @@ static bool valid_call(const char *s, size_t len)
 	return true;
 }
 
-/* Caller holds the lock. */
-static ffu_status add_locked(const char *call, size_t len, cl_int code, unsigned after, ffu_error *e)
+/* Caller holds the lock. who: "FIELDFUSE_FAULT" or "fault injection", for messages. */
+static ffu_status add_locked(const char *who, const char *call, size_t len, cl_int code, unsigned after,
+			     ffu_error *e)
 {
 	if (!valid_call(call, len))
-		return ffu__err(e, FFU_STATUS_EINVAL, "fault injection: '%.*s' is not an OpenCL call name",
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: '%.*s' is not an OpenCL call name", who,
 				(int)(len < 64 ? len : 64), call);
 	if (code == CL_SUCCESS)
-		return ffu__err(e, FFU_STATUS_EINVAL, "fault injection: %.*s needs a non-zero error code", (int)len,
-				call);
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: %.*s needs a non-zero error code", who, (int)len, call);
 	if (n_faults == FFU_CL_FAULT_MAX)
-		return ffu__err(e, FFU_STATUS_ELIMIT, "fault injection: more than %d faults", FFU_CL_FAULT_MAX);
+		return ffu__err(e, FFU_STATUS_ELIMIT, "%s: more than %d faults", who, FFU_CL_FAULT_MAX);
 	fault *f = &table[n_faults++];
 	memcpy(f->call, call, len);
 	f->call[len] = '\0';
@@ -102,7 +102,7 @@ static ffu_status parse_item(const char *s, size_t len, ffu_error *e)
 			after = after * 10 + (unsigned long)(*p - '0');
 		}
 	}
-	return add_locked(s, (size_t)(c1 - s), code, (unsigned)after, e);
+	return add_locked("FIELDFUSE_FAULT", s, (size_t)(c1 - s), code, (unsigned)after, e);
 bad_code:
 	return ffu__err(e, FFU_STATUS_EINVAL, "FIELDFUSE_FAULT: '%.*s' is neither a CL_... name nor a number",
 			(int)code_len, code_s);
@@ -162,7 +162,7 @@ ffu_status ffu__cl_fault_set(const char *call, cl_int code, unsigned after, ffu_
 	if (!call)
 		return ffu__err(e, FFU_STATUS_EINVAL, "fault injection: no call name");
 	pthread_mutex_lock(&lock);
-	ffu_status st = add_locked(call, strlen(call), code, after, e);
+	ffu_status st = add_locked("fault injection", call, strlen(call), code, after, e);
 	pthread_mutex_unlock(&lock);
 	return st;
 }

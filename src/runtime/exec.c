@@ -5,6 +5,8 @@
  */
 #include "runtime/exec.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +31,27 @@ struct ffu_exec {
 	size_t device_bytes;
 };
 
+/*
+ * Saturates at SIZE_MAX: shapes come from user text and may hold up to 2^63 elements, so
+ * count * element bytes can wrap, and a wrapped size would pass the memory checks below
+ * and launch a kernel over far more elements than its buffer holds.
+ */
 static size_t value_bytes(const ffu_shape *s)
 {
-	return (size_t)ffu__shape_count(s) * ffu__shape_elem_bytes(s);
+	uint64_t n = (uint64_t)ffu__shape_count(s), eb = ffu__shape_elem_bytes(s);
+	if (eb && n > SIZE_MAX / eb)
+		return SIZE_MAX;
+	return (size_t)(n * eb);
+}
+
+/* "123 bytes", or "more than 2^64 bytes" for a saturated size; buf of 48 bytes. */
+static const char *bytes_str(char *buf, size_t b)
+{
+	if (b == SIZE_MAX)
+		snprintf(buf, 48, "more than %zu bytes", b);
+	else
+		snprintf(buf, 48, "%zu bytes", b);
+	return buf;
 }
 
 static ffu_status alloc_slot(ffu_exec *x, dslot *d, const ffu_shape *s, ffu_error *e)
@@ -68,6 +88,7 @@ static ffu_status check_memory(const ffu_exec *x, ffu_error *e)
 {
 	const ffu_computation *c = x->m->entry;
 	size_t total = 0;
+	char b1[48];
 	for (int i = 0; i < c->n_insts; i++) {
 		const ffu_inst *in = c->insts[i];
 		if (in->op != FFU_OP_PARAMETER && in->op != FFU_OP_CONSTANT && in->op != FFU_OP_FUSION)
@@ -78,14 +99,15 @@ static ffu_status check_memory(const ffu_exec *x, ffu_error *e)
 			size_t b = value_bytes(es);
 			if (b > x->cl->dev.max_alloc)
 				return ffu__err(e, FFU_STATUS_ELIMIT,
-						"%s needs a buffer of %zu bytes; %s allows at most %llu per buffer",
-						in->name, b, x->cl->dev.name, (unsigned long long)x->cl->dev.max_alloc);
-			total += b;
+						"%s needs a buffer of %s; %s allows at most %llu per buffer",
+						in->name, bytes_str(b1, b), x->cl->dev.name,
+						(unsigned long long)x->cl->dev.max_alloc);
+			total = b > SIZE_MAX - total ? SIZE_MAX : total + b;
 		}
 	}
 	if (total > x->cl->dev.global_mem)
-		return ffu__err(e, FFU_STATUS_ELIMIT, "program needs %zu bytes of device memory; %s has %llu",
-				total, x->cl->dev.name, (unsigned long long)x->cl->dev.global_mem);
+		return ffu__err(e, FFU_STATUS_ELIMIT, "program needs %s of device memory; %s has %llu",
+				bytes_str(b1, total), x->cl->dev.name, (unsigned long long)x->cl->dev.global_mem);
 	return FFU_STATUS_OK;
 }
 

@@ -15,7 +15,10 @@
 #include "codegen/codegen.h"
 #include "fuzz.h"
 #include "hlo/hlo.h"
+#include "interp/interp.h"
 #include "passes/passes.h"
+
+enum { SMALL = 4096 };
 
 /* Test code: a broken invariant is a crash on purpose, so the fuzzer keeps the input. */
 #define CHECK(cond, ...)                                           \
@@ -64,7 +67,71 @@ out:
 	ffu_error_clear(&e);
 }
 
-static void run_pipeline(const uint8_t *data, size_t size, bool fuse)
+static bool small_shape(const ffu_shape *s)
+{
+	if (s->type == FFU_TYPE_TUPLE) {
+		for (int i = 0; i < s->n_elems; i++)
+			if (!small_shape(&s->elems[i]))
+				return false;
+		return true;
+	}
+	for (int i = 0, n = 1; i < s->rank; i++) {
+		if (s->dims[i] > SMALL || (n *= (int)s->dims[i]) > SMALL)
+			return false;
+	}
+	return true;
+}
+
+/* Every value of every computation has at most SMALL elements: cheap to interpret. */
+static bool small_module(const ffu_module *m)
+{
+	for (int c = 0; c < m->n_comps; c++)
+		for (int i = 0; i < m->comps[c]->n_insts; i++)
+			if (!small_shape(&m->comps[c]->insts[i]->shape))
+				return false;
+	return true;
+}
+
+typedef struct values {
+	ffu_value *v;
+	int n;
+} values;
+
+static void values_free(values *vs)
+{
+	for (int i = 0; vs->v && i < vs->n; i++)
+		ffu__value_free(&vs->v[i]);
+	free(vs->v);
+	vs->v = NULL;
+	vs->n = 0;
+}
+
+/* Random inputs for m's parameters, seeded by the input bytes; false if none can be made. */
+static bool make_inputs(const ffu_module *m, values *in, const uint8_t *data, size_t size)
+{
+	uint64_t seed = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < size; i++)
+		seed = (seed ^ data[i]) * 0x100000001b3ull;
+	in->n = m->entry->n_params;
+	in->v = calloc((size_t)in->n + 1, sizeof *in->v);
+	for (int p = 0; in->v && p < in->n; p++) {
+		if (ffu__value_alloc(&in->v[p], &m->entry->params[p]->shape, NULL))
+			return false;
+		ffu__value_random(&in->v[p], &seed);
+	}
+	return in->v != NULL;
+}
+
+static void check_same_values(const values *a, const values *b, const char *stage)
+{
+	CHECK(a->n == b->n, "%s: %d outputs before the passes, %d after", stage, a->n, b->n);
+	for (int o = 0; o < a->n; o++)
+		CHECK(a->v[o].bytes == b->v[o].bytes && memcmp(a->v[o].data, b->v[o].data, a->v[o].bytes) == 0,
+		      "%s: output %d changed by the passes", stage, o);
+}
+
+/* ref (may be NULL): the interpreter's outputs on in before the passes. */
+static void run_pipeline(const uint8_t *data, size_t size, bool fuse, const values *in, const values *ref)
 {
 	ffu_error e = {0};
 	ffu_module *m = NULL;
@@ -83,6 +150,14 @@ static void run_pipeline(const uint8_t *data, size_t size, bool fuse)
 	st = ffu__module_verify(m, "fuzz.hlo", &e);
 	CHECK(st == FFU_STATUS_OK, "%s: module after passes does not verify: %s", stage, e.message);
 	check_print_roundtrip(m, stage);
+	if (ref) {
+		values got = {0};
+		st = ffu__interp_run(m, in->v, in->n, &got.v, &got.n, &e);
+		CHECK(st == FFU_STATUS_OK, "%s: the interpreter ran the module before the passes, not after: %s", stage,
+		      e.message);
+		check_same_values(ref, &got, stage);
+		values_free(&got);
+	}
 	st = ffu__codegen_program(&src, m, &n_kernels, &e);
 	if (st)
 		check_error(st, &e, stage);
@@ -99,6 +174,8 @@ int ffu_fuzz_hlo(const uint8_t *data, size_t size)
 {
 	ffu_error e = {0};
 	ffu_module *m = NULL;
+	values in = {0}, ref = {0};
+	bool have_ref = false;
 	ffu_status st = ffu__hlo_parse(&m, (const char *)data, size, "fuzz.hlo", &e);
 
 	if (st) {
@@ -109,9 +186,14 @@ int ffu_fuzz_hlo(const uint8_t *data, size_t size)
 	st = ffu__module_verify(m, "fuzz.hlo", &e);
 	CHECK(st == FFU_STATUS_OK, "parsed module does not verify: %s", e.message);
 	check_print_roundtrip(m, "parsed");
-	run_pipeline(data, size, true);
-	run_pipeline(data, size, false);
+	/* the interpreter may refuse a program (an op it lacks): then there is nothing to compare */
+	if (small_module(m) && make_inputs(m, &in, data, size))
+		have_ref = ffu__interp_run(m, in.v, in.n, &ref.v, &ref.n, &e) == FFU_STATUS_OK;
+	run_pipeline(data, size, true, &in, have_ref ? &ref : NULL);
+	run_pipeline(data, size, false, &in, have_ref ? &ref : NULL);
 out:
+	values_free(&in);
+	values_free(&ref);
 	ffu__module_free(m);
 	ffu_error_clear(&e);
 	return 0;

@@ -10,6 +10,9 @@
 
 int cli_fail(const ffu_error *e)
 {
+	/* errors about no file say which program complains, as usage errors do */
+	if (!e->file[0])
+		fputs("fieldfuse: ", stderr);
 	ffu_error_print(stderr, e);
 	switch (e->status) {
 	case FFU_STATUS_EPARSE:
