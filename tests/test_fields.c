@@ -170,7 +170,8 @@ static void check_pair(const ffu_field *f, enum op op, const mpz_t za, const mpz
 
 Test(fields, table_and_lookup)
 {
-	cr_assert_eq(ffu__field_get(FFU_FIELD_COUNT), NULL);
+	cr_assert_eq(ffu__field_get(FFU_ELEM_COUNT), NULL);
+	cr_assert_str_eq(ffu__field_get(FFU_FIELD_BABYBEAR_MONT)->name, "babybear_mont");
 	cr_assert_eq(ffu__field_get((ffu_field_id)-1), NULL);
 	cr_assert_eq(ffu__field_by_name("babybear", 8), ffu__field_get(FFU_FIELD_BABYBEAR));
 	cr_assert_eq(ffu__field_by_name("bn254_sfx", 8), ffu__field_get(FFU_FIELD_BN254_SF));
@@ -524,4 +525,109 @@ Test(fields, parse_rejects)
 		cr_assert_eq(parse_str(f, y, text, &why), FFU_STATUS_OK);
 	}
 	mpz_clears(p, t, NULL);
+}
+
+/*
+ * divide (x / 0 = 0), inverse (inverse(0) = 0), the _mont types (x * 2^mont_radix_bits)
+ * and convert, against GMP: edge values plus 10^5 random values per op and field.
+ */
+Test(fields, divide_inverse_mont_convert, .timeout = 120)
+{
+	mpz_t p, za, zb, want, got, r, rinv;
+	mpz_inits(p, za, zb, want, got, r, rinv, NULL);
+	mpz_t edges[64];
+	for (int i = 0; i < 64; i++)
+		mpz_init(edges[i]);
+	const ffu_field *u32 = ffu__field_get(FFU_FIELD_U32), *u64 = ffu__field_get(FFU_FIELD_U64);
+	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		const ffu_field *fm = ffu__field_get((ffu_field_id)(FFU_FIELD_COUNT + id));
+		cr_assert_eq(fm->kind, FFU_ELEM_MONT);
+		cr_assert_eq(fm->base, f);
+		modulus(f, p);
+		mpz_set_ui(r, 1);
+		mpz_mul_2exp(r, r, (mp_bitcnt_t)f->mont_radix_bits);
+		mpz_mod(r, r, p);
+		mpz_invert(rinv, r, p);
+		int ne = edge_values(f, edges, 64);
+		uint64_t state = 0xabc + (uint64_t)id;
+		unsigned char a[FFU_FIELD_MAX_BYTES], b[FFU_FIELD_MAX_BYTES], o[FFU_FIELD_MAX_BYTES];
+		for (int i = 0; i < RANDOM_PAIRS + ne; i++) {
+			if (i < ne) {
+				from_mpz(f, a, edges[i]);
+				from_mpz(f, b, edges[(i * 7) % ne]);
+			} else {
+				ffu__fp_random(f, a, &state);
+				ffu__fp_random(f, b, &state);
+			}
+			to_mpz(f, za, a);
+			to_mpz(f, zb, b);
+			/* divide */
+			ffu__fp_divide(f, o, a, b);
+			to_mpz(f, got, o);
+			if (mpz_sgn(zb) == 0) {
+				mpz_set_ui(want, 0);
+			} else {
+				mpz_invert(want, zb, p);
+				mpz_mul(want, want, za);
+				mpz_mod(want, want, p);
+			}
+			CHECK(mpz_cmp(got, want) == 0, "%s divide(%s, %s)", f->name, zstr(za), zstr(zb));
+			/* inverse */
+			ffu__fp_inverse(f, o, a, NULL);
+			to_mpz(f, got, o);
+			if (mpz_sgn(za) == 0)
+				mpz_set_ui(want, 0);
+			else
+				mpz_invert(want, za, p);
+			CHECK(mpz_cmp(got, want) == 0, "%s inverse(%s)", f->name, zstr(za));
+			/* _mont: a and b as stored Montgomery values; the product stays in the form */
+			ffu__fp_mul(fm, o, a, b);
+			to_mpz(f, got, o);
+			mpz_mul(want, za, zb);
+			mpz_mul(want, want, rinv);
+			mpz_mod(want, want, p);
+			CHECK(mpz_cmp(got, want) == 0, "%s multiply(%s, %s)", fm->name, zstr(za), zstr(zb));
+			/* convert field -> _mont -> field */
+			cr_assert(ffu__fp_convert(fm, o, f, a));
+			to_mpz(f, got, o);
+			mpz_mul(want, za, r);
+			mpz_mod(want, want, p);
+			CHECK(mpz_cmp(got, want) == 0, "%s convert(%s)", fm->name, zstr(za));
+			cr_assert(ffu__fp_convert(f, o, fm, o));
+			CHECK(ffu__fp_eq(f, o, a), "%s round trip", fm->name);
+			/* convert u64 -> field (mod p), and u32 */
+			uint64_t v = i < 4 ? (uint64_t)0 - (uint64_t)i : ffu__rand_next(&state);
+			cr_assert(ffu__fp_convert(f, o, u64, &v));
+			to_mpz(f, got, o);
+			mpz_import(want, 1, -1, sizeof v, 0, 0, &v);
+			mpz_mod(want, want, p);
+			CHECK(mpz_cmp(got, want) == 0, "%s convert(u64 %llu)", f->name, (unsigned long long)v);
+			uint32_t w = (uint32_t)v;
+			cr_assert(ffu__fp_convert(f, o, u32, &w));
+			to_mpz(f, got, o);
+			mpz_set_ui(want, w);
+			mpz_mod(want, want, p);
+			CHECK(mpz_cmp(got, want) == 0, "%s convert(u32 %u)", f->name, w);
+		}
+		/* field -> integer only where the canonical value fits */
+		cr_assert_eq(ffu__fp_convert_ok(u32, f), f->storage_bytes == 4);
+		cr_assert_eq(ffu__fp_convert_ok(u64, f), f->storage_bytes == 8);
+		cr_assert(!ffu__fp_convert_ok(u32, u64));
+		cr_assert(!ffu__fp_convert_ok(f, ffu__field_get((ffu_field_id)((id + 1) % FFU_FIELD_COUNT))));
+	}
+	/* integer types: parse bounds, canonical is every pattern */
+	unsigned char x[8];
+	const char *why;
+	cr_assert_eq(ffu__fp_parse(u32, x, "4294967295", 10, &why), FFU_STATUS_OK);
+	cr_assert_eq(ffu__fp_parse(u32, x, "4294967296", 10, &why), FFU_STATUS_EPARSE);
+	cr_assert_str_eq(why, "value does not fit u32");
+	cr_assert_eq(ffu__fp_parse(u64, x, "0xffffffffffffffff", 18, &why), FFU_STATUS_OK);
+	cr_assert_eq(ffu__fp_get_u64(u64, x), ~0ull);
+	cr_assert(ffu__fp_canonical(u64, x));
+	cr_assert_eq(ffu__fp_parse(u64, x, "18446744073709551616", 20, &why), FFU_STATUS_EPARSE);
+	cr_assert_str_eq(why, "value does not fit u64");
+	for (int i = 0; i < 64; i++)
+		mpz_clear(edges[i]);
+	mpz_clears(p, za, zb, want, got, r, rinv, NULL);
 }

@@ -4,6 +4,7 @@
  * benchmark workloads and every reproducer of a bug the fuzzers found
  * (tests/fuzz/regressions/<target>/). A crash, sanitizer report or leak on any of them
  * fails the suite; a missing directory fails it too, so the replay cannot silently shrink.
+ * The regression directories may be empty (a .gitkeep keeps them): the corpus ones may not.
  *
  * Ownership: each file is read, handed to the target and freed here.
  */
@@ -84,7 +85,7 @@ Test(fuzz_replay, hlo_workloads)
 
 Test(fuzz_replay, hlo_regressions)
 {
-	cr_expect_gt(replay_dir(ffu_fuzz_hlo, "tests/fuzz/regressions/hlo", NULL), 0);
+	replay_dir(ffu_fuzz_hlo, "tests/fuzz/regressions/hlo", NULL);
 }
 
 Test(fuzz_replay, values_corpus)
@@ -94,5 +95,5 @@ Test(fuzz_replay, values_corpus)
 
 Test(fuzz_replay, values_regressions)
 {
-	cr_expect_gt(replay_dir(ffu_fuzz_values, "tests/fuzz/regressions/values", NULL), 0);
+	replay_dir(ffu_fuzz_values, "tests/fuzz/regressions/values", NULL);
 }

@@ -108,7 +108,8 @@ static void run_all(const char *device)
 	for (int p = 0; p < ffu_test_n_programs; p++)
 		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
 			for (int fuse = 0; fuse < 2; fuse++)
-				if (!ffu_test_programs[p].max_n || lengths[l] <= ffu_test_programs[p].max_n)
+				if (!ffu_test_program_max_n(&ffu_test_programs[p]) ||
+				    lengths[l] <= ffu_test_program_max_n(&ffu_test_programs[p]))
 					run_case(&cl, &ffu_test_programs[p], lengths[l], fuse);
 	ffu__cl_close(&cl);
 }

@@ -13,9 +13,17 @@
 #include "ir/ir.h"
 #include "util/strbuf.h"
 
-/* Appends the program for every fusion of m's entry; *n_kernels receives their count. */
-ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int *n_kernels, ffu_error *e);
-/* "ffu_k<k>" into buf (32 bytes). */
+/*
+ * Appends the program for every fusion of m's entry; *n_kernels receives their count.
+ * lanes (the device profile's elements per work-item, 1 = none) adds a wide variant of each
+ * kernel that allows it (ffu__codegen_kernel_lanes): ffu_k<k>_wide takes one more argument,
+ * `ulong stride`, and work-item g computes elements g, g + stride, ..., g + (lanes-1) stride.
+ */
+ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e);
+/* Lanes the wide kernel of this fusion has (1: no wide kernel): 256-bit fields get none. */
+int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes);
+/* "ffu_k<k>" into buf (32 bytes); "ffu_k<k>_wide" (40 bytes). */
 void ffu__codegen_kernel_name(char *buf, int k);
+void ffu__codegen_wide_kernel_name(char *buf, int k);
 
 #endif

@@ -802,6 +802,12 @@ static ffu_status env_wg(size_t *out, ffu_error *e)
 
 ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e)
 {
+	return ffu__cl_launch_at(cl, k, 0, n, wg, ev, e);
+}
+
+ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, size_t wg, ffu_launch_events *ev,
+			     ffu_error *e)
+{
 	ffu_status st = FFU_STATUS_OK;
 	size_t kernel_max = 0, preferred = 0, local = wg, global;
 	const char *origin = "requested";
@@ -839,7 +845,8 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 		goto out;
 	}
 	/* ids must fit the device's size_t (32-bit devices exist) */
-	if (cl->dev.address_bits && cl->dev.address_bits < 64 && n > ((size_t)1 << cl->dev.address_bits) - 1) {
+	if (cl->dev.address_bits && cl->dev.address_bits < 64 &&
+	    (offset > ((size_t)1 << cl->dev.address_bits) - 1 || n > ((size_t)1 << cl->dev.address_bits) - 1 - offset)) {
 		st = ffu__err(e, FFU_STATUS_ELIMIT, "%zu work-items exceed what %s can index (%u-bit addresses)", n,
 			      cl->dev.name, cl->dev.address_bits);
 		goto out;
@@ -852,24 +859,28 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 		goto out;
 	}
 	global = n - n % local;
-	err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, NULL, &global, &local, 0, NULL, ev ? &ev->ev[0] : NULL);
-	if (err != CL_SUCCESS) {
-		st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "%zu work-items in groups of %zu on %s", global,
-				 local, cl->dev.name);
-		goto out;
-	}
-	if (ev)
-		ev->n = 1;
-	if (global < n) { /* the tail, as groups of one: one extra work-group compile at most */
-		size_t offset = global, rest = n - global, one = 1;
-		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &rest, &one, 0, NULL, ev ? &ev->ev[1] : NULL);
+	if (global > 0) {
+		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &global, &local, 0, NULL,
+			     ev ? &ev->ev[0] : NULL);
 		if (err != CL_SUCCESS) {
-			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "tail of %zu work-items at offset %zu on %s",
-					 rest, offset, cl->dev.name);
+			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "%zu work-items in groups of %zu on %s",
+					 global, local, cl->dev.name);
 			goto out;
 		}
 		if (ev)
-			ev->n = 2;
+			ev->n = 1;
+	}
+	if (global < n) { /* the tail, as groups of one: one extra work-group compile at most */
+		size_t at = offset + global, rest = n - global, one = 1;
+		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &at, &rest, &one, 0, NULL,
+			     ev ? &ev->ev[ev->n] : NULL);
+		if (err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "tail of %zu work-items at offset %zu on %s",
+					 rest, at, cl->dev.name);
+			goto out;
+		}
+		if (ev)
+			ev->n++;
 	}
 out:
 	return st;

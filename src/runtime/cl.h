@@ -84,6 +84,9 @@ void ffu__cl_launch_events_release(ffu_launch_events *ev);
  * events, released with ffu__cl_launch_events_release.
  */
 ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e);
+/* The same for work-item ids offset .. offset + n - 1. */
+ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, size_t wg, ffu_launch_events *ev,
+			     ffu_error *e);
 /*
  * The local size ffu__cl_launch picks when wg = 0 and FIELDFUSE_WG_SIZE is unset. Pure, so
  * tests and the tuner can call it: min(256, kernel_max, device_max) rounded down to a

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "codegen/codegen.h"
+#include "device/profile.h"
 #include "util/strbuf.h"
 
 typedef struct dslot {
@@ -27,6 +28,9 @@ struct ffu_exec {
 	int n_kernels;
 	cl_kernel *kernels;
 	const ffu_inst **kernel_inst; /* the fusion instruction of each kernel */
+	cl_kernel *wide;              /* its wide variant (codegen.h), or NULL */
+	int *lanes;                   /* elements per work-item of the wide variant */
+	int profile_lanes;
 	dslot *slots;                 /* per entry instruction */
 	size_t device_bytes;
 };
@@ -124,7 +128,9 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 	x->slots = calloc((size_t)c->n_insts + 1, sizeof *x->slots);
 	x->kernels = calloc((size_t)c->n_insts + 1, sizeof *x->kernels);
 	x->kernel_inst = calloc((size_t)c->n_insts + 1, sizeof *x->kernel_inst);
-	if (!x->slots || !x->kernels || !x->kernel_inst) {
+	x->wide = calloc((size_t)c->n_insts + 1, sizeof *x->wide);
+	x->lanes = calloc((size_t)c->n_insts + 1, sizeof *x->lanes);
+	if (!x->slots || !x->kernels || !x->kernel_inst || !x->wide || !x->lanes) {
 		st = ffu__err(e, st, "out of memory");
 		goto fail;
 	}
@@ -132,7 +138,10 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 		goto fail;
 
 	int n_kernels = 0;
-	if ((st = ffu__codegen_program(&x->source, m, &n_kernels, e)))
+	ffu_profile prof;
+	ffu__profile_for(&prof, &cl->dev);
+	x->profile_lanes = prof.lanes;
+	if ((st = ffu__codegen_program(&x->source, m, prof.lanes, &n_kernels, e)))
 		goto fail;
 	if (n_kernels > 0) {
 		if ((st = ffu__cl_build(cl, &x->program, ffu__sb_cstr(&x->source), NULL, e)))
@@ -152,9 +161,16 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 			break;
 		case FFU_OP_FUSION: {
 			char name[32];
-			ffu__codegen_kernel_name(name, x->n_kernels);
-			x->kernel_inst[x->n_kernels] = in;
-			st = ffu__cl_kernel(x->program, &x->kernels[x->n_kernels++], name, e);
+			int k = x->n_kernels++;
+			ffu__codegen_kernel_name(name, k);
+			x->kernel_inst[k] = in;
+			x->lanes[k] = ffu__codegen_kernel_lanes(in, x->profile_lanes);
+			st = ffu__cl_kernel(x->program, &x->kernels[k], name, e);
+			if (st == FFU_STATUS_OK && x->lanes[k] > 1) {
+				char wide[40];
+				ffu__codegen_wide_kernel_name(wide, k);
+				st = ffu__cl_kernel(x->program, &x->wide[k], wide, e);
+			}
 			if (st == FFU_STATUS_OK)
 				st = alloc_slot(x, d, &in->shape, e);
 			break;
@@ -196,13 +212,18 @@ void ffu__exec_destroy(ffu_exec **xp)
 			free(d->mem);
 		}
 	}
-	for (int k = 0; x->kernels && k < x->n_kernels; k++)
+	for (int k = 0; x->kernels && k < x->n_kernels; k++) {
 		ffu__cl_kernel_release(&x->kernels[k]);
+		if (x->wide)
+			ffu__cl_kernel_release(&x->wide[k]);
+	}
 	ffu__cl_program_release(&x->program);
 	ffu__sb_free(&x->source);
 	free(x->slots);
 	free(x->kernels);
 	free(x->kernel_inst);
+	free(x->wide);
+	free(x->lanes);
 	free(x);
 	*xp = NULL;
 }
@@ -228,29 +249,69 @@ ffu_status ffu__exec_upload(ffu_exec *x, const ffu_value *inputs, int n_inputs, 
 	return FFU_STATUS_OK;
 }
 
+/* Binds a fusion's buffers (inputs, then outputs) to kernel k's first arguments. */
+static ffu_status bind(ffu_exec *x, cl_kernel k, const ffu_inst *fu, cl_uint *arg, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	const dslot *outs = &x->slots[fu->id];
+	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
+		st = ffu__cl_set_arg(k, (*arg)++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
+	for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
+		st = ffu__cl_set_arg(k, (*arg)++, sizeof(cl_mem), &outs->mem[o], e);
+	return st;
+}
+
+/*
+ * Kernel k over n elements: the wide variant over n / lanes work-items (stride n / lanes),
+ * then the narrow one over the n % lanes elements left, at their offset. ev holds both.
+ */
+static ffu_status launch(ffu_exec *x, int k, size_t n, ffu_launch_events ev[2], ffu_error *e)
+{
+	const ffu_inst *fu = x->kernel_inst[k];
+	cl_uint arg = 0;
+	size_t lanes = (size_t)x->lanes[k], items = lanes > 1 ? n / lanes : 0;
+	ffu_status st = FFU_STATUS_OK;
+	if (items > 0) {
+		cl_ulong stride = items;
+		st = bind(x, x->wide[k], fu, &arg, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_set_arg(x->wide[k], arg, sizeof stride, &stride, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_launch(x->cl, x->wide[k], items, 0, &ev[0], e);
+	}
+	size_t done = items * (lanes > 1 ? lanes : 1);
+	arg = 0;
+	if (st == FFU_STATUS_OK && done < n)
+		st = bind(x, x->kernels[k], fu, &arg, e);
+	if (st == FFU_STATUS_OK && done < n)
+		st = ffu__cl_launch_at(x->cl, x->kernels[k], done, n - done, 0, &ev[1], e);
+	return st;
+}
+
 ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
 	double host_start = ffu__now_ms();
-	ffu_launch_events *events = calloc((size_t)x->n_kernels + 1, sizeof *events);
+	int n_events = 2 * x->n_kernels;
+	ffu_launch_events *events = calloc((size_t)n_events + 1, sizeof *events);
 	if (!events)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
-		const ffu_inst *fu = x->kernel_inst[k];
-		const ffu_computation *fc = fu->callee;
-		const dslot *outs = &x->slots[fu->id];
+		const ffu_computation *fc = x->kernel_inst[k]->callee;
 		const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
 		size_t n = (size_t)ffu__shape_count(&first_out->shape);
-		cl_uint arg = 0;
-		for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
-			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
-		for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
-			st = ffu__cl_set_arg(x->kernels[k], arg++, sizeof(cl_mem), &outs->mem[o], e);
-		if (st == FFU_STATUS_OK && n > 0)
-			st = ffu__cl_launch(x->cl, x->kernels[k], n, 0, &events[k], e);
+		if (n > 0)
+			st = launch(x, k, n, &events[2 * k], e);
 	}
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_finish(x->cl, e);
+	else
+		/*
+		 * Drain what went in before the failure (a kernel whose tail launch failed, earlier
+		 * kernels): otherwise it is still queued when the caller destroys the exec, and its
+		 * buffers and kernels stay alive until some later flush. The first error stands.
+		 */
+		(void)ffu__cl_finish(x->cl, NULL);
 	double host_ms = ffu__now_ms() - host_start;
 	if (timer)
 		*timer = FFU_TIMER_EVENTS;
@@ -258,7 +319,7 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_e
 		/* in-order queue: from the first command's start to the last one's end */
 		cl_ulong first = 0, last = 0;
 		bool any = false;
-		for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
+		for (int k = 0; k < n_events && st == FFU_STATUS_OK; k++) {
 			for (int i = 0; i < events[k].n && st == FFU_STATUS_OK; i++) {
 				cl_ulong s, t;
 				st = ffu__cl_event_times(events[k].ev[i], &s, &t, e);
@@ -276,7 +337,7 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_e
 				*timer = FFU_TIMER_HOST;
 		}
 	}
-	for (int k = 0; k < x->n_kernels; k++)
+	for (int k = 0; k < n_events; k++)
 		ffu__cl_launch_events_release(&events[k]);
 	free(events);
 	return st;

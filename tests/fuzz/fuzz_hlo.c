@@ -158,7 +158,7 @@ static void run_pipeline(const uint8_t *data, size_t size, bool fuse, const valu
 		check_same_values(ref, &got, stage);
 		values_free(&got);
 	}
-	st = ffu__codegen_program(&src, m, &n_kernels, &e);
+	st = ffu__codegen_program(&src, m, 4, &n_kernels, &e);
 	if (st)
 		check_error(st, &e, stage);
 	else

@@ -20,12 +20,12 @@ static ffu_status write_text(FILE *f, void *arg, ffu_error *e)
 
 int cmd_compile(int argc, char **argv)
 {
-	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL;
+	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL, *lanes_arg = NULL;
 	bool no_fuse = false;
 	for (int i = 1; i < argc; i++) {
 		int r;
 		if ((r = cli_opt(argc, argv, &i, "--emit", &emit)) || (r = cli_opt(argc, argv, &i, "-o", &out)) ||
-		    (r = cli_opt(argc, argv, &i, "--dump-after", &dump))) {
+		    (r = cli_opt(argc, argv, &i, "--dump-after", &dump)) || (r = cli_opt(argc, argv, &i, "--lanes", &lanes_arg))) {
 			if (r < 0)
 				return cli_usage("compile: %s needs a value", argv[i]);
 		} else if (strcmp(argv[i], "--no-fuse") == 0) {
@@ -42,6 +42,15 @@ int cmd_compile(int argc, char **argv)
 		return cli_usage("compile: no program given");
 	if (strcmp(emit, "hlo") != 0 && strcmp(emit, "cl") != 0)
 		return cli_usage("compile: --emit takes hlo or cl, not '%s'", emit);
+	/* --emit cl shows one element per work-item unless asked: CPU devices run 4 lanes */
+	int lanes = 1;
+	if (lanes_arg) {
+		char *end;
+		long v = strtol(lanes_arg, &end, 10);
+		if (!*lanes_arg || *end || v < 1 || v > 16)
+			return cli_usage("compile: --lanes takes 1..16, not '%s'", lanes_arg);
+		lanes = (int)v;
+	}
 	if (dump && !ffu__pass_known(dump))
 		return cli_usage("compile: --dump-after: no pass named '%s' (try all)", dump);
 
@@ -54,7 +63,7 @@ int cmd_compile(int argc, char **argv)
 	if (st == FFU_STATUS_OK)
 		st = ffu__passes_run(m, &po, &e);
 	if (st == FFU_STATUS_OK)
-		st = strcmp(emit, "hlo") == 0 ? ffu__hlo_print(&sb, m, &e) : ffu__codegen_program(&sb, m, &n_kernels, &e);
+		st = strcmp(emit, "hlo") == 0 ? ffu__hlo_print(&sb, m, &e) : ffu__codegen_program(&sb, m, lanes, &n_kernels, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__file_write_atomic(out, write_text, &sb, &e);
 	if (st)

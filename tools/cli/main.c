@@ -13,7 +13,7 @@ static const struct {
 	{"run", cmd_run,
 	 "run PROGRAM.hlo [--input N=FILE | NAME=FILE]... [--random SEED] [-o FILE]\n"
 	 "                          [--device SEL] [--check] [--no-fuse] [--json]"},
-	{"compile", cmd_compile, "compile PROGRAM.hlo [--emit hlo|cl] [--no-fuse] [--dump-after PASS|all] [-o FILE]"},
+	{"compile", cmd_compile, "compile PROGRAM.hlo [--emit hlo|cl] [--lanes N] [--no-fuse] [--dump-after PASS|all] [-o FILE]"},
 	{"bench", cmd_bench,
 	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--timing kernel|end_to_end] [--runs N]\n"
 	 "                          [--warmup N] [--json FILE] [--csv FILE] [--plot FILE.png]"},
