@@ -10,44 +10,6 @@
  * mul(to_mont(a), b) = a * b) holds unchanged. No divergent branches: corrections are min().
  */
 
-#define FP_t FFU_FN(t)
-
-typedef uint FP_t;
-
-FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
-{
-	return buf[i];
-}
-
-FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
-{
-	buf[i] = v;
-}
-
-FFU_INLINE FP_t FFU_FN(make)(uint w0)
-{
-	return w0;
-}
-
-/* a + b < 2p < 2^32; min(s, s - p) picks the reduced value (s - p wraps above s if s < p). */
-FFU_INLINE FP_t FFU_FN(add)(FP_t a, FP_t b)
-{
-	uint s = a + b;
-	return min(s, s - FP_P);
-}
-
-FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
-{
-	uint d = a - b;
-	return min(d, d + FP_P);
-}
-
-FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
-{
-	uint d = 0u - a;
-	return min(d, d + FP_P);
-}
-
 /*
  * ab = hi * 2^31 + lo with 2^31 = 1: ab = hi + lo mod p. For a, b < p, ab <= (p - 1)^2 so
  * hi < p - 1 and hi + lo < 2p: one min() correction. A 64-bit product (vpmuludq on x86)

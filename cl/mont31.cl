@@ -4,52 +4,11 @@
  * src/codegen/field_cl.c, which defines before this text
  *   FP       field name (babybear)       FP_P     p as a uint literal (p < 2^31)
  *   FP_PINV  -p^-1 mod 2^32              FP_R2    R^2 mod p
- * and #undefs them after it. Every function is correct for any inputs < p, canonical or
+ * and #undefs them after it; cl/word31.cl, emitted just before, holds the representation
+ * and add, sub, neg. Every function is correct for any inputs < p, canonical or
  * Montgomery (the code generator relies on mul(a_mont, b) = a * b). No divergent branches:
  * every conditional correction is a min() or a select.
  */
-
-#define FP_t FFU_FN(t)
-
-typedef uint FP_t;
-
-FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
-{
-	return buf[i];
-}
-
-FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
-{
-	buf[i] = v;
-}
-
-FFU_INLINE FP_t FFU_FN(make)(uint w0)
-{
-	return w0;
-}
-
-/*
- * a + b < 2p < 2^32. If s >= p, s - p < s; otherwise s - p wraps above s: min picks the
- * reduced value in one instruction.
- */
-FFU_INLINE FP_t FFU_FN(add)(FP_t a, FP_t b)
-{
-	uint s = a + b;
-	return min(s, s - FP_P);
-}
-
-/* a - b wraps when a < b; adding p then wraps back below it, and min picks that one. */
-FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
-{
-	uint d = a - b;
-	return min(d, d + FP_P);
-}
-
-FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
-{
-	uint d = 0u - a;
-	return min(d, d + FP_P);
-}
 
 /*
  * Montgomery product a * b / 2^32 mod p. With q = lo(ab) * (-p^-1) mod 2^32, ab + qp has a

@@ -61,6 +61,11 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 			ffu__sb_printf(sb, "#define FP_R2_%zu 0x%08xu\n", k, word_of(f->r2_dev, k));
 	}
 
+	/* one-word fields (p < 2^31) share their representation and linear ops: cl/word31.cl */
+	if (f->storage_bytes == 4) {
+		const char *w = ffu__cl_source("word31");
+		ffu__sb_append(sb, w ? w : "#error \"fieldfuse: cl/word31.cl is not embedded\"\n");
+	}
 	const char *src = ffu__cl_source(f->cl_template);
 	if (src)
 		ffu__sb_append(sb, src);

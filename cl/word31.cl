@@ -1,0 +1,51 @@
+/*
+ * cl/word31.cl: the representation every one-word field with p < 2^31 shares (BabyBear,
+ * KoalaBear, Mersenne31): one uint per element, loads and stores, constants, and add, sub
+ * and neg, which need no product. src/codegen/field_cl.c emits it before the field's own
+ * template (cl/mont31.cl, cl/m31.cl), which adds the product and conversions. Same
+ * instantiation macros as those templates (FP, FP_P); FP_t stays defined for them, and they
+ * #undef it at their end.
+ */
+
+#define FP_t FFU_FN(t)
+
+typedef uint FP_t;
+
+FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
+{
+	return buf[i];
+}
+
+FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
+{
+	buf[i] = v;
+}
+
+FFU_INLINE FP_t FFU_FN(make)(uint w0)
+{
+	return w0;
+}
+
+/*
+ * a + b < 2p < 2^32. If s >= p, s - p < s; otherwise s - p wraps above s: min picks the
+ * reduced value in one instruction.
+ */
+FFU_INLINE FP_t FFU_FN(add)(FP_t a, FP_t b)
+{
+	uint s = a + b;
+	return min(s, s - FP_P);
+}
+
+/* a - b wraps when a < b; adding p then wraps back below it, and min picks that one. */
+FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
+{
+	uint d = a - b;
+	return min(d, d + FP_P);
+}
+
+FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
+{
+	uint d = 0u - a;
+	return min(d, d + FP_P);
+}
+
