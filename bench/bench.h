@@ -50,7 +50,8 @@ typedef struct ffu_bench_result {
 typedef struct ffu_bench_report {
 	ffu_device_info *devices;
 	int n_devices;
-	double *copy_gbps;            /* per device: the best copy rate measured */
+	double *copy_gbps;            /* per device: the rate of its largest copy (least cache help) */
+	size_t *copy_bytes;           /* the size of that copy */
 	ffu_bench_result *results;
 	int n_results, cap_results;
 	ffu_bench_timing timing;
