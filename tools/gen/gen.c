@@ -143,9 +143,12 @@ ffu_status ffu_gen_program(ffu_strbuf *sb, uint64_t seed, ffu_error *e)
 			names[i] = scalar[i] ? g.sca[pick(&g, (unsigned)g.n_sca)] : g.vec[pick(&g, (unsigned)g.n_vec)];
 		}
 		ffu__sb_append(sb, "  ROOT %out = (");
-		for (int i = 0; i < no; i++)
-			scalar[i] ? ffu__sb_printf(sb, "%s%s[]", i ? ", " : "", t)
-				  : ffu__sb_printf(sb, "%s%s[%lld]", i ? ", " : "", t, g.n);
+		for (int i = 0; i < no; i++) {
+			if (scalar[i])
+				ffu__sb_printf(sb, "%s%s[]", i ? ", " : "", t);
+			else
+				ffu__sb_printf(sb, "%s%s[%lld]", i ? ", " : "", t, g.n);
+		}
 		ffu__sb_append(sb, ") tuple(");
 		for (int i = 0; i < no; i++)
 			ffu__sb_printf(sb, "%s%%%s", i ? ", " : "", names[i]);
