@@ -81,21 +81,6 @@ FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 	return FFU_FN(reduce1_)(s);
 }
 
-FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
-{
-	return FFU_FN(mul)(a, a);
-}
-
-FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)
-{
-	return a;
-}
-
-FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
-{
-	return a;
-}
-
 FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
 {
 	return x;

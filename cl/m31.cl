@@ -22,21 +22,6 @@ FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 	return min(t, t - FP_P);
 }
 
-FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
-{
-	return FFU_FN(mul)(a, a);
-}
-
-FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)
-{
-	return a;
-}
-
-FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
-{
-	return a;
-}
-
 /* Canonical element of an integer: x < 2^32 = 2p + 2, so two corrections reduce it. */
 FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
 {

@@ -71,6 +71,11 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 		ffu__sb_append(sb, src);
 	else
 		ffu__sb_printf(sb, "#error \"fieldfuse: no OpenCL template %s\"\n", f->cl_template);
+	/* canonical-form templates share sqr and the identity conversions: cl/canonical.cl */
+	if (f->dev_radix_bits == 0) {
+		const char *c = ffu__cl_source("canonical");
+		ffu__sb_append(sb, c ? c : "#error \"fieldfuse: cl/canonical.cl is not embedded\"\n");
+	}
 
 	/* p - 2 for Fermat inversion (p is odd and > 2: no borrow past the top word) */
 	unsigned char pm2[FFU_FIELD_MAX_BYTES];
