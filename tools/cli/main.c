@@ -1,5 +1,6 @@
 /* tools/cli/main.c: `fieldfuse` entry point: one table of subcommands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -31,6 +32,16 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * Pin PoCL's worker threads to cores unless the user chose otherwise. Unpinned, the
+	 * workers of a 2-core VM sometimes shared one core for a whole process: seed_bb at 2^22
+	 * ran fused in 0.77-0.92 ms in 5 of 5 runs pinned, but in 1.5 ms in 4 of 5 unpinned
+	 * (fused/unfused 1.76-2.12x pinned, 1.12-2.89x unpinned). Other drivers ignore it. Set
+	 * here, before any OpenCL call, and not in the library: the environment is the embedding
+	 * program's to decide.
+	 */
+	setenv("POCL_AFFINITY", "1", 0);
+
 	if (argc < 2)
 		return usage(stderr), CLI_USAGE;
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
