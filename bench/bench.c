@@ -68,13 +68,6 @@ static ffu_status compile(ffu_module **m, const char *text, const char *name, bo
 	return st;
 }
 
-static void free_outputs(ffu_value *v, int n)
-{
-	for (int i = 0; i < n; i++)
-		ffu__value_free(&v[i]);
-	free(v);
-}
-
 typedef struct timed {
 	double ms, min_ms, max_ms;
 	bool host_timer;
@@ -118,7 +111,7 @@ static ffu_status run_once(ffu_exec *x, const ffu_value *inputs, int n_inputs, c
 		st = ffu__exec_download(x, &outs, &n_outs, e);
 	*ms = ffu__now_ms() - start;
 	t->host_timer = true;
-	free_outputs(outs, n_outs);
+	ffu__values_free(outs, n_outs);
 	return st;
 }
 
@@ -218,7 +211,7 @@ static ffu_status time_baseline(baseline *b, const char *wname, int k, const ffu
 		t->host_timer = true;
 		summarise(t, ms, o->runs);
 	}
-	free_outputs(t->outs, t->n_outs);
+	ffu__values_free(t->outs, t->n_outs);
 	t->outs = NULL;
 	t->n_outs = 0;
 	for (int p = 0; p < n_inputs; p++)
@@ -311,8 +304,8 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 				rep->devices[dev].id, wname, k, fused.ms, unfused.ms,
 				with_base ? ", c_baseline " : "", with_base ? base->t.ms : 0.0, copy.ms);
 	}
-	free_outputs(fused.outs, fused.n_outs);
-	free_outputs(unfused.outs, unfused.n_outs);
+	ffu__values_free(fused.outs, fused.n_outs);
+	ffu__values_free(unfused.outs, unfused.n_outs);
 	for (int p = 0; p < n_inputs; p++)
 		ffu__value_free(&inputs[p]);
 	free(inputs);

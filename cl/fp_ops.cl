@@ -21,26 +21,26 @@ FFU_INLINE FP_t FFU_FN(one_m)(void)
  * computed and kept by a select, so work-items with different exponents do not diverge.
  * x^0 = 1, also for x = 0.
  */
-FFU_INLINE FP_t FFU_FN(pow_u32)(FP_t x, uint e)
+FFU_INLINE FP_t FFU_FN(pow_bits_)(FP_t x, ulong e, int bits)
 {
 	FP_t acc = FFU_FN(one_m)();
-	for (int i = 31; i >= 0; i--) {
-		acc = FFU_FN(sqr)(acc);
-		FP_t t = FFU_FN(mul)(acc, x);
-		acc = ((e >> i) & 1u) ? t : acc;
-	}
-	return acc;
-}
-
-FFU_INLINE FP_t FFU_FN(pow_u64)(FP_t x, ulong e)
-{
-	FP_t acc = FFU_FN(one_m)();
-	for (int i = 63; i >= 0; i--) {
+	for (int i = bits - 1; i >= 0; i--) {
 		acc = FFU_FN(sqr)(acc);
 		FP_t t = FFU_FN(mul)(acc, x);
 		acc = ((e >> i) & 1UL) ? t : acc;
 	}
 	return acc;
+}
+
+/* a u32 exponent needs only its 32 bits of squarings */
+FFU_INLINE FP_t FFU_FN(pow_u32)(FP_t x, uint e)
+{
+	return FFU_FN(pow_bits_)(x, e, 32);
+}
+
+FFU_INLINE FP_t FFU_FN(pow_u64)(FP_t x, ulong e)
+{
+	return FFU_FN(pow_bits_)(x, e, 64);
 }
 
 /*

@@ -12,7 +12,6 @@
  * threads safe: runs compile a copy re-parsed from the kept text instead of running the
  * passes on the program's own module.
  */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "passes/passes.h"
 #include "runtime/cl.h"
 #include "runtime/exec.h"
+#include "util/config.h"
 #include "util/strbuf.h"
 
 #ifndef FFU_VERSION
@@ -44,17 +44,6 @@ struct ffu_device {
 	ffu_cl cl;
 };
 
-/* Environment switches, read once per process (DESIGN.md: no getenv scattered about). */
-static struct {
-	bool disable_fusion;
-} api_config;
-static pthread_once_t api_config_once = PTHREAD_ONCE_INIT;
-
-static void api_config_load(void)
-{
-	const char *v = getenv("FIELDFUSE_DISABLE_FUSION");
-	api_config.disable_fusion = v && v[0] && strcmp(v, "0") != 0;
-}
 
 const char *ffu_version(void)
 {
@@ -302,20 +291,12 @@ static ffu_status copy_outputs(const ffu_program *p, const ffu_value *vals, int 
 	return FFU_STATUS_OK;
 }
 
-static void free_values(ffu_value *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		ffu__value_free(&v[i]);
-	free(v);
-}
-
 ffu_status ffu_program_run(ffu_device *d, const ffu_program *p, ffu_run_options *o, const void *const *inputs,
 			   void *const *outputs, ffu_error *e)
 {
 	ffu_error_clear(e);
 	if (!d || !p)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_run: %s is NULL", !d ? "device" : "program");
-	pthread_once(&api_config_once, api_config_load);
 	ffu_module *m = NULL;
 	ffu_exec *x = NULL;
 	ffu_value *outs = NULL;
@@ -330,7 +311,7 @@ ffu_status ffu_program_run(ffu_device *d, const ffu_program *p, ffu_run_options 
 	}
 	if ((st = wrap_inputs(p, inputs, in, e)) || (st = check_outputs(p, outputs, e)))
 		goto out;
-	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !api_config.disable_fusion};
+	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !ffu__config()->disable_fusion};
 	if ((st = ffu__hlo_parse(&m, p->text, p->text_len, ffu_program_name(p), e)) ||
 	    (st = ffu__passes_run(m, &po, e)) || (st = ffu__exec_create(&x, &d->cl, m, e)) ||
 	    (st = ffu__exec_upload(x, in, p->n_inputs, e)) || (st = ffu__exec_run(x, &ms, NULL, e)) ||
@@ -343,7 +324,7 @@ ffu_status ffu_program_run(ffu_device *d, const ffu_program *p, ffu_run_options 
 out:
 	ffu__exec_destroy(&x);
 	ffu__module_free(m);
-	free_values(outs, n_outs);
+	ffu__values_free(outs, n_outs);
 	free(in);
 	return st;
 }
@@ -367,7 +348,7 @@ ffu_status ffu_program_interpret(const ffu_program *p, const void *const *inputs
 		goto out;
 	st = copy_outputs(p, outs, n_outs, outputs, e);
 out:
-	free_values(outs, n_outs);
+	ffu__values_free(outs, n_outs);
 	free(in);
 	return st;
 }

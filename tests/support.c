@@ -1,6 +1,8 @@
 /* tests/support.c: see support.h. */
 #include "support.h"
 
+#include "util/file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,30 +23,6 @@ char *ffu_test_path(const char *rel)
 
 char *ffu_test_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *p = realloc(buf, cap);
-			if (!p) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = p;
-		}
-		size_t k = fread(buf + n, 1, 4096, f);
-		n += k;
-		if (k < 4096)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
+	char *text = NULL;
+	return ffu__file_read(path, &text, len, NULL) == FFU_STATUS_OK ? text : NULL;
 }

@@ -48,13 +48,6 @@ static void make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t se
 	}
 }
 
-static void free_values(ffu_value *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		ffu__value_free(&v[i]);
-	free(v);
-}
-
 static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse)
 {
 	ffu_error e = {0};
@@ -89,9 +82,9 @@ static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse)
 				  fuse ? "fused" : "unfused", n, cl->dev.name, o, i / eb);
 	}
 	ffu__exec_destroy(&x);
-	free_values(in, np);
-	free_values(ref, n_ref);
-	free_values(out, n_out);
+	ffu__values_free(in, np);
+	ffu__values_free(ref, n_ref);
+	ffu__values_free(out, n_out);
 	ffu__module_free(m);
 	free(text);
 	ffu_error_clear(&e);

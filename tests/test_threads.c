@@ -36,13 +36,6 @@ typedef struct worker {
 	char failure[1200]; /* "" when all went well */
 } worker;
 
-static void free_values(ffu_value *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		ffu__value_free(&v[i]);
-	free(v);
-}
-
 #define FAIL(w, ...)                                                          \
 	do {                                                                  \
 		if (!(w)->failure[0])                                         \
@@ -100,9 +93,9 @@ static bool run_one(worker *w, ffu_cl *cl, const test_program *tp, long long n, 
 	ok = true;
 out:
 	ffu__exec_destroy(&x);
-	free_values(in, np);
-	free_values(ref, n_ref);
-	free_values(out, n_out);
+	ffu__values_free(in, np);
+	ffu__values_free(ref, n_ref);
+	ffu__values_free(out, n_out);
 	ffu__module_free(m);
 	free(text);
 	ffu_error_clear(&e);
@@ -172,9 +165,9 @@ static void *host_worker(void *arg)
 				FAIL(w, "%s: the fused module computes something else (output %d)", tp->name, o);
 		w->elements += n_ref;
 next:
-		free_values(in, np);
-		free_values(ref, n_ref);
-		free_values(ref2, n_ref2);
+		ffu__values_free(in, np);
+		ffu__values_free(ref, n_ref);
+		ffu__values_free(ref2, n_ref2);
 		ffu__sb_free(&a);
 		ffu__sb_free(&b);
 		ffu__module_free(m);

@@ -113,13 +113,11 @@ static bool has(const kgen *g, int id, char form)
 static void emit_linear(kgen *g, const ffu_inst *in)
 {
 	const ffu_field *f = field_of(g, in->id);
-	bool all_c = true, all_m = true;
-	for (int j = 0; j < in->n_operands; j++) {
+	/* canonical if every operand has it, else Montgomery (converting what lacks it) */
+	bool all_c = true;
+	for (int j = 0; j < in->n_operands; j++)
 		all_c &= has(g, in->operands[j]->id, 'c');
-		all_m &= has(g, in->operands[j]->id, 'm');
-	}
 	char form = all_c ? 'c' : 'm';
-	(void)all_m;
 	for (int j = 0; j < in->n_operands; j++)
 		need(g, in->operands[j]->id, form);
 	decl(g, in->id, form);

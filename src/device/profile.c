@@ -1,7 +1,7 @@
 /* device/profile.c: see profile.h. */
 #include "device/profile.h"
 
-#include <stdlib.h>
+#include "util/config.h"
 
 void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev)
 {
@@ -14,11 +14,6 @@ void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev)
 	 */
 	p->lanes = dev->type & CL_DEVICE_TYPE_CPU ? 4 : 1;
 	/* FIELDFUSE_LANES=N (1..16) overrides, for tuning and bisecting */
-	const char *env = getenv("FIELDFUSE_LANES");
-	if (env && *env) {
-		char *end;
-		long v = strtol(env, &end, 10);
-		if (!*end && v >= 1 && v <= 16)
-			p->lanes = (int)v;
-	}
+	if (ffu__config()->lanes)
+		p->lanes = ffu__config()->lanes;
 }

@@ -29,12 +29,6 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Canonical storage bytes are < p (little-endian bytes against p's 64-bit limbs). */
-static bool canonical(const ffu_field *f, const unsigned char *x)
-{
-	return ffu__fp_canonical(f, x); /* u32/u64: every bit pattern is a value */
-}
-
 /* Quotes a value for a message when it is plain text, so junk bytes never reach stderr. */
 static const char *quote(char *buf, size_t size, const char *s, size_t n)
 {
@@ -112,7 +106,7 @@ static ffu_status read_bin(ffu_value *v, FILE *fp, const char *path, const ffu_f
 	if (v->bytes && fread(v->data, 1, v->bytes, fp) != v->bytes)
 		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "short read");
 	for (size_t off = 0; off < v->bytes; off += f->storage_bytes)
-		if (!canonical(f, v->data + off))
+		if (!ffu__fp_canonical(f, v->data + off))
 			return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
 					   "element %zu is not less than the %s modulus", off / f->storage_bytes,
 					   f->name);
@@ -168,7 +162,7 @@ static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 				fprintf(fp, "# output %d: %s\n", i, sh);
 		}
 		for (size_t off = 0; off < v->bytes; off += f->storage_bytes) {
-			if (!canonical(f, v->data + off))
+			if (!ffu__fp_canonical(f, v->data + off))
 				return ffu__err_at(e, FFU_STATUS_EINVAL, w->path, 0, 0,
 						   "output %d element %zu is not less than the %s modulus", i,
 						   off / f->storage_bytes, f->name);

@@ -56,3 +56,10 @@ void ffu__value_random(ffu_value *v, uint64_t *state)
 	for (size_t off = 0; off + f->storage_bytes <= v->bytes; off += f->storage_bytes)
 		ffu__fp_random(f, v->data + off, state);
 }
+
+void ffu__values_free(ffu_value *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		ffu__value_free(&v[i]);
+	free(v);
+}

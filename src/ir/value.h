@@ -17,6 +17,8 @@ typedef struct ffu_value {
 /* Allocates zeroed data for an array shape (shape copied shallowly: arrays own no pointers). */
 ffu_status ffu__value_alloc(ffu_value *v, const ffu_shape *shape, ffu_error *e);
 void ffu__value_free(ffu_value *v);
+/* Frees n values and the array holding them (what the interpreter and exec return). NULL-safe. */
+void ffu__values_free(ffu_value *v, int n);
 /* Fills with uniform random field elements from *state. */
 void ffu__value_random(ffu_value *v, uint64_t *state);
 

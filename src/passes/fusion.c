@@ -188,12 +188,6 @@ static void try_merge(fuse_ctx *x, int producer, int consumer)
 
 /* ---- rewriting the entry computation ---- */
 
-typedef struct group_info {
-	int root;        /* union-find root */
-	int first, last; /* member index range (by definition order) */
-	int n_outputs;
-} group_info;
-
 typedef struct rewrite {
 	fuse_ctx *x;
 	ffu_inst **map;  /* old instruction id -> its value in the new entry */

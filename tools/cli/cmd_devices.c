@@ -7,16 +7,6 @@
 #include "cli.h"
 #include "runtime/cl.h"
 
-static const char *vendor_class_name(ffu_vendor v)
-{
-	static const char *const names[] = {
-		[FFU_VENDOR_OTHER] = "other", [FFU_VENDOR_POCL] = "pocl", [FFU_VENDOR_RUSTICL] = "rusticl",
-		[FFU_VENDOR_NVIDIA] = "nvidia", [FFU_VENDOR_AMD] = "amd", [FFU_VENDOR_INTEL] = "intel",
-		[FFU_VENDOR_APPLE] = "apple",
-	};
-	return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "other";
-}
-
 static const char *type_name(cl_device_type t)
 {
 	return t & CL_DEVICE_TYPE_GPU ? "gpu" : t & CL_DEVICE_TYPE_CPU ? "cpu" : t & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator" : "other";
@@ -43,7 +33,7 @@ int cmd_devices(int argc, char **argv)
 			const ffu_device_info *d = &devs[i];
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:I}",
 				"id", d->id, "name", d->name, "vendor", d->vendor, "platform", d->platform_name,
-				"class", vendor_class_name(d->vendor_class), "type", type_name(d->type),
+				"class", ffu__cl_vendor_str(d->vendor_class), "type", type_name(d->type),
 				"version", d->version, "driver", d->driver, "compute_units", (int)d->compute_units,
 				"max_work_group_size", (json_int_t)d->max_wg, "global_mem_bytes", (json_int_t)d->global_mem,
 				"max_alloc_bytes", (json_int_t)d->max_alloc, "local_mem_bytes", (json_int_t)d->local_mem));
@@ -55,7 +45,7 @@ int cmd_devices(int argc, char **argv)
 		for (int i = 0; i < n; i++) {
 			const ffu_device_info *d = &devs[i];
 			printf("%-5s %-40s %-28s %-8s %3u CUs  %6.1f GiB  max wg %zu\n", d->id, d->name, d->platform_name,
-			       vendor_class_name(d->vendor_class), d->compute_units, (double)d->global_mem / (1u << 30),
+			       ffu__cl_vendor_str(d->vendor_class), d->compute_units, (double)d->global_mem / (1u << 30),
 			       d->max_wg);
 		}
 	}

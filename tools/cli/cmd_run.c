@@ -150,13 +150,6 @@ static ffu_status check(const ffu_value *dev, const ffu_value *ref, int n, long 
 	return FFU_STATUS_OK;
 }
 
-static void free_values(ffu_value *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		ffu__value_free(&v[i]);
-	free(v);
-}
-
 int cmd_run(int argc, char **argv)
 {
 	run_args a = {0};
@@ -220,9 +213,9 @@ out:
 	rc = st ? cli_fail(&e) : CLI_OK;
 	ffu__exec_destroy(&x);
 	ffu__cl_close(&cl);
-	free_values(outs, n_outs);
-	free_values(ref, n_ref);
-	free_values(in, n_params);
+	ffu__values_free(outs, n_outs);
+	ffu__values_free(ref, n_ref);
+	ffu__values_free(in, n_params);
 	ffu__module_free(m);
 	ffu_error_clear(&e);
 	return rc;

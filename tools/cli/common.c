@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "hlo/hlo.h"
+#include "util/config.h"
 #include "util/file.h"
 
 int cli_fail(const ffu_error *e)
@@ -57,8 +58,7 @@ ffu_status cli_load(const char *path, ffu_module **out, ffu_error *e)
 
 bool cli_fusion_enabled(bool no_fuse_flag)
 {
-	const char *env = getenv("FIELDFUSE_DISABLE_FUSION");
-	return !no_fuse_flag && !(env && env[0] && strcmp(env, "0") != 0);
+	return !no_fuse_flag && !ffu__config()->disable_fusion;
 }
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)

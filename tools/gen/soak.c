@@ -28,13 +28,6 @@ typedef struct totals {
 	int shown; /* failure reports printed so far */
 } totals;
 
-static void free_values(ffu_value *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		ffu__value_free(&v[i]);
-	free(v);
-}
-
 static void report(totals *t, uint64_t seed, const char *what)
 {
 	if (t->shown++ < MAX_SHOWN)
@@ -87,7 +80,7 @@ static void run_on(totals *t, ffu_cl *cl, const char *text, uint64_t seed, const
 	}
 out:
 	ffu__exec_destroy(&x);
-	free_values(out, n_out);
+	ffu__values_free(out, n_out);
 	ffu__module_free(m);
 	ffu_error_clear(&e);
 }
@@ -124,8 +117,8 @@ static void soak_one(totals *t, ffu_cl *cls, int n_cls, uint64_t seed)
 		for (int fuse = 1; fuse >= 0; fuse--)
 			run_on(t, &cls[d], ffu__sb_cstr(&sb), seed, in, np, ref, n_ref, fuse);
 out:
-	free_values(in, np);
-	free_values(ref, n_ref);
+	ffu__values_free(in, np);
+	ffu__values_free(ref, n_ref);
 	ffu__module_free(m);
 	ffu__sb_free(&sb);
 	ffu_error_clear(&e);

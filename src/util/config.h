@@ -1,0 +1,20 @@
+/*
+ * util/config.h: the environment switches that hold for a whole process, parsed once
+ * (thread-safe) into one record instead of getenv calls scattered through the code.
+ * FIELDFUSE_DEVICE and FIELDFUSE_WG_SIZE stay with the device layer (src/runtime/cl.c),
+ * read per selection or launch: they are per-call overrides, and tests vary them in-process.
+ * FIELDFUSE_FAULT is parsed once by src/runtime/cl_fault.c.
+ */
+#ifndef FFU_UTIL_CONFIG_H
+#define FFU_UTIL_CONFIG_H
+
+#include <stdbool.h>
+
+typedef struct ffu_config {
+	bool disable_fusion; /* FIELDFUSE_DISABLE_FUSION set, non-empty and not "0" */
+	int lanes;           /* FIELDFUSE_LANES in 1..16; 0 when unset or invalid */
+} ffu_config;
+
+const ffu_config *ffu__config(void);
+
+#endif
