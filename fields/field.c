@@ -49,6 +49,8 @@ static ffu_field fields[FFU_ELEM_COUNT] = {
 	 .cl_template = "none", .bits = 32, .nlimbs = 1, .storage_bytes = 4},
 	{.id = FFU_FIELD_U64, .kind = FFU_ELEM_UINT, .name = "u64", .modulus_hex = "10000000000000000",
 	 .cl_template = "none", .bits = 64, .nlimbs = 2, .storage_bytes = 8},
+	{.id = FFU_FIELD_PRED, .kind = FFU_ELEM_PRED, .name = "pred", .modulus_hex = "2",
+	 .cl_template = "none", .bits = 1, .nlimbs = 1, .storage_bytes = 1},
 };
 
 /*
@@ -270,6 +272,7 @@ static void init_all(void)
 	}
 	parse_modulus(&fields[FFU_FIELD_U32]);
 	parse_modulus(&fields[FFU_FIELD_U64]);
+	parse_modulus(&fields[FFU_FIELD_PRED]);
 }
 
 const ffu_field *ffu__field_get(ffu_field_id id)
@@ -376,6 +379,11 @@ bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b)
 void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v)
 {
 	uint64_t x[MAXL] = {0};
+	if (f->kind == FFU_ELEM_PRED) {
+		x[0] = v != 0;
+		store(f, out, x);
+		return;
+	}
 	if (f->kind == FFU_ELEM_UINT) {
 		x[0] = f->storage_bytes == 4 ? (uint32_t)v : v;
 		store(f, out, x);
@@ -399,6 +407,8 @@ bool ffu__fp_canonical(const ffu_field *f, const void *a)
 {
 	if (f->kind == FFU_ELEM_UINT)
 		return true;
+	if (f->kind == FFU_ELEM_PRED)
+		return *(const unsigned char *)a <= 1;
 	uint64_t x[MAXL];
 	load(f, x, a);
 	return cmp_n(x, f->p, f->nlimbs) < 0;
@@ -407,6 +417,8 @@ bool ffu__fp_canonical(const ffu_field *f, const void *a)
 bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
 {
 	if (!to || !from)
+		return false;
+	if (from->kind == FFU_ELEM_PRED || to->kind == FFU_ELEM_PRED)
 		return false;
 	if (from->kind == FFU_ELEM_UINT)
 		return to->kind != FFU_ELEM_UINT;
@@ -553,7 +565,8 @@ ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t le
 		}
 		if (x[n] != 0 || cmp_n(x, f->p, n) >= 0) {
 			if (why)
-				*why = f->kind != FFU_ELEM_UINT ? "value is not less than the field modulus"
+				*why = f->kind == FFU_ELEM_PRED ? "a pred is 0 or 1"
+				       : f->kind != FFU_ELEM_UINT ? "value is not less than the field modulus"
 				       : f->storage_bytes == 4 ? "value does not fit u32" : "value does not fit u64";
 			return FFU_STATUS_EPARSE;
 		}

@@ -25,7 +25,8 @@ enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32 };
  * Every element type has a descriptor: first the prime fields of fields.def (ids below
  * FFU_FIELD_COUNT, the ones loops over "every field" visit), then one `<name>_mont` type
  * per prime field (same field, values held as x * 2^mont_radix_bits mod p), then the
- * unsigned integer types u32 and u64 (exponents of power, sources of convert). Integer
+ * unsigned integer types u32 and u64 (exponents of power, sources of convert) and pred
+ * (0 or 1, one byte: the result of compare, the selector of select). Integer
  * descriptors reuse the field machinery with "p" = 2^32 / 2^64, so parsing, formatting,
  * value files and random inputs need no second code path; arithmetic on them is refused
  * by the verifier.
@@ -41,10 +42,12 @@ typedef enum ffu_field_id {
 #undef FFU_FIELD
 	FFU_FIELD_U32,
 	FFU_FIELD_U64,
+	FFU_FIELD_PRED,
 	FFU_ELEM_COUNT
 } ffu_field_id;
 
-typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT } ffu_elem_kind;
+/* PRED (`pred`, the result of compare) is an integer type whose "p" is 2: storage 1 byte. */
+typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED } ffu_elem_kind;
 
 typedef struct ffu_field ffu_field;
 struct ffu_field {

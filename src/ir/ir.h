@@ -30,6 +30,7 @@ typedef enum ffu_type {
 #undef FFU_FIELD
 	FFU_TYPE_U32 = FFU_FIELD_U32,
 	FFU_TYPE_U64 = FFU_FIELD_U64,
+	FFU_TYPE_PRED = FFU_FIELD_PRED,
 	FFU_TYPE_TUPLE = FFU_ELEM_COUNT,
 	FFU_TYPE_COUNT
 } ffu_type;
@@ -41,7 +42,9 @@ typedef enum ffu_op {
 	FFU_OP_COUNT
 } ffu_op;
 
-typedef enum { FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_TUPLE, FFU_KIND_CALL } ffu_op_kind;
+typedef enum {
+	FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_REDUCE, FFU_KIND_TUPLE, FFU_KIND_CALL
+} ffu_op_kind;
 typedef enum { FFU_COST_CHEAP, FFU_COST_EXPENSIVE } ffu_op_cost;
 typedef enum { FFU_FORM_NA, FFU_FORM_LINEAR, FFU_FORM_BILINEAR, FFU_FORM_SPECIAL } ffu_op_form;
 
@@ -69,6 +72,7 @@ struct ffu_shape {
 };
 
 typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT } ffu_fusion_kind;
+typedef enum { FFU_CMP_EQ, FFU_CMP_NE } ffu_compare_dir;
 
 typedef struct ffu_computation ffu_computation;
 typedef struct ffu_module ffu_module;
@@ -81,11 +85,14 @@ struct ffu_inst {
 	int n_operands;
 	ffu_inst **operands;
 	/* attributes, by op */
-	int64_t index;            /* parameter(N); get-tuple-element index=N */
+	int64_t index;            /* parameter(N); get-tuple-element index=N; iota_dimension=D */
 	unsigned char *literal;   /* constant: row-major canonical storage bytes (arena) */
-	int n_dims;               /* broadcast dimensions={...} */
-	int64_t *dims;
-	ffu_computation *callee;  /* fusion calls= */
+	int n_dims;               /* dimensions={...}: broadcast (operand dim -> result dim), */
+	int64_t *dims;            /* concatenate (one: the joined dim), reduce (dims folded) */
+	int64_t slice_start[FFU_MAX_RANK], slice_limit[FFU_MAX_RANK], slice_stride[FFU_MAX_RANK];
+	ffu_compare_dir direction; /* compare direction= */
+	ffu_computation *callee;  /* fusion calls=; reduce to_apply= */
+	ffu_op reduce_fn;         /* reduce: FFU_OP_ADD (sum) or FFU_OP_MULTIPLY (product), from to_apply's root */
 	ffu_fusion_kind fusion_kind;
 	/* bookkeeping */
 	ffu_computation *parent;

@@ -10,6 +10,7 @@ static const char *const type_names[FFU_TYPE_COUNT] = {
 #undef FFU_FIELD
 	[FFU_TYPE_U32] = "u32",
 	[FFU_TYPE_U64] = "u64",
+	[FFU_TYPE_PRED] = "pred",
 	[FFU_TYPE_TUPLE] = "tuple",
 };
 
