@@ -1,6 +1,7 @@
 /* bench/bench.c: the benchmark driver (see bench.h). */
 #include "bench/bench.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,26 +35,35 @@ static ffu_status add_result(ffu_bench_report *rep, const ffu_bench_result *r, f
 	return FFU_STATUS_OK;
 }
 
-/* The workload's text with every "[1048576]" replaced by "[2^k]" (malloc'd). */
+/*
+ * The workload's text at 2^k: every number 1048576 (the size the files are written at,
+ * in shapes and slice bounds) becomes 2^k, and every 524288 (half of it: the even/odd
+ * halves of sumcheck and fold) 2^(k-1). Only whole numbers are replaced. malloc'd.
+ */
 static char *sized_text(const char *text, int k)
 {
-	char dim[32];
-	snprintf(dim, sizeof dim, "[%llu]", 1ull << k);
-	size_t n = 0, pat = strlen(WORKLOAD_SIZE);
-	for (const char *p = strstr(text, WORKLOAD_SIZE); p; p = strstr(p + pat, WORKLOAD_SIZE))
-		n++;
-	char *out = malloc(strlen(text) + n * strlen(dim) + 1);
+	static const char *const pats[2] = {"1048576", "524288"};
+	size_t len = strlen(text);
+	char *out = malloc(len * 3 + 64); /* a 6-7 digit number grows to at most 20 digits */
 	if (!out)
 		return NULL;
 	char *w = out;
-	const char *r = text;
-	for (const char *p = strstr(r, WORKLOAD_SIZE); p; p = strstr(r, WORKLOAD_SIZE)) {
-		memcpy(w, r, (size_t)(p - r));
-		w += p - r;
-		w += sprintf(w, "%s", dim);
-		r = p + pat;
+	for (const char *r = text; *r;) {
+		int hit = -1;
+		if (isdigit((unsigned char)*r) && (r == text || !isalnum((unsigned char)r[-1])))
+			for (int q = 0; q < 2 && hit < 0; q++) {
+				size_t n = strlen(pats[q]);
+				if (strncmp(r, pats[q], n) == 0 && !isalnum((unsigned char)r[n]))
+					hit = q;
+			}
+		if (hit < 0) {
+			*w++ = *r++;
+			continue;
+		}
+		w += sprintf(w, "%llu", 1ull << (k - hit));
+		r += strlen(pats[hit]);
 	}
-	strcpy(w, r);
+	*w = '\0';
 	return out;
 }
 

@@ -46,3 +46,16 @@ FFU_INLINE void u64_store(__global uint *buf, size_t i, u64_t v)
 {
 	((__global ulong *)buf)[i] = v;
 }
+
+/* pred (compare results, select selectors): one byte per element, 0 or 1. */
+typedef uchar pred_t;
+
+FFU_INLINE pred_t pred_load(__global const uint *buf, size_t i)
+{
+	return ((__global const uchar *)buf)[i];
+}
+
+FFU_INLINE void pred_store(__global uint *buf, size_t i, pred_t v)
+{
+	((__global uchar *)buf)[i] = v;
+}

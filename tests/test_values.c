@@ -286,3 +286,77 @@ Test(values, alloc_rejects_tuples_and_random_is_canonical)
 	cr_assert_gt(nonzero, 990);
 	ffu__value_free(&v);
 }
+
+/* pred: 0/1 in text, one byte per element in .bin, in and out. */
+Test(values, pred_text_and_bin)
+{
+	ffu_shape s = arr(FFU_TYPE_PRED, 5);
+	const char *text = "# fieldfuse values v1\n# pred[5]\n0\n1\n 1\n0x0\n1\n";
+	write_file("p.txt", text, strlen(text));
+	ffu_value v;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__values_read(&v, path_in("p.txt"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(v.bytes, 5);
+	cr_assert_eq(memcmp(v.data, "\0\1\1\0\1", 5), 0);
+
+	cr_assert_eq(ffu__values_write(path_in("p.bin"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+	size_t n = 0;
+	char *raw = ffu_test_read_file(path_in("p.bin"), &n);
+	cr_assert_eq(n, 5);
+	cr_assert_eq(memcmp(raw, "\0\1\1\0\1", 5), 0);
+	free(raw);
+	ffu_value w;
+	cr_assert_eq(ffu__values_read(&w, path_in("p.bin"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(memcmp(w.data, v.data, 5), 0);
+	ffu__value_free(&w);
+
+	cr_assert_eq(ffu__values_write(path_in("p_out.txt"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+	char *t = ffu_test_read_file(path_in("p_out.txt"), NULL);
+	cr_assert_str_eq(t, "# fieldfuse values v1\n# pred[5]\n0\n1\n1\n0\n1\n");
+	free(t);
+
+	/* a byte other than 0 or 1 is refused when read and when written */
+	write_file("bad_p.bin", "\1\0\2\0\0", 5);
+	cr_assert_eq(ffu__values_read(&w, path_in("bad_p.bin"), &s, &e), FFU_STATUS_EPARSE);
+	cr_assert(strstr(e.message, "element 2 is not 0 or 1 (pred)"), "%s", e.message);
+	v.data[3] = 7;
+	cr_assert_eq(ffu__values_write(path_in("bad_out.txt"), &v, 1, &e), FFU_STATUS_EINVAL);
+	cr_assert(strstr(e.message, "output 0 element 3 is not 0 or 1 (pred)"), "%s", e.message);
+	cr_assert_eq(access(path_in("bad_out.txt"), F_OK), -1);
+	ffu__value_free(&v);
+
+	ffu_shape s3 = arr(FFU_TYPE_PRED, 3);
+	expect_read_error("p_two.txt", "0\n2\n1\n", s3, 2, "bad pred '2': a pred is 0 or 1");
+	expect_read_error("p_true.txt", "true\n0\n1\n", s3, 1, "bad pred 'true'");
+	expect_read_error("p_neg.txt", "0\n-1\n1\n", s3, 2, "negative");
+}
+
+/* A tuple ROOT mixing types: one section per output, each with its own shape line. */
+Test(values, tuple_sections_mixed_types)
+{
+	ffu_shape a = {.type = FFU_TYPE_GOLDILOCKS, .rank = 2, .dims = {2, 1}}, b = arr(FFU_TYPE_PRED, 2);
+	ffu_value outs[2];
+	cr_assert_eq(ffu__value_alloc(&outs[0], &a, NULL), FFU_STATUS_OK);
+	cr_assert_eq(ffu__value_alloc(&outs[1], &b, NULL), FFU_STATUS_OK);
+	uint64_t g[2] = {18446744069414584320ull, 7};
+	memcpy(outs[0].data, g, 16);
+	outs[1].data[1] = 1;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__values_write(path_in("mixed.txt"), outs, 2, &e), FFU_STATUS_OK, "%s", e.message);
+	char *text = ffu_test_read_file(path_in("mixed.txt"), NULL);
+	cr_assert_str_eq(text, "# fieldfuse values v1\n# output 0: goldilocks[2,1]\n18446744069414584320\n7\n"
+			       "# output 1: pred[2]\n0\n1\n");
+	free(text);
+	/* zero-sized arrays are values too: a section with no lines */
+	ffu_shape z = {.type = FFU_TYPE_BABYBEAR, .rank = 2, .dims = {0, 3}};
+	ffu_value empty;
+	cr_assert_eq(ffu__value_alloc(&empty, &z, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(empty.bytes, 0);
+	cr_assert_eq(ffu__values_write(path_in("empty.txt"), &empty, 1, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_value back;
+	cr_assert_eq(ffu__values_read(&back, path_in("empty.txt"), &z, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu__value_free(&back);
+	ffu__value_free(&empty);
+	ffu__value_free(&outs[0]);
+	ffu__value_free(&outs[1]);
+}

@@ -1,18 +1,28 @@
 /*
  * codegen/codegen.c: OpenCL C for fusions (see codegen.h).
  *
- * Montgomery bookkeeping: each value may exist in canonical form (c<id>) and/or Montgomery
- * form (m<id>); conversions are emitted on demand and at most once per value. A product of
+ * Values are instructions at an index. A kernel iterates over one index space (its
+ * outputs' elements, or for a reduction the reduced operand's elements); an index op
+ * (broadcast, slice, reshape, concatenate) does not move data, it asks for its operand at
+ * another index, computed from the consumer's index by integer arithmetic (index-map
+ * fusion). So each instruction may be needed at several indices (slice even and odd of one
+ * array: two loads), and a value is the pair (instruction, index variable). The plan runs
+ * backwards from the outputs, recording which value of which operand each value reads;
+ * emission then runs forwards in definition order. Both are iterative: a 20000-op chain
+ * does not recurse.
+ *
+ * Montgomery bookkeeping: each value may exist in canonical form (c<v>) and/or Montgomery
+ * form (m<v>); conversions are emitted on demand and at most once per value. A product of
  * a Montgomery and a canonical operand is canonical (a R * b / R = a b), so `x*x - x` costs
- * one conversion and one product, and linear ops (add, sub, negate) work on either form.
- * Constants are folded on the host into whichever form a use wants, for free.
+ * one conversion and one product, and linear ops (add, sub, negate, select) work on either
+ * form. Constants are folded on the host into whichever form a use wants, for free.
  *
  * A `<field>_mont` value is held as its base field's value (c or m form) and computes with
  * the base field's functions: where the user radix equals the device radix (31-bit
  * Montgomery and 256-bit fields) a loaded _mont value simply is the m form, and storing one
  * stores the m form; the canonical templates (Mersenne31, Goldilocks) convert at load and
  * store with one product by a constant. convert between a field and its _mont twin is
- * therefore free (an alias). u32/u64 values exist only in c form (the integer).
+ * therefore free (an alias). u32/u64/pred values exist only in c form (the integer).
  */
 #include "codegen/codegen.h"
 
@@ -23,8 +33,14 @@
 
 #include "codegen/field_cl.h"
 
+enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
+
 typedef struct val {
-	int alias;        /* broadcast: the id whose value this is; -1 otherwise */
+	int inst;         /* instruction id in the fused computation */
+	int ix;           /* index variable */
+	int next;         /* next value of the same instruction, -1 */
+	int ops;          /* first entry of this value's operand values in kgen.opv */
+	int alias;        /* index ops, field <-> _mont converts: the value this one is; -1 */
 	bool has_c, has_m;
 	const unsigned char *literal; /* scalar constant: both forms are free */
 } val;
@@ -32,39 +48,57 @@ typedef struct val {
 typedef struct kgen {
 	ffu_strbuf *sb;
 	const ffu_computation *fc;
-	val *vals;
-	int *uses;        /* uses of each value in the fused computation */
-	int64_t n;
+	val *v;
+	int nv, capv;
+	int *first;       /* per instruction: its first value, -1 */
+	int *opv;         /* operand values, n_operands per value */
+	int nopv, capopv;
+	char **ix;        /* index variable expressions; ix[IX_MAIN] names the kernel's index */
+	int nix, capix;
+	int *uses;        /* uses of each instruction in the fused computation */
+	bool oom;
 } kgen;
 
-static int resolve(const kgen *g, int id)
+static bool grow(void **p, int *cap, int need, size_t elem)
 {
-	while (g->vals[id].alias >= 0)
-		id = g->vals[id].alias;
-	return id;
+	if (need <= *cap)
+		return true;
+	int nc = *cap ? *cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, (size_t)nc * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = nc;
+	return true;
 }
 
-static const ffu_field *field_of(const kgen *g, int id)
+static const ffu_inst *inst_of(const kgen *g, int vn)
 {
-	return ffu__shape_field(&g->fc->insts[id]->shape);
+	return g->fc->insts[g->v[vn].inst];
 }
 
-/* The field whose device functions compute on values of type f (NULL for u32/u64). */
+static const ffu_field *field_of(const kgen *g, int vn)
+{
+	return ffu__shape_field(&inst_of(g, vn)->shape);
+}
+
+static bool is_int(const ffu_field *f)
+{
+	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED;
+}
+
+/* The field whose device functions compute on values of type f (NULL for u32/u64/pred). */
 static const ffu_field *cl_field(const ffu_field *f)
 {
-	return f->kind == FFU_ELEM_UINT ? NULL : f->base;
+	return is_int(f) ? NULL : f->base;
 }
 
-/* OpenCL type of values of f: the base field's, or u32_t / u64_t (cl/common.cl). */
+/* OpenCL type of values of f: the base field's, or u32_t / u64_t / pred_t (cl/common.cl). */
 static const char *cl_type(const ffu_field *f, char buf[64])
 {
-	return f->kind == FFU_ELEM_UINT ? (snprintf(buf, 64, "%s_t", f->name), buf) : ffu__cl_type_name(f->base, buf);
-}
-
-static void decl(kgen *g, int id, char form)
-{
-	char tn[64];
-	ffu__sb_printf(g->sb, "\t%s %c%d = ", cl_type(field_of(g, id), tn), form, id);
+	return is_int(f) ? (snprintf(buf, 64, "%s_t", f->name), buf) : ffu__cl_type_name(f->base, buf);
 }
 
 /* Does the _mont type f store exactly the device's Montgomery form? */
@@ -73,16 +107,197 @@ static bool mont_is_dev(const ffu_field *f)
 	return f->mont_radix_bits == f->base->dev_radix_bits;
 }
 
-/* Makes the value id available in form 'c' or 'm' (emitting a conversion if needed). */
-static void need(kgen *g, int id, char form)
+/* ---- index variables ---- */
+
+/* Interns an index expression; returns its variable. */
+static int ix_intern(kgen *g, const char *expr)
 {
-	id = resolve(g, id);
-	val *v = &g->vals[id];
+	for (int k = 0; k < g->nix; k++)
+		if (strcmp(g->ix[k], expr) == 0)
+			return k;
+	char *s = strdup(expr);
+	if (!s || !grow((void **)&g->ix, &g->capix, g->nix + 1, sizeof *g->ix)) {
+		free(s);
+		g->oom = true;
+		return IX_ZERO;
+	}
+	g->ix[g->nix] = s;
+	return g->nix++;
+}
+
+static void ix_name(const kgen *g, int ix, char buf[24])
+{
+	if (ix == IX_MAIN)
+		snprintf(buf, 24, "%s", g->ix[IX_MAIN]);
+	else
+		snprintf(buf, 24, "x%d", ix);
+}
+
+static int64_t stride_of(const ffu_shape *s, int d)
+{
+	int64_t st = 1;
+	for (int k = d + 1; k < s->rank; k++)
+		st *= s->dims[k];
+	return st;
+}
+
+/* Appends the coordinate along dimension d of linear index `var` into shape s. */
+static void put_coord(ffu_strbuf *o, const char *var, const int64_t *dims, int rank, int d)
+{
+	int64_t st = 1;
+	for (int k = d + 1; k < rank; k++)
+		st *= dims[k];
+	if (rank == 1)
+		ffu__sb_printf(o, "%s", var);
+	else if (d == 0)
+		ffu__sb_printf(o, "(%s / %lluUL)", var, (unsigned long long)st);
+	else if (st == 1)
+		ffu__sb_printf(o, "(%s %% %lluUL)", var, (unsigned long long)dims[d]);
+	else
+		ffu__sb_printf(o, "((%s / %lluUL) %% %lluUL)", var, (unsigned long long)st, (unsigned long long)dims[d]);
+}
+
+/*
+ * The index of operand j of `in` read by `in` at index variable ix (the operand's own
+ * row-major linear index). Scalars are read at IX_ZERO.
+ */
+static int operand_ix(kgen *g, const ffu_inst *in, int j, int ix)
+{
+	const ffu_inst *op = in->operands[j];
+	if (op->shape.rank == 0)
+		return IX_ZERO;
+	if (ffu__ops[in->op].kind != FFU_KIND_INDEX || in->op == FFU_OP_RESHAPE)
+		return ix;
+	char var[24];
+	ix_name(g, ix, var);
+	const ffu_shape *s = &in->shape, *t = &op->shape;
+	ffu_strbuf e = {0};
+	ffu__sb_append(&e, "(");
+	for (int k = 0; k < t->rank; k++) {
+		if (k)
+			ffu__sb_append(&e, " + ");
+		int64_t ts = stride_of(t, k);
+		switch (in->op) {
+		case FFU_OP_BROADCAST:
+			put_coord(&e, var, s->dims, s->rank, (int)in->dims[k]);
+			break;
+		case FFU_OP_SLICE:
+			ffu__sb_printf(&e, "(%lluUL + ", (unsigned long long)in->slice_start[k]);
+			put_coord(&e, var, s->dims, s->rank, k);
+			ffu__sb_printf(&e, " * %lluUL)", (unsigned long long)in->slice_stride[k]);
+			break;
+		default: { /* concatenate: clamped into operand j's range, selected afterwards */
+			int64_t off = 0;
+			for (int q = 0; q < j; q++)
+				off += in->operands[q]->shape.dims[in->dims[0]];
+			if (k != in->dims[0]) {
+				put_coord(&e, var, s->dims, s->rank, k);
+				break;
+			}
+			ffu__sb_append(&e, "min(max(");
+			put_coord(&e, var, s->dims, s->rank, k);
+			ffu__sb_printf(&e, ", %lluUL) - %lluUL, %lluUL)", (unsigned long long)off,
+				       (unsigned long long)off, (unsigned long long)(t->dims[k] - 1));
+			break;
+		}
+		}
+		if (ts != 1)
+			ffu__sb_printf(&e, " * %lluUL", (unsigned long long)ts);
+	}
+	ffu__sb_append(&e, ")");
+	int r = e.oom ? (g->oom = true, IX_ZERO) : ix_intern(g, ffu__sb_cstr(&e));
+	ffu__sb_free(&e);
+	return r;
+}
+
+/* ---- the plan ---- */
+
+/* The value of instruction id at ix, created (with no operands planned yet) if new. */
+static int value_at(kgen *g, int id, int ix)
+{
+	if (g->fc->insts[id]->shape.rank == 0)
+		ix = IX_ZERO;
+	for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
+		if (g->v[vn].ix == ix)
+			return vn;
+	if (!grow((void **)&g->v, &g->capv, g->nv + 1, sizeof *g->v)) {
+		g->oom = true;
+		return -1;
+	}
+	val *v = &g->v[g->nv];
+	memset(v, 0, sizeof *v);
+	v->inst = id;
+	v->ix = ix;
+	v->alias = -1;
+	v->ops = -1;
+	v->next = g->first[id];
+	g->first[id] = g->nv;
+	return g->nv++;
+}
+
+/* Records, for every value requested so far, which operand values it reads (backwards). */
+static void plan(kgen *g)
+{
+	for (int id = g->fc->n_insts - 1; id >= 0 && !g->oom; id--) {
+		const ffu_inst *in = g->fc->insts[id];
+		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE)
+			continue; /* outputs: their operands were requested by the caller */
+		for (int vn = g->first[id]; vn >= 0 && !g->oom; vn = g->v[vn].next) {
+			if (!grow((void **)&g->opv, &g->capopv, g->nopv + in->n_operands + 1, sizeof *g->opv)) {
+				g->oom = true;
+				return;
+			}
+			g->v[vn].ops = g->nopv;
+			g->nopv += in->n_operands;
+			for (int j = 0; j < in->n_operands; j++) {
+				int oix = operand_ix(g, in, j, g->v[vn].ix);
+				int ov = value_at(g, in->operands[j]->id, oix);
+				if (ov < 0)
+					return;
+				g->opv[g->v[vn].ops + j] = ov;
+			}
+		}
+	}
+}
+
+static int opval(const kgen *g, int vn, int j)
+{
+	return g->opv[g->v[vn].ops + j];
+}
+
+/* ---- emission ---- */
+
+static int resolve(const kgen *g, int vn)
+{
+	while (g->v[vn].alias >= 0)
+		vn = g->v[vn].alias;
+	return vn;
+}
+
+static void decl(kgen *g, int vn, char form)
+{
+	char tn[64];
+	ffu__sb_printf(g->sb, "\t%s %c%d = ", cl_type(field_of(g, vn), tn), form, vn);
+}
+
+static void set_form(kgen *g, int vn, char form)
+{
+	if (form == 'c')
+		g->v[vn].has_c = true;
+	else
+		g->v[vn].has_m = true;
+}
+
+/* Makes value vn available in form 'c' or 'm' (emitting a conversion if needed). */
+static void need(kgen *g, int vn, char form)
+{
+	vn = resolve(g, vn);
+	val *v = &g->v[vn];
 	if ((form == 'c' && v->has_c) || (form == 'm' && v->has_m))
 		return;
-	const ffu_field *f = field_of(g, id);
-	decl(g, id, form);
-	if (v->literal && f->kind == FFU_ELEM_UINT) {
+	const ffu_field *f = field_of(g, vn);
+	decl(g, vn, form);
+	if (v->literal && is_int(f)) {
 		ffu__sb_printf(g->sb, "(%s_t)0x%llxUL", f->name, (unsigned long long)ffu__fp_get_u64(f, v->literal));
 	} else if (v->literal) {
 		/* a _mont literal is x * R_mont: fold it to the base field's canonical x first */
@@ -95,58 +310,57 @@ static void need(kgen *g, int id, char form)
 		ffu__cl_emit_const(g->sb, f->base, buf);
 	} else {
 		ffu__sb_printf(g->sb, "%s_%s(%c%d)", f->base->name, form == 'm' ? "to_mont" : "from_mont",
-			       form == 'm' ? 'c' : 'm', id);
+			       form == 'm' ? 'c' : 'm', vn);
 	}
 	ffu__sb_append(g->sb, ";\n");
-	if (form == 'c')
-		v->has_c = true;
-	else
-		v->has_m = true;
+	set_form(g, vn, form);
 }
 
-static bool has(const kgen *g, int id, char form)
+static bool has(const kgen *g, int vn, char form)
 {
-	const val *v = &g->vals[resolve(g, id)];
+	const val *v = &g->v[resolve(g, vn)];
 	return v->literal || (form == 'c' ? v->has_c : v->has_m);
 }
 
-static void emit_linear(kgen *g, const ffu_inst *in)
+/* The form in which operands first..first+n-1 of vn are all available (c preferred). */
+static char common_form(kgen *g, int vn, int first, int n)
 {
-	const ffu_field *f = field_of(g, in->id);
-	/* canonical if every operand has it, else Montgomery (converting what lacks it) */
 	bool all_c = true;
-	for (int j = 0; j < in->n_operands; j++)
-		all_c &= has(g, in->operands[j]->id, 'c');
+	for (int j = first; j < first + n; j++)
+		all_c &= has(g, opval(g, vn, j), 'c');
 	char form = all_c ? 'c' : 'm';
-	for (int j = 0; j < in->n_operands; j++)
-		need(g, in->operands[j]->id, form);
-	decl(g, in->id, form);
-	ffu__sb_printf(g->sb, "%s_%s(", f->base->name, ffu__ops[in->op].field_fn);
-	for (int j = 0; j < in->n_operands; j++)
-		ffu__sb_printf(g->sb, "%s%c%d", j ? ", " : "", form, resolve(g, in->operands[j]->id));
-	ffu__sb_append(g->sb, ");\n");
-	if (form == 'c')
-		g->vals[in->id].has_c = true;
-	else
-		g->vals[in->id].has_m = true;
+	for (int j = first; j < first + n; j++)
+		need(g, opval(g, vn, j), form);
+	return form;
 }
 
-static void emit_product(kgen *g, const ffu_inst *in)
+static void emit_linear(kgen *g, int vn)
 {
-	const ffu_field *f = field_of(g, in->id);
-	int a = resolve(g, in->operands[0]->id), b = resolve(g, in->operands[1]->id);
-	val *r = &g->vals[in->id];
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = field_of(g, vn);
+	char form = common_form(g, vn, 0, in->n_operands);
+	decl(g, vn, form);
+	ffu__sb_printf(g->sb, "%s_%s(", f->base->name, ffu__ops[in->op].field_fn);
+	for (int j = 0; j < in->n_operands; j++)
+		ffu__sb_printf(g->sb, "%s%c%d", j ? ", " : "", form, resolve(g, opval(g, vn, j)));
+	ffu__sb_append(g->sb, ");\n");
+	set_form(g, vn, form);
+}
+
+static void emit_product(kgen *g, int vn)
+{
+	const ffu_field *f = field_of(g, vn);
+	int a = resolve(g, opval(g, vn, 0)), b = resolve(g, opval(g, vn, 1));
 	if (a == b) {
-		if (has(g, a, 'm')) { /* (aR)^2 / R = a^2 R */
-			need(g, a, 'm');
-			decl(g, in->id, 'm');
+		need(g, a, 'm');
+		if (!has(g, a, 'c')) { /* (aR)^2 / R = a^2 R */
+			decl(g, vn, 'm');
 			ffu__sb_printf(g->sb, "%s_sqr(m%d);\n", f->base->name, a);
-			r->has_m = true;
+			set_form(g, vn, 'm');
 		} else { /* aR * a / R = a^2 */
-			need(g, a, 'm');
-			decl(g, in->id, 'c');
+			decl(g, vn, 'c');
 			ffu__sb_printf(g->sb, "%s_mul(m%d, c%d);\n", f->base->name, a, a);
-			r->has_c = true;
+			set_form(g, vn, 'c');
 		}
 		return;
 	}
@@ -157,27 +371,17 @@ static void emit_product(kgen *g, const ffu_inst *in)
 		fa = 'c', fb = 'm', fr = 'c';
 	} else if (has(g, a, 'm') && has(g, b, 'm')) {
 		fa = 'm', fb = 'm', fr = 'm';
-	} else if (g->uses[b] > g->uses[a]) { /* both canonical only: convert the more used one */
-		fa = 'c', fb = 'm', fr = 'c'; /* (x * y * y * y: y once, not every partial product) */
+	} else if (g->uses[g->v[b].inst] > g->uses[g->v[a].inst]) {
+		/* both canonical only: convert the more used one (x * y * y * y: y once) */
+		fa = 'c', fb = 'm', fr = 'c';
 	} else {
 		fa = 'm', fb = 'c', fr = 'c';
 	}
 	need(g, a, fa);
 	need(g, b, fb);
-	decl(g, in->id, fr);
+	decl(g, vn, fr);
 	ffu__sb_printf(g->sb, "%s_mul(%c%d, %c%d);\n", f->base->name, fa, a, fb, b);
-	if (fr == 'c')
-		r->has_c = true;
-	else
-		r->has_m = true;
-}
-
-static void set_form(kgen *g, int id, char form)
-{
-	if (form == 'c')
-		g->vals[id].has_c = true;
-	else
-		g->vals[id].has_m = true;
+	set_form(g, vn, fr);
 }
 
 /*
@@ -185,14 +389,14 @@ static void set_form(kgen *g, int id, char form)
  * Montgomery form (the addition chain of the exponent's binary expansion); no loop, no
  * select. Exponent 0 gives one (also for x = 0).
  */
-static void emit_pow_const(kgen *g, const ffu_inst *in, int x, uint64_t ev)
+static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 {
-	const char *fn = field_of(g, in->id)->base->name;
+	const char *fn = field_of(g, vn)->base->name;
 	char tn[64];
 	need(g, x, 'm');
-	ffu__sb_printf(g->sb, "\t%s m%d;\n", cl_type(field_of(g, in->id), tn), in->id);
+	ffu__sb_printf(g->sb, "\t%s m%d;\n", cl_type(field_of(g, vn), tn), vn);
 	if (ev == 0) {
-		ffu__sb_printf(g->sb, "\tm%d = %s_one_m();\n", in->id, fn);
+		ffu__sb_printf(g->sb, "\tm%d = %s_one_m();\n", vn, fn);
 	} else {
 		int top = 63;
 		while (!((ev >> top) & 1))
@@ -203,86 +407,129 @@ static void emit_pow_const(kgen *g, const ffu_inst *in, int x, uint64_t ev)
 			if ((ev >> b) & 1)
 				ffu__sb_printf(g->sb, "\t\tt_ = %s_mul(t_, m%d);\n", fn, x);
 		}
-		ffu__sb_printf(g->sb, "\t\tm%d = t_;\n\t}\n", in->id);
+		ffu__sb_printf(g->sb, "\t\tm%d = t_;\n\t}\n", vn);
 	}
-	g->vals[in->id].has_m = true;
+	set_form(g, vn, 'm');
 }
 
-static void emit_special(kgen *g, const ffu_inst *in)
+static void emit_compare(kgen *g, int vn)
 {
-	const ffu_field *f = field_of(g, in->id);
-	int x = resolve(g, in->operands[0]->id);
+	const ffu_inst *in = inst_of(g, vn);
+	int a = resolve(g, opval(g, vn, 0)), b = resolve(g, opval(g, vn, 1));
+	const ffu_field *fa = field_of(g, a);
+	const char *neg = in->direction == FFU_CMP_NE ? "!" : "";
+	if (is_int(fa)) {
+		need(g, a, 'c');
+		need(g, b, 'c');
+		decl(g, vn, 'c');
+		ffu__sb_printf(g->sb, "(pred_t)%s(c%d == c%d);\n", neg, a, b);
+	} else { /* equal in one form iff equal in the other: compare where both already are */
+		char form = common_form(g, vn, 0, 2);
+		decl(g, vn, 'c');
+		ffu__sb_printf(g->sb, "(pred_t)%s%s_eq(%c%d, %c%d);\n", neg, fa->base->name, form, a, form, b);
+	}
+	set_form(g, vn, 'c');
+}
+
+static void emit_select(kgen *g, int vn)
+{
+	int p = resolve(g, opval(g, vn, 0));
+	need(g, p, 'c');
+	char form = is_int(field_of(g, vn)) ? 'c' : common_form(g, vn, 1, 2);
+	if (form == 'c' && is_int(field_of(g, vn))) {
+		need(g, opval(g, vn, 1), 'c');
+		need(g, opval(g, vn, 2), 'c');
+	}
+	decl(g, vn, form);
+	ffu__sb_printf(g->sb, "c%d ? %c%d : %c%d;\n", p, form, resolve(g, opval(g, vn, 1)), form,
+		       resolve(g, opval(g, vn, 2)));
+	set_form(g, vn, form);
+}
+
+static void emit_special(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = field_of(g, vn);
+	int x = resolve(g, opval(g, vn, 0));
 	switch (in->op) {
 	case FFU_OP_INVERSE:
 		need(g, x, 'm');
-		decl(g, in->id, 'm');
+		decl(g, vn, 'm');
 		ffu__sb_printf(g->sb, "%s_inv(m%d);\n", f->base->name, x);
-		set_form(g, in->id, 'm');
+		set_form(g, vn, 'm');
 		return;
 	case FFU_OP_DIVIDE: {
 		/* a * (b^-1 in m form): m form when a is, canonical when a is */
-		int b = resolve(g, in->operands[1]->id);
+		int b = resolve(g, opval(g, vn, 1));
 		char fa = has(g, x, 'm') && !has(g, x, 'c') ? 'm' : 'c';
 		need(g, b, 'm');
 		need(g, x, fa);
-		decl(g, in->id, fa);
+		decl(g, vn, fa);
 		ffu__sb_printf(g->sb, "%s_mul(%c%d, %s_inv(m%d));\n", f->base->name, fa, x, f->base->name, b);
-		set_form(g, in->id, fa);
+		set_form(g, vn, fa);
 		return;
 	}
 	case FFU_OP_POWER: {
-		int e = resolve(g, in->operands[1]->id);
-		const ffu_field *fe = field_of(g, e);
-		if (g->vals[e].literal) {
-			emit_pow_const(g, in, x, ffu__fp_get_u64(fe, g->vals[e].literal));
+		int ex = resolve(g, opval(g, vn, 1));
+		const ffu_field *fe = field_of(g, ex);
+		if (g->v[ex].literal) {
+			emit_pow_const(g, vn, x, ffu__fp_get_u64(fe, g->v[ex].literal));
 			return;
 		}
 		need(g, x, 'm');
-		need(g, e, 'c');
-		decl(g, in->id, 'm');
-		ffu__sb_printf(g->sb, "%s_pow_%s(m%d, c%d);\n", f->base->name, fe->name, x, e);
-		set_form(g, in->id, 'm');
+		need(g, ex, 'c');
+		decl(g, vn, 'm');
+		ffu__sb_printf(g->sb, "%s_pow_%s(m%d, c%d);\n", f->base->name, fe->name, x, ex);
+		set_form(g, vn, 'm');
 		return;
 	}
 	case FFU_OP_CONVERT: {
 		const ffu_field *fx = field_of(g, x);
-		if (f->kind != FFU_ELEM_UINT && fx->kind != FFU_ELEM_UINT) {
+		if (!is_int(f) && !is_int(fx)) {
 			/* field <-> _mont: the same base value; loads and stores apply the radix */
-			g->vals[in->id].alias = x;
+			g->v[vn].alias = x;
 			return;
 		}
 		need(g, x, 'c');
-		decl(g, in->id, 'c');
-		if (f->kind == FFU_ELEM_UINT)
+		decl(g, vn, 'c');
+		if (is_int(f))
 			ffu__sb_printf(g->sb, "(%s_t)c%d;\n", f->name, x);
 		else
 			ffu__sb_printf(g->sb, "%s_from_%s(c%d);\n", f->base->name, fx->name, x);
-		set_form(g, in->id, 'c');
+		set_form(g, vn, 'c');
 		return;
 	}
+	case FFU_OP_COMPARE:
+		emit_compare(g, vn);
+		return;
+	case FFU_OP_SELECT:
+		emit_select(g, vn);
+		return;
 	default:
 		return;
 	}
 }
 
-/* Loads parameter `in` (instruction i) of the kernel into c and/or m form. */
-static void emit_load(kgen *g, const ffu_inst *in, int i)
+/* Loads parameter `in` at the value's index into c and/or m form. */
+static void emit_load(kgen *g, int vn)
 {
+	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = ffu__shape_field(&in->shape);
-	const char *idx = ffu__shape_count(&in->shape) == g->n ? "i" : "0";
-	if (f->kind == FFU_ELEM_UINT) {
-		decl(g, i, 'c');
+	char idx[24];
+	ix_name(g, g->v[vn].ix, idx);
+	if (is_int(f)) {
+		decl(g, vn, 'c');
 		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
-		set_form(g, i, 'c');
+		set_form(g, vn, 'c');
 		return;
 	}
 	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
-		decl(g, i, 'm');
+		decl(g, vn, 'm');
 		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->base->name, (long long)in->index, idx);
-		set_form(g, i, 'm');
+		set_form(g, vn, 'm');
 		return;
 	}
-	decl(g, i, 'c');
+	decl(g, vn, 'c');
 	if (f->kind == FFU_ELEM_MONT) {
 		/* canonical template (R_dev = 1): x = stored * R_mont^-1, one canonical product */
 		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
@@ -295,33 +542,167 @@ static void emit_load(kgen *g, const ffu_inst *in, int i)
 	} else {
 		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
 	}
-	set_form(g, i, 'c');
+	set_form(g, vn, 'c');
 }
 
-/* Stores value id as output o of type f (the output instruction's type). */
-static void emit_store(kgen *g, const ffu_field *f, int o, int id)
+static void emit_iota(kgen *g, int vn)
 {
-	const char *fn = f->kind == FFU_ELEM_UINT ? f->name : f->base->name;
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = field_of(g, vn);
+	char var[24];
+	ix_name(g, g->v[vn].ix, var);
+	decl(g, vn, 'c');
+	if (is_int(f))
+		ffu__sb_printf(g->sb, "(%s_t)", f->name);
+	else
+		ffu__sb_printf(g->sb, "%s_from_u64((ulong)", f->base->name);
+	put_coord(g->sb, var, in->shape.dims, in->shape.rank, (int)in->index);
+	ffu__sb_append(g->sb, is_int(f) ? ";\n" : ");\n");
+	set_form(g, vn, 'c');
+}
+
+/* concatenate: every operand was read at an index clamped into its range; pick the right one. */
+static void emit_concatenate(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	int d = (int)in->dims[0];
+	char form = is_int(field_of(g, vn)) ? 'c' : common_form(g, vn, 0, in->n_operands);
+	if (is_int(field_of(g, vn)))
+		for (int j = 0; j < in->n_operands; j++)
+			need(g, opval(g, vn, j), 'c');
+	char var[24];
+	ix_name(g, g->v[vn].ix, var);
+	decl(g, vn, form);
+	int64_t off = 0;
+	for (int j = 0; j < in->n_operands - 1; j++) {
+		off += in->operands[j]->shape.dims[d];
+		ffu__sb_append(g->sb, "(");
+		put_coord(g->sb, var, in->shape.dims, in->shape.rank, d);
+		ffu__sb_printf(g->sb, " < %lluUL) ? %c%d : ", (unsigned long long)off, form,
+			       resolve(g, opval(g, vn, j)));
+	}
+	ffu__sb_printf(g->sb, "%c%d;\n", form, resolve(g, opval(g, vn, in->n_operands - 1)));
+	set_form(g, vn, form);
+}
+
+static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	switch (ffu__ops[in->op].kind) {
+	case FFU_KIND_SOURCE:
+		if (in->op == FFU_OP_CONSTANT) {
+			if (in->shape.rank != 0)
+				return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "array constant inside a fusion");
+			g->v[vn].literal = in->literal;
+		} else if (in->op == FFU_OP_IOTA) {
+			emit_iota(g, vn);
+		} else {
+			emit_load(g, vn);
+		}
+		return FFU_STATUS_OK;
+	case FFU_KIND_INDEX:
+		if (in->op == FFU_OP_CONCATENATE && in->n_operands > 1)
+			emit_concatenate(g, vn);
+		else /* the operand's value at the index this op computed: nothing to emit */
+			g->v[vn].alias = opval(g, vn, 0);
+		return FFU_STATUS_OK;
+	case FFU_KIND_ELEMENTWISE:
+		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR)
+			emit_product(g, vn);
+		else if (ffu__ops[in->op].form == FFU_FORM_SPECIAL)
+			emit_special(g, vn);
+		else
+			emit_linear(g, vn);
+		return FFU_STATUS_OK;
+	default:
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s inside a fusion", ffu__ops[in->op].keyword);
+	}
+}
+
+/* Emits the index variables (after the kernel's own) and every planned value, in order. */
+static ffu_status emit_body(kgen *g, ffu_error *e)
+{
+	if (g->oom)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	for (int k = IX_ZERO; k < g->nix; k++)
+		ffu__sb_printf(g->sb, "\tconst ulong x%d = %s;\n", k, g->ix[k]);
+	for (int id = 0; id < g->fc->n_insts; id++) {
+		/* values were pushed at the head: emit oldest first for stable output */
+		int n = 0, stack[64], *vs = stack;
+		for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
+			n++;
+		if (n > 64 && !(vs = malloc(sizeof(int) * (size_t)n)))
+			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+		int k = n;
+		for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
+			vs[--k] = vn;
+		ffu_status st = FFU_STATUS_OK;
+		for (k = 0; k < n && st == FFU_STATUS_OK; k++)
+			st = emit_value(g, vs[k], e);
+		if (vs != stack)
+			free(vs);
+		if (st)
+			return st;
+	}
+	return FFU_STATUS_OK;
+}
+
+/* Stores value vn as output o (of type f, the output instruction's type) at index idx. */
+static void emit_store(kgen *g, const ffu_field *f, int o, int vn, const char *idx)
+{
+	vn = resolve(g, vn);
+	const char *fn = is_int(f) ? f->name : f->base->name;
 	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
-		need(g, id, 'm');
-		ffu__sb_printf(g->sb, "\t%s_store(out%d, i, m%d);\n", fn, o, id);
+		need(g, vn, 'm');
+		ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, m%d);\n", fn, o, idx, vn);
 		return;
 	}
-	need(g, id, 'c');
+	need(g, vn, 'c');
 	if (f->kind == FFU_ELEM_MONT) {
 		unsigned char r[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
-		ffu__sb_printf(g->sb, "\t%s_store(out%d, i, %s_mul(c%d, ", fn, o, fn, id);
+		ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, %s_mul(c%d, ", fn, o, idx, fn, vn);
 		ffu__cl_emit_const(g->sb, f->base, r);
 		ffu__sb_append(g->sb, "));\n");
 		return;
 	}
-	ffu__sb_printf(g->sb, "\t%s_store(out%d, i, c%d);\n", fn, o, id);
+	ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, c%d);\n", fn, o, idx, vn);
 }
 
+static ffu_status kgen_init(kgen *g, ffu_strbuf *body, const ffu_computation *fc, const char *main_ix,
+			    ffu_error *e)
+{
+	memset(g, 0, sizeof *g);
+	g->sb = body;
+	g->fc = fc;
+	g->first = malloc(sizeof(int) * (size_t)(fc->n_insts + 1));
+	g->uses = ffu__comp_use_counts(fc);
+	if (g->first)
+		for (int i = 0; i < fc->n_insts; i++)
+			g->first[i] = -1;
+	ix_intern(g, main_ix);
+	ix_intern(g, "0");
+	if (!g->first || !g->uses || g->oom || g->nix != 2)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	return FFU_STATUS_OK;
+}
+
+static void kgen_free(kgen *g)
+{
+	for (int k = 0; k < g->nix; k++)
+		free(g->ix[k]);
+	free(g->ix);
+	free(g->v);
+	free(g->first);
+	free(g->opv);
+	free(g->uses);
+}
+
+/* ---- kernels ---- */
+
 /*
- * Appends one line of a kernel body for lane `lane`: every kernel-local name (c<id>,
- * m<id>, the index i, the temporary t_) gets the suffix _<lane>. Names of functions and
+ * Appends one line of a kernel body for lane `lane`: every kernel-local name (c<v>, m<v>,
+ * x<k>, the index i, the temporary t_) gets the suffix _<lane>. Names of functions and
  * types (babybear_mul, bn254_sf_t) and numbers (0x5UL) pass through untouched.
  */
 static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
@@ -336,7 +717,7 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 			const char *w = line + i;
 			size_t n = j - i;
 			bool local = (n == 1 && w[0] == 'i') || (n == 2 && w[0] == 't' && w[1] == '_');
-			if (!local && n > 1 && (w[0] == 'c' || w[0] == 'm')) {
+			if (!local && n > 1 && (w[0] == 'c' || w[0] == 'm' || w[0] == 'x')) {
 				local = true;
 				for (size_t q = 1; q < n; q++)
 					local &= isdigit((unsigned char)w[q]) != 0;
@@ -351,15 +732,26 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 	}
 }
 
+bool ffu__codegen_is_reduction(const ffu_inst *fusion)
+{
+	const ffu_inst *r = fusion->callee->root;
+	if (r->op == FFU_OP_TUPLE)
+		r = r->n_operands > 0 ? r->operands[0] : r;
+	return r->op == FFU_OP_REDUCE;
+}
+
 /*
  * Measured on PoCL at 2^20: lanes pay where a kernel has work to interleave (seed_bb fused
  * 0.285 -> 0.157 ms, 8 chained BabyBear products 2.97 -> 1.76 ms) but not for a kernel of
  * one element-wise op (BabyBear multiply 2.23 -> 2.51 ms, Goldilocks 5.6 -> 40 ms) nor for
  * 256-bit fields, whose product already has ample independent work (and 4x the code).
+ * Reductions have their own work distribution (a loop per work-item).
  */
 int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
 {
 	const ffu_computation *fc = fusion->callee;
+	if (ffu__codegen_is_reduction(fusion))
+		return 1;
 	int ops = 0;
 	for (int i = 0; i < fc->n_insts && lanes > 1; i++) {
 		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
@@ -370,95 +762,70 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
 	return lanes > 1 && ops >= 2 ? lanes : 1;
 }
 
-static void emit_signature(ffu_strbuf *sb, const char *name, const ffu_computation *fc, int n_out, bool wide)
+static void emit_params(ffu_strbuf *sb, const char *name, const ffu_computation *fc)
 {
 	ffu__sb_printf(sb, "__kernel void %s(", name);
 	for (int p = 0; p < fc->n_params; p++)
 		ffu__sb_printf(sb, "%s__global const uint *restrict in%d", p ? ", " : "", p);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
-	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
+}
+
+static int n_outputs(const ffu_computation *fc, const ffu_inst *const **outs)
+{
+	const ffu_inst *root = fc->root;
+	*outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands : (const ffu_inst *const *)&fc->root;
+	return root->op == FFU_OP_TUPLE ? root->n_operands : 1;
 }
 
 /*
- * Each fusion becomes kernel ffu_k<k>, one element per work-item, and where lanes > 1 also
- * ffu_k<k>_wide: `lanes` elements per work-item (i, i + stride, ...), the body repeated
- * statement by statement in lockstep. Why: on CPU devices a long chain of dependent
- * products is latency-bound, and the out-of-order window only overlaps independent chains
- * that are interleaved in the instruction stream (PoCL, 16 chained BabyBear products at
- * 2^20: 6.7 ms one lane, 3.4 ms four interleaved lanes, the same as 16 independent ones).
+ * A loop fusion becomes kernel ffu_k<k>, one element per work-item, and where lanes > 1
+ * also ffu_k<k>_wide: `lanes` elements per work-item (i, i + stride, ...), the body
+ * repeated statement by statement in lockstep. Why: on CPU devices a long chain of
+ * dependent products is latency-bound, and the out-of-order window only overlaps
+ * independent chains that are interleaved in the instruction stream (PoCL, 16 chained
+ * BabyBear products at 2^20: 6.7 ms one lane, 3.4 ms four interleaved lanes).
  *
  * No bounds check: the runtime launches exactly as many work-items as there are elements
  * (ffu__cl_launch). On PoCL any guard or index clamp stops the work-group loop from being
  * vectorised: measured 0.96 ms unguarded vs 5-10 ms guarded for (x + y) * x at 2^22.
  */
-static ffu_status emit_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, int lanes, ffu_error *e)
+static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, int lanes, ffu_error *e)
 {
 	const ffu_computation *fc = fusion->callee;
-	const ffu_inst *root = fc->root;
-	int n_out = root->op == FFU_OP_TUPLE ? root->n_operands : 1;
-	const ffu_inst *const *outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands : &root;
+	const ffu_inst *const *outs;
+	int n_out = n_outputs(fc, &outs);
 	ffu_strbuf body = {0};
-	kgen g = {.sb = &body, .fc = fc};
-	g.n = ffu__shape_count(&outs[0]->shape);
-	g.vals = calloc((size_t)fc->n_insts, sizeof *g.vals);
-	g.uses = ffu__comp_use_counts(fc);
-	if (!g.vals || !g.uses) {
-		free(g.vals);
-		free(g.uses);
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	}
-	for (int i = 0; i < fc->n_insts; i++)
-		g.vals[i].alias = -1;
+	kgen g;
+	ffu_status st = kgen_init(&g, &body, fc, "i", e);
+	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
+	if (st == FFU_STATUS_OK && !ov)
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		ov[o] = value_at(&g, outs[o]->id, IX_MAIN);
+	if (st == FFU_STATUS_OK)
+		plan(&g);
+	if (st == FFU_STATUS_OK)
+		st = emit_body(&g, e);
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o], "i");
 
-	ffu_status st = FFU_STATUS_OK;
-	for (int i = 0; i < fc->n_insts && st == FFU_STATUS_OK; i++) {
-		const ffu_inst *in = fc->insts[i];
-		switch (ffu__ops[in->op].kind) {
-		case FFU_KIND_SOURCE:
-			if (in->op == FFU_OP_CONSTANT) {
-				if (in->shape.rank != 0)
-					st = ffu__err(e, FFU_STATUS_EUNSUPPORTED, "array constant inside a fusion");
-				g.vals[i].literal = in->literal;
-				break;
-			}
-			emit_load(&g, in, i);
-			break;
-		case FFU_KIND_INDEX: /* broadcast of a scalar: the same value at every index */
-			g.vals[i].alias = in->operands[0]->id;
-			break;
-		case FFU_KIND_ELEMENTWISE:
-			if (ffu__ops[in->op].form == FFU_FORM_BILINEAR)
-				emit_product(&g, in);
-			else if (ffu__ops[in->op].form == FFU_FORM_SPECIAL)
-				emit_special(&g, in);
-			else
-				emit_linear(&g, in);
-			break;
-		default:
-			if (in != root || in->op != FFU_OP_TUPLE)
-				st = ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s inside a fusion",
-					      ffu__ops[in->op].keyword);
-			break;
-		}
-	}
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
-		emit_store(&g, ffu__shape_field(&outs[o]->shape), o, resolve(&g, outs[o]->id));
-	}
-	char name[40];
+	char name[48];
 	ffu__codegen_kernel_name(name, k);
 	ffu__sb_printf(sb, "/* %s: %s */\n", fusion->name, fc->name);
-	emit_signature(sb, name, fc, n_out, false);
-	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n");
+	emit_params(sb, name, fc);
+	for (int o = 0; o < n_out; o++)
+		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
+	ffu__sb_append(sb, ")\n{\n\tconst ulong i = get_global_id(0);\n");
 	ffu__sb_append(sb, ffu__sb_cstr(&body));
 	ffu__sb_append(sb, "}\n\n");
 	lanes = ffu__codegen_kernel_lanes(fusion, lanes);
 	if (lanes > 1 && st == FFU_STATUS_OK) {
-		strcat(name, "_wide");
-		emit_signature(sb, name, fc, n_out, true);
-		ffu__sb_append(sb, "\tconst size_t g = get_global_id(0);\n");
+		ffu__codegen_wide_kernel_name(name, k);
+		emit_params(sb, name, fc);
+		for (int o = 0; o < n_out; o++)
+			ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
+		ffu__sb_append(sb, ", const ulong stride)\n{\n\tconst ulong g = get_global_id(0);\n");
 		for (int r = 0; r < lanes; r++)
-			ffu__sb_printf(sb, "\tconst size_t i_%d = g + %d * stride;\n", r, r);
+			ffu__sb_printf(sb, "\tconst ulong i_%d = g + %d * stride;\n", r, r);
 		const char *b = ffu__sb_cstr(&body);
 		while (*b) {
 			const char *nl = strchr(b, '\n');
@@ -472,8 +839,189 @@ static ffu_status emit_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, int
 	if (st == FFU_STATUS_OK)
 		st = ffu__sb_status(&body, e);
 	ffu__sb_free(&body);
-	free(g.vals);
-	free(g.uses);
+	free(ov);
+	kgen_free(&g);
+	return st;
+}
+
+/*
+ * The accumulator form of a reduction: products accumulate in Montgomery form (mR * mR / R
+ * stays mR, so neither the loop nor the tree converts); sums in whichever form the value
+ * already has (addition is the same in both).
+ */
+static char reduce_form(const kgen *g, const ffu_inst *r, int vn)
+{
+	return r->reduce_fn == FFU_OP_MULTIPLY || !has(g, vn, 'c') ? 'm' : 'c';
+}
+
+static void emit_identity(ffu_strbuf *sb, const ffu_inst *r)
+{
+	const ffu_field *f = ffu__shape_field(&r->shape)->base;
+	if (r->reduce_fn == FFU_OP_MULTIPLY) {
+		ffu__sb_printf(sb, "%s_one_m()", f->name);
+	} else {
+		unsigned char zero[FFU_FIELD_MAX_BYTES] = {0};
+		ffu__cl_emit_const(sb, f, zero);
+	}
+}
+
+static const char *combine_fn(const ffu_inst *r)
+{
+	return r->reduce_fn == FFU_OP_MULTIPLY ? "mul" : "add";
+}
+
+/* Appends the operand's linear index for output element `o` and reduced element `r`. */
+static void put_reduce_index(ffu_strbuf *sb, const ffu_inst *red)
+{
+	const ffu_shape *t = &red->operands[0]->shape;
+	bool reduced[FFU_MAX_RANK] = {0};
+	for (int k = 0; k < red->n_dims; k++)
+		reduced[red->dims[k]] = true;
+	int64_t kd[FFU_MAX_RANK], rd[FFU_MAX_RANK];
+	int nk = 0, nr = 0;
+	for (int d = 0; d < t->rank; d++) {
+		if (reduced[d])
+			rd[nr++] = t->dims[d];
+		else
+			kd[nk++] = t->dims[d];
+	}
+	int ik = 0, ir = 0;
+	ffu__sb_append(sb, "0UL");
+	for (int d = 0; d < t->rank; d++) {
+		ffu__sb_append(sb, " + ");
+		if (reduced[d])
+			put_coord(sb, "r", rd, nr, ir++);
+		else
+			put_coord(sb, "o", kd, nk, ik++);
+		ffu__sb_printf(sb, " * %lluUL", (unsigned long long)stride_of(t, d));
+	}
+}
+
+/*
+ * A reduction fusion (root: reduce, or a tuple of reduces over one operand shape and the
+ * same dimensions) becomes two kernels:
+ *   ffu_k<k>: work-group `grp` = o * G + gi reduces its share of output element o's
+ *     reduced elements (a loop per work-item, consecutive work-items reading consecutive
+ *     elements, then a tree in local memory) into partial grp, kept in accumulator form;
+ *   ffu_k<k>_final: work-item o folds its G partials and the init value, converts and stores.
+ * Element-wise and index producers were fused into the loop body (reduction input fusion).
+ * Arguments: ffu_k<k>(inputs, partials, __local scratch per output, ulong R, ulong G);
+ * ffu_k<k>_final(inputs, partials, outputs, ulong G). The runtime picks G and the
+ * (power of two) work-group size and launches exactly O * G work-groups.
+ */
+static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, int k, ffu_error *e)
+{
+	const ffu_computation *fc = fusion->callee;
+	const ffu_inst *const *outs;
+	int n_out = n_outputs(fc, &outs);
+	ffu_strbuf body = {0}, fin = {0};
+	kgen g, h;
+	char tn[64], name[48];
+	ffu_status st = kgen_init(&g, &body, fc, "i", e);
+	ffu_status st2 = kgen_init(&h, &fin, fc, "o", e);
+	int *ov = calloc((size_t)n_out + 1, sizeof *ov), *iv = calloc((size_t)n_out + 1, sizeof *iv);
+	char *form = calloc((size_t)n_out + 1, 1);
+	if (st == FFU_STATUS_OK)
+		st = st2;
+	if (st == FFU_STATUS_OK && (!ov || !iv || !form))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
+		if (outs[o]->op != FFU_OP_REDUCE)
+			st = ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: a reduction fusion's outputs must all be reduces");
+		else {
+			ov[o] = value_at(&g, outs[o]->operands[0]->id, IX_MAIN);
+			iv[o] = value_at(&h, outs[o]->operands[1]->id, IX_ZERO);
+		}
+	}
+	if (st == FFU_STATUS_OK) {
+		plan(&g);
+		plan(&h);
+		st = emit_body(&g, e);
+	}
+	if (st == FFU_STATUS_OK)
+		st = emit_body(&h, e);
+	/* stage 1 */
+	ffu__codegen_kernel_name(name, k);
+	ffu__sb_printf(sb, "/* %s: %s, stage 1 */\n", fusion->name, fc->name);
+	emit_params(sb, name, fc);
+	for (int o = 0; o < n_out; o++)
+		ffu__sb_printf(sb, "%s__global uint *restrict part%d", fc->n_params + o ? ", " : "", o);
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		ffu__sb_printf(sb, ", __local %s *restrict lm%d", cl_type(ffu__shape_field(&outs[o]->shape), tn), o);
+	ffu__sb_append(sb, ", const ulong R, const ulong G)\n{\n"
+			   "\tconst ulong lid = get_local_id(0), wg = get_local_size(0), grp = get_group_id(0);\n"
+			   "\tconst ulong o = grp / G, gi = grp % G;\n");
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
+		form[o] = reduce_form(&g, outs[o], ov[o]);
+		ffu__sb_printf(sb, "\t%s a%d = ", cl_type(ffu__shape_field(&outs[o]->shape), tn), o);
+		emit_identity(sb, outs[o]);
+		ffu__sb_append(sb, ";\n");
+	}
+	ffu__sb_append(sb, "\tfor (ulong r = gi * wg + lid; r < R; r += G * wg) {\n\tconst ulong i = ");
+	put_reduce_index(sb, outs[0]);
+	ffu__sb_append(sb, ";\n");
+	/* the body's conversions for the accumulators go to the body buffer, before the loop ends */
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		need(&g, ov[o], form[o]);
+	ffu__sb_append(sb, ffu__sb_cstr(&body));
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		ffu__sb_printf(sb, "\ta%d = %s_%s(a%d, %c%d);\n", o, ffu__shape_field(&outs[o]->shape)->base->name,
+			       combine_fn(outs[o]), o, form[o], resolve(&g, ov[o]));
+	ffu__sb_append(sb, "\t}\n");
+	for (int o = 0; o < n_out; o++)
+		ffu__sb_printf(sb, "\tlm%d[lid] = a%d;\n", o, o);
+	ffu__sb_append(sb, "\tbarrier(CLK_LOCAL_MEM_FENCE);\n\tfor (ulong s = wg / 2; s > 0; s >>= 1) {\n"
+			   "\t\tif (lid < s) {\n");
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		ffu__sb_printf(sb, "\t\t\tlm%d[lid] = %s_%s(lm%d[lid], lm%d[lid + s]);\n", o,
+			       ffu__shape_field(&outs[o]->shape)->base->name, combine_fn(outs[o]), o, o);
+	ffu__sb_append(sb, "\t\t}\n\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n\tif (lid == 0) {\n");
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		ffu__sb_printf(sb, "\t\t%s_store(part%d, grp, lm%d[0]);\n", ffu__shape_field(&outs[o]->shape)->base->name,
+			       o, o);
+	ffu__sb_append(sb, "\t}\n}\n\n");
+
+	/* stage 2: fold the partials and the init value, convert, store */
+	ffu__codegen_final_kernel_name(name, k);
+	ffu__sb_printf(sb, "/* %s: %s, stage 2 */\n", fusion->name, fc->name);
+	emit_params(sb, name, fc);
+	for (int o = 0; o < n_out; o++)
+		ffu__sb_printf(sb, "%s__global const uint *restrict part%d", fc->n_params + o ? ", " : "", o);
+	for (int o = 0; o < n_out; o++)
+		ffu__sb_printf(sb, ", __global uint *restrict out%d", o);
+	ffu__sb_append(sb, ", const ulong G)\n{\n\tconst ulong o = get_global_id(0);\n");
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
+		/* the folded partials become a value of h, so emit_store converts as for any value */
+		int acc = value_at(&h, outs[o]->id, IX_MAIN);
+		if (acc < 0) {
+			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+			break;
+		}
+		const char *fn = ffu__shape_field(&outs[o]->shape)->base->name;
+		char f = form[o];
+		need(&h, iv[o], f);
+		decl(&h, acc, f);
+		emit_identity(h.sb, outs[o]);
+		ffu__sb_printf(h.sb, ";\n\tfor (ulong gi = 0; gi < G; gi++)\n\t\t%c%d = %s_%s(%c%d, %s_load(part%d, o * G + gi));\n",
+			       f, acc, fn, combine_fn(outs[o]), f, acc, fn, o);
+		ffu__sb_printf(h.sb, "\t%c%d = %s_%s(%c%d, %c%d);\n", f, acc, fn, combine_fn(outs[o]), f, acc, f,
+			       resolve(&h, iv[o]));
+		set_form(&h, acc, f);
+		emit_store(&h, ffu__shape_field(&outs[o]->shape), o, acc, "o");
+	}
+	ffu__sb_append(sb, ffu__sb_cstr(&fin));
+	ffu__sb_append(sb, "}\n\n");
+	if (st == FFU_STATUS_OK)
+		st = ffu__sb_status(&body, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__sb_status(&fin, e);
+	ffu__sb_free(&body);
+	ffu__sb_free(&fin);
+	free(ov);
+	free(iv);
+	free(form);
+	kgen_free(&g);
+	kgen_free(&h);
 	return st;
 }
 
@@ -485,6 +1033,11 @@ void ffu__codegen_kernel_name(char *buf, int k)
 void ffu__codegen_wide_kernel_name(char *buf, int k)
 {
 	snprintf(buf, 40, "ffu_k%d_wide", k);
+}
+
+void ffu__codegen_final_kernel_name(char *buf, int k)
+{
+	snprintf(buf, 40, "ffu_k%d_final", k);
 }
 
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e)
@@ -506,9 +1059,12 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 			ffu__cl_emit_field(sb, ffu__field_get((ffu_field_id)f));
 	const ffu_computation *entry = m->entry;
 	for (int i = 0; i < entry->n_insts; i++) {
-		if (entry->insts[i]->op != FFU_OP_FUSION)
+		const ffu_inst *in = entry->insts[i];
+		if (in->op != FFU_OP_FUSION)
 			continue;
-		ffu_status st = emit_kernel(sb, entry->insts[i], (*n_kernels)++, lanes, e);
+		int k = (*n_kernels)++;
+		ffu_status st = ffu__codegen_is_reduction(in) ? emit_reduce_kernels(sb, in, k, e)
+							      : emit_loop_kernel(sb, in, k, lanes, e);
 		if (st)
 			return st;
 	}

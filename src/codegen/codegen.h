@@ -1,11 +1,16 @@
 /*
  * codegen/codegen.h: fused module -> one OpenCL C program. Every fusion instruction of the
- * entry computation becomes one kernel, named by its position among the entry's fusions
- * (ffu__codegen_kernel_name), taking its inputs in operand order, then its outputs in
- * tuple order; work-item i computes element i, and the runtime launches exactly as many
- * work-items as the fusion has elements (kernels carry no bounds check). Buffers are `__global uint *` holding
- * canonical little-endian values (words per element from the field); values are converted
- * to and from Montgomery form inside the kernel only where a product needs it.
+ * entry computation becomes kernels named by its position k among the entry's fusions:
+ *  - a loop fusion: ffu_k<k> (inputs in operand order, then outputs in tuple order;
+ *    work-item i computes element i of every output, and the runtime launches exactly as
+ *    many work-items as there are elements: kernels carry no bounds check), plus maybe a
+ *    wide variant (below);
+ *  - a reduction fusion (ffu__codegen_is_reduction): ffu_k<k> and ffu_k<k>_final, the two
+ *    stages described at emit_reduce_kernels in codegen.c.
+ * Buffers are `__global uint *` holding canonical little-endian values (words per element
+ * from the field; pred one byte); values are converted to and from Montgomery form inside
+ * the kernel only where a product needs it. Index ops (broadcast, slice, reshape,
+ * concatenate, iota) are index arithmetic inside the kernel, never copies.
  */
 #ifndef FFU_CODEGEN_CODEGEN_H
 #define FFU_CODEGEN_CODEGEN_H
@@ -22,8 +27,11 @@
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e);
 /* Lanes the wide kernel of this fusion has (1: no wide kernel): 256-bit fields get none. */
 int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes);
-/* "ffu_k<k>" into buf (32 bytes); "ffu_k<k>_wide" (40 bytes). */
+/* Is this fusion a reduction (root: reduce, or a tuple of reduces)? */
+bool ffu__codegen_is_reduction(const ffu_inst *fusion);
+/* "ffu_k<k>" into buf (32 bytes); "ffu_k<k>_wide", "ffu_k<k>_final" (40 bytes). */
 void ffu__codegen_kernel_name(char *buf, int k);
 void ffu__codegen_wide_kernel_name(char *buf, int k);
+void ffu__codegen_final_kernel_name(char *buf, int k);
 
 #endif

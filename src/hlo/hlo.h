@@ -26,9 +26,10 @@ ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const 
 
 /*
  * Appends m in canonical form (docs/hlo.md): `HloModule name`, then each computation in
- * m->comps order except that a fusion callee is always moved before its callers, each with
- * its signature, `%` names, ROOT marked, one blank line before each computation. EINVAL if a
- * name cannot be written back as one HLO word ([A-Za-z0-9_.-]+).
+ * m->comps order except that a callee (fusion calls=, reduce to_apply=) is always moved
+ * before its callers, each with its signature, `%` names, ROOT marked, one blank line
+ * before each computation. EINVAL if a name cannot be written back as one HLO word
+ * ([A-Za-z0-9_.-]+).
  */
 ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e);
 

@@ -263,17 +263,36 @@ static ffu_status parse_shape(parser *p, ffu_shape *s, int depth, bool body_may_
 
 /* --- literals --- */
 
+/*
+ * One element of a constant, stored at position index of the literal scratch buffer: the
+ * only place that knows how an element is spelled, so a new element syntax (extension-field
+ * coefficient lists) is added here and nowhere else. Integers are decimal or 0x hex and
+ * canonical (< p); a pred is also `true`/`false`, as XLA prints them.
+ */
 static ffu_status parse_elem(parser *p, const ffu_field *f, size_t index)
 {
 	const ffu_token *t = &p->tok;
 	if (t->kind != FFU_TOK_WORD || t->percent)
-		return unexpected(p, "a number");
-	if (t->text[0] == '-')
-		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
+		return unexpected(p, f->kind == FFU_ELEM_PRED ? "true, false, 0 or 1" : "a number");
 	if (!grow_buf((void **)&p->lit, &p->lit_cap, (index + 1) * f->storage_bytes, 1))
 		return oom(p);
+	unsigned char *out = p->lit + index * f->storage_bytes;
+	if (f->kind == FFU_ELEM_PRED) {
+		if (ffu__tok_is(t, "true") || ffu__tok_is(t, "false")) {
+			*out = t->text[0] == 't';
+			advance(p);
+			return FFU_STATUS_OK;
+		}
+		const char *why = NULL;
+		if (ffu__fp_parse(f, out, t->text, t->len, &why) != FFU_STATUS_OK)
+			return PERR(t, "bad pred literal '" TOKFMT "': a pred is true, false, 0 or 1", TOKARG(t));
+		advance(p);
+		return FFU_STATUS_OK;
+	}
+	if (t->text[0] == '-')
+		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
 	const char *why = "not a number";
-	if (ffu__fp_parse(f, p->lit + index * f->storage_bytes, t->text, t->len, &why) != FFU_STATUS_OK)
+	if (ffu__fp_parse(f, out, t->text, t->len, &why) != FFU_STATUS_OK)
 		return PERR(t, "bad %s literal '" TOKFMT "': %s", f->name, TOKARG(t), why ? why : "invalid");
 	advance(p);
 	return FFU_STATUS_OK;
@@ -435,6 +454,67 @@ static ffu_status attr_index(parser *p, ffu_inst *in)
 	return parse_int(p, "a tuple index", &in->index);
 }
 
+static ffu_status attr_iota_dimension(parser *p, ffu_inst *in)
+{
+	return parse_int(p, "a dimension number", &in->index);
+}
+
+/*
+ * `{[start:limit:stride], ...}`, stride optional (1). The IR keeps FFU_MAX_RANK ranges and
+ * no count, so how many were written is known only here: it must be the operand's rank
+ * (operands are read before attributes). The ranges' values are the verifier's business.
+ */
+static ffu_status attr_slice(parser *p, ffu_inst *in)
+{
+	ffu_token open = p->tok;
+	int n = 0;
+	TRY(expect(p, FFU_TOK_LBRACE, "'{'"));
+	while (p->tok.kind != FFU_TOK_RBRACE) {
+		if (n > 0)
+			TRY(expect(p, FFU_TOK_COMMA, "',' or '}'"));
+		if (n == FFU_MAX_RANK)
+			return PERR(&p->tok, "more than %d slice ranges", FFU_MAX_RANK);
+		TRY(expect(p, FFU_TOK_LBRACKET, "'[' to start a slice range [start:limit:stride]"));
+		TRY(parse_int(p, "a slice start", &in->slice_start[n]));
+		TRY(expect(p, FFU_TOK_COLON, "':' after the slice start"));
+		TRY(parse_int(p, "a slice limit", &in->slice_limit[n]));
+		in->slice_stride[n] = 1;
+		if (p->tok.kind == FFU_TOK_COLON) {
+			advance(p);
+			TRY(parse_int(p, "a slice stride", &in->slice_stride[n]));
+		}
+		TRY(expect(p, FFU_TOK_RBRACKET, "']' to end the slice range"));
+		n++;
+	}
+	if (in->n_operands == 1 && ffu__shape_is_array(&in->operands[0]->shape) &&
+	    in->operands[0]->shape.rank != n)
+		return PERR(&open, "slice has %d range%s but operand '%%%s' has rank %d (one range per dimension)", n,
+			    n == 1 ? "" : "s", in->operands[0]->name, in->operands[0]->shape.rank);
+	advance(p);
+	return FFU_STATUS_OK;
+}
+
+static ffu_status attr_direction(parser *p, ffu_inst *in)
+{
+	static const char *const other[] = {"GT", "GE", "LT", "LE"};
+	if (ffu__tok_is(&p->tok, "EQ")) {
+		in->direction = FFU_CMP_EQ;
+	} else if (ffu__tok_is(&p->tok, "NE")) {
+		in->direction = FFU_CMP_NE;
+	} else if (p->tok.kind == FFU_TOK_WORD && !p->tok.percent) {
+		/* Field elements have no order; XLA's ordered directions get their own message. */
+		for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+			if (ffu__tok_is(&p->tok, other[i]))
+				return PERR(&p->tok, "unsupported compare direction %s: fieldfuse supports EQ and NE",
+					    other[i]);
+		return PERR(&p->tok, "unknown compare direction '" TOKFMT "' (EQ or NE)", TOKARG(&p->tok));
+	} else {
+		return unexpected(p, "a compare direction (EQ or NE)");
+	}
+	advance(p);
+	return FFU_STATUS_OK;
+}
+
 static ffu_status attr_kind(parser *p, ffu_inst *in)
 {
 	if (ffu__tok_is(&p->tok, "kLoop"))
@@ -449,7 +529,8 @@ static ffu_status attr_kind(parser *p, ffu_inst *in)
 	return FFU_STATUS_OK;
 }
 
-static ffu_status attr_calls(parser *p, ffu_inst *in)
+/* A computation defined earlier (callees before callers, as XLA prints them), not this one. */
+static ffu_status callee_ref(parser *p, ffu_computation **out)
 {
 	ffu_token t = p->tok;
 	if (t.kind != FFU_TOK_WORD)
@@ -460,9 +541,28 @@ static ffu_status attr_calls(parser *p, ffu_inst *in)
 	if (!c)
 		return PERR(&t, "undefined computation '%%" TOKFMT "' (define callees before their callers)",
 			    TOKARG(&t));
-	in->callee = c;
-	c->is_fused = true;
+	*out = c;
 	advance(p);
+	return FFU_STATUS_OK;
+}
+
+static ffu_status attr_calls(parser *p, ffu_inst *in)
+{
+	TRY(callee_ref(p, &in->callee));
+	in->callee->is_fused = true;
+	return FFU_STATUS_OK;
+}
+
+/*
+ * reduce_fn is derived from the callee's root here, where the callee is complete; the
+ * verifier checks that the callee really is a sum or product of its two parameters and
+ * that reduce_fn agrees with it (so modules built through the API are checked too).
+ */
+static ffu_status attr_to_apply(parser *p, ffu_inst *in)
+{
+	TRY(callee_ref(p, &in->callee));
+	const ffu_inst *r = in->callee->root;
+	in->reduce_fn = r && (r->op == FFU_OP_ADD || r->op == FFU_OP_MULTIPLY) ? r->op : FFU_OP_COUNT;
 	return FFU_STATUS_OK;
 }
 
@@ -480,6 +580,7 @@ static ffu_status attr_ignore(parser *p, ffu_inst *in)
 
 #define OPBIT(ID) (UINT64_C(1) << FFU_OP_##ID)
 #define ANY_OP UINT64_MAX
+#define DIMS_OPS (OPBIT(BROADCAST) | OPBIT(CONCATENATE) | OPBIT(REDUCE))
 
 static const struct attr_def {
 	const char *name;
@@ -487,8 +588,12 @@ static const struct attr_def {
 	uint64_t ops;   /* ops that take it */
 	uint64_t needs; /* ops that must have it */
 } attr_defs[] = {
-	{"dimensions", attr_dimensions, OPBIT(BROADCAST), OPBIT(BROADCAST)},
+	{"dimensions", attr_dimensions, DIMS_OPS, DIMS_OPS},
 	{"index", attr_index, OPBIT(GET_TUPLE_ELEMENT), OPBIT(GET_TUPLE_ELEMENT)},
+	{"iota_dimension", attr_iota_dimension, OPBIT(IOTA), OPBIT(IOTA)},
+	{"slice", attr_slice, OPBIT(SLICE), OPBIT(SLICE)},
+	{"direction", attr_direction, OPBIT(COMPARE), OPBIT(COMPARE)},
+	{"to_apply", attr_to_apply, OPBIT(REDUCE), OPBIT(REDUCE)},
 	{"kind", attr_kind, OPBIT(FUSION), 0},
 	{"calls", attr_calls, OPBIT(FUSION), OPBIT(FUSION)},
 	{"metadata", attr_ignore, ANY_OP, 0},
@@ -498,6 +603,7 @@ static const struct attr_def {
 	{"statistics", attr_ignore, ANY_OP, 0},
 };
 enum { N_ATTRS = sizeof attr_defs / sizeof attr_defs[0] };
+_Static_assert(N_ATTRS <= 32, "parse_attrs keeps the attributes seen in a 32-bit mask");
 
 static ffu_status parse_attrs(parser *p, ffu_inst *in, const ffu_token *optok)
 {

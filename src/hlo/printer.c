@@ -55,11 +55,20 @@ static ffu_status put_shape(ffu_strbuf *sb, const ffu_shape *s, int depth, ffu_e
 	return FFU_STATUS_OK;
 }
 
+/* One element as the parser reads it back: pred as true/false (XLA's spelling), else decimal. */
+static void put_elem(ffu_strbuf *sb, const ffu_field *f, const unsigned char *x)
+{
+	char buf[80];
+	if (f->kind == FFU_ELEM_PRED)
+		ffu__sb_append(sb, *x ? "true" : "false");
+	else
+		ffu__sb_append(sb, ffu__fp_format(f, buf, x));
+}
+
 /* One {...} level per dimension, row-major; *k walks the elements. */
 static void put_array(ffu_strbuf *sb, const ffu_field *f, const unsigned char *lit, const ffu_shape *s,
 		      int d, int64_t *k)
 {
-	char buf[80];
 	if (d >= FFU_MAX_RANK)
 		return;
 	ffu__sb_append(sb, "{");
@@ -67,7 +76,7 @@ static void put_array(ffu_strbuf *sb, const ffu_field *f, const unsigned char *l
 		if (i)
 			ffu__sb_append(sb, ", ");
 		if (d == s->rank - 1) {
-			ffu__sb_append(sb, ffu__fp_format(f, buf, lit + (size_t)*k * f->storage_bytes));
+			put_elem(sb, f, lit + (size_t)*k * f->storage_bytes);
 			++*k;
 		} else {
 			put_array(sb, f, lit, s, d + 1, k);
@@ -82,13 +91,36 @@ static ffu_status put_literal(ffu_strbuf *sb, const ffu_inst *in, ffu_error *e)
 	if (!f || (!in->literal && ffu__shape_count(&in->shape) > 0))
 		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print constant '%%%s': no literal", in->name);
 	if (in->shape.rank == 0) {
-		char buf[80];
-		ffu__sb_append(sb, ffu__fp_format(f, buf, in->literal));
+		put_elem(sb, f, in->literal);
 		return FFU_STATUS_OK;
 	}
 	int64_t k = 0;
 	put_array(sb, f, in->literal, &in->shape, 0, &k);
 	return FFU_STATUS_OK;
+}
+
+static void put_dims(ffu_strbuf *sb, const ffu_inst *in)
+{
+	ffu__sb_append(sb, ", dimensions={");
+	for (int j = 0; j < in->n_dims && in->dims; j++)
+		ffu__sb_printf(sb, "%s%lld", j ? "," : "", (long long)in->dims[j]);
+	ffu__sb_append(sb, "}");
+}
+
+/* One range per operand dimension; the stride only when it is not 1, as XLA prints it. */
+static void put_slice(ffu_strbuf *sb, const ffu_inst *in)
+{
+	const ffu_shape *x = in->n_operands == 1 && in->operands[0] ? &in->operands[0]->shape : &in->shape;
+	int rank = ffu__shape_is_array(x) && x->rank >= 0 && x->rank <= FFU_MAX_RANK ? x->rank : 0;
+	ffu__sb_append(sb, ", slice={");
+	for (int d = 0; d < rank; d++) {
+		ffu__sb_printf(sb, "%s[%lld:%lld", d ? ", " : "", (long long)in->slice_start[d],
+			       (long long)in->slice_limit[d]);
+		if (in->slice_stride[d] != 1)
+			ffu__sb_printf(sb, ":%lld", (long long)in->slice_stride[d]);
+		ffu__sb_append(sb, "]");
+	}
+	ffu__sb_append(sb, "}");
 }
 
 static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_inst *in, ffu_error *e)
@@ -121,11 +153,24 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 	}
 	ffu__sb_append(sb, ")");
 	switch (in->op) {
+	case FFU_OP_IOTA:
+		ffu__sb_printf(sb, ", iota_dimension=%lld", (long long)in->index);
+		break;
 	case FFU_OP_BROADCAST:
-		ffu__sb_append(sb, ", dimensions={");
-		for (int j = 0; j < in->n_dims; j++)
-			ffu__sb_printf(sb, "%s%lld", j ? "," : "", (long long)in->dims[j]);
-		ffu__sb_append(sb, "}");
+	case FFU_OP_CONCATENATE:
+		put_dims(sb, in);
+		break;
+	case FFU_OP_SLICE:
+		put_slice(sb, in);
+		break;
+	case FFU_OP_COMPARE:
+		ffu__sb_append(sb, in->direction == FFU_CMP_NE ? ", direction=NE" : ", direction=EQ");
+		break;
+	case FFU_OP_REDUCE:
+		if (!in->callee || !printable_name(in->callee->name))
+			return ffu__err(e, FFU_STATUS_EINVAL, "cannot print reduce '%%%s': no to_apply", in->name);
+		put_dims(sb, in);
+		ffu__sb_printf(sb, ", to_apply=%%%s", in->callee->name);
 		break;
 	case FFU_OP_GET_TUPLE_ELEMENT:
 		ffu__sb_printf(sb, ", index=%lld", (long long)in->index);
@@ -188,7 +233,8 @@ static int cmp_pos(const void *a, const void *b)
 static bool callees_done(const ffu_module *m, const comp_pos *pos, const ffu_computation *c, const bool *done)
 {
 	for (int i = 0; i < c->n_insts; i++) {
-		if (c->insts[i]->op != FFU_OP_FUSION || !c->insts[i]->callee)
+		/* fusion calls= and reduce to_apply= */
+		if ((c->insts[i]->op != FFU_OP_FUSION && c->insts[i]->op != FFU_OP_REDUCE) || !c->insts[i]->callee)
 			continue;
 		comp_pos key = {c->insts[i]->callee, -1};
 		const comp_pos *hit = bsearch(&key, pos, (size_t)m->n_comps, sizeof key, cmp_pos);

@@ -2,7 +2,8 @@
  * src/hlo/values.c: value files (docs/hlo.md section "Value files"; API in ir/value.h).
  * Owned by the HLO front end; the CLI reads --input files and writes -o files through it.
  *
- * Text input rules, as implemented: one element per line (decimal or 0x hex, < p);
+ * Text input rules, as implemented: one element per line (decimal or 0x hex, < p; a pred
+ * is 0 or 1, one byte per element in .bin files, as for any type of the field table);
  * surrounding spaces/tabs and a trailing \r are ignored; blank lines are ignored; lines
  * starting with '#' are comments (so the header lines and `# output I:` lines are optional
  * and never checked). Errors are FILE:LINE with column 0.
@@ -42,6 +43,15 @@ static const char *quote(char *buf, size_t size, const char *s, size_t n)
 	return buf;
 }
 
+/* What a non-canonical element is not, for messages: "less than the babybear modulus". */
+static const char *not_a_value(const ffu_field *f, char *buf, size_t size)
+{
+	if (f->kind == FFU_ELEM_PRED)
+		return "0 or 1 (pred)";
+	snprintf(buf, size, "less than the %s modulus", f->name);
+	return buf;
+}
+
 static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
 {
 	size_t eb = f->storage_bytes, count = v->bytes / eb, got = 0;
@@ -68,8 +78,9 @@ static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_
 			goto out;
 		}
 		if (*s == '-') {
-			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0, "negative %s: %s elements are 0..p-1",
-					 quote(qbuf, sizeof qbuf, s, n), f->name);
+			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0, "negative %s: %s %s",
+					 quote(qbuf, sizeof qbuf, s, n), f->name,
+					 f->kind == FFU_ELEM_PRED ? "is 0 or 1" : "elements are 0..p-1");
 			goto out;
 		}
 		const char *why = "not a number";
@@ -96,6 +107,7 @@ out:
 static ffu_status read_bin(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
 {
 	struct stat sbuf;
+	char why[96];
 	if (fstat(fileno(fp), &sbuf) != 0)
 		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "stat failed: %s", strerror(errno));
 	if (!S_ISREG(sbuf.st_mode) || (uint64_t)sbuf.st_size != (uint64_t)v->bytes)
@@ -107,9 +119,8 @@ static ffu_status read_bin(ffu_value *v, FILE *fp, const char *path, const ffu_f
 		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "short read");
 	for (size_t off = 0; off < v->bytes; off += f->storage_bytes)
 		if (!ffu__fp_canonical(f, v->data + off))
-			return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
-					   "element %zu is not less than the %s modulus", off / f->storage_bytes,
-					   f->name);
+			return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0, "element %zu is not %s", off / f->storage_bytes,
+					   not_a_value(f, why, sizeof why));
 	return FFU_STATUS_OK;
 }
 
@@ -148,7 +159,7 @@ typedef struct write_job {
 static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 {
 	const write_job *w = arg;
-	char sh[160], num[80];
+	char sh[160], num[80], why[96];
 	if (!w->bin)
 		fputs("# fieldfuse values v1\n", fp);
 	for (int i = 0; i < w->n; i++) {
@@ -163,9 +174,8 @@ static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 		}
 		for (size_t off = 0; off < v->bytes; off += f->storage_bytes) {
 			if (!ffu__fp_canonical(f, v->data + off))
-				return ffu__err_at(e, FFU_STATUS_EINVAL, w->path, 0, 0,
-						   "output %d element %zu is not less than the %s modulus", i,
-						   off / f->storage_bytes, f->name);
+				return ffu__err_at(e, FFU_STATUS_EINVAL, w->path, 0, 0, "output %d element %zu is not %s", i,
+						   off / f->storage_bytes, not_a_value(f, why, sizeof why));
 			if (w->bin) {
 				fwrite(v->data + off, 1, f->storage_bytes, fp);
 			} else {

@@ -1,7 +1,9 @@
 /*
  * interp/interp.c: reference interpreter (see interp.h). Deliberately simple: every
  * instruction's result is materialised as a whole array; fusion instructions run their
- * callee recursively. Speed is not a goal, obviousness is.
+ * callee recursively; ops that move elements compute each result element's source from its
+ * row-major multi-index. Speed is not a goal, obviousness is. It runs verified modules
+ * only: shapes and attributes are trusted here.
  */
 #include "interp/interp.h"
 
@@ -52,6 +54,163 @@ static ffu_status copy_value(ffu_value *dst, const ffu_value *src, ffu_error *e)
 static ffu_status run_comp(const ffu_computation *c, const ffu_value *args, int n_args, slot *result,
 			   ffu_error *e);
 
+/* --- row-major index arithmetic --- */
+
+/* The multi-index of linear position i in s (idx[0] is the slowest dimension). */
+static void unravel(const ffu_shape *s, int64_t i, int64_t idx[FFU_MAX_RANK])
+{
+	for (int d = s->rank - 1; d >= 0; d--) {
+		idx[d] = s->dims[d] ? i % s->dims[d] : 0;
+		i = s->dims[d] ? i / s->dims[d] : 0;
+	}
+}
+
+/* The linear position of a multi-index in s. */
+static int64_t ravel(const ffu_shape *s, const int64_t idx[FFU_MAX_RANK])
+{
+	int64_t i = 0;
+	for (int d = 0; d < s->rank; d++)
+		i = i * s->dims[d] + idx[d];
+	return i;
+}
+
+/* The operand's value (one array: the verifier rules out tuples everywhere but tuple ops). */
+static const ffu_value *arg(const ffu_inst *in, const slot *slots, int j)
+{
+	return &slots[in->operands[j]->id].v[0];
+}
+
+/* --- element-wise --- */
+
+static ffu_status eval_elementwise(const ffu_inst *in, const slot *slots, ffu_value *o, ffu_error *e)
+{
+	const ffu_op_info *info = &ffu__ops[in->op];
+	const ffu_field *f = ffu__shape_field(&in->shape);
+	size_t eb = f->storage_bytes;
+	int64_t n = ffu__shape_count(&in->shape);
+	const unsigned char *a = arg(in, slots, 0)->data;
+	const unsigned char *b = in->n_operands > 1 ? arg(in, slots, 1)->data : a;
+	/* the last operand's type: power's exponent, convert's source, compare's operands */
+	const ffu_field *f1 = ffu__shape_field(&in->operands[in->n_operands - 1]->shape);
+	size_t eb1 = f1->storage_bytes;
+	switch (in->op) {
+	case FFU_OP_POWER:
+		for (int64_t i = 0; i < n; i++)
+			ffu__fp_pow(f, o->data + i * eb, a + i * eb, ffu__fp_get_u64(f1, b + i * eb1));
+		return FFU_STATUS_OK;
+	case FFU_OP_CONVERT:
+		for (int64_t i = 0; i < n; i++)
+			if (!ffu__fp_convert(f, o->data + i * eb, f1, a + i * eb1))
+				return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "interpreter: convert %s -> %s", f1->name,
+						f->name);
+		return FFU_STATUS_OK;
+	case FFU_OP_COMPARE:
+		/* Canonical storage is unique per value (also in _mont form): equal bytes, equal values. */
+		for (int64_t i = 0; i < n; i++) {
+			bool eq = ffu__fp_eq(f1, a + i * eb1, b + i * eb1);
+			o->data[i] = in->direction == FFU_CMP_NE ? !eq : eq;
+		}
+		return FFU_STATUS_OK;
+	case FFU_OP_SELECT: {
+		const ffu_value *p = arg(in, slots, 0);
+		const unsigned char *t = arg(in, slots, 1)->data, *fl = arg(in, slots, 2)->data;
+		bool scalar = p->shape.rank == 0;
+		for (int64_t i = 0; i < n; i++) {
+			bool pick = p->data[scalar ? 0 : i] != 0;
+			memcpy(o->data + i * eb, (pick ? t : fl) + i * eb, eb);
+		}
+		return FFU_STATUS_OK;
+	}
+	default:
+		break;
+	}
+	if (!info->host_fn)
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "interpreter: opcode %s", info->keyword);
+	for (int64_t i = 0; i < n; i++)
+		info->host_fn(f, o->data + i * eb, a + i * eb, b + i * eb);
+	return FFU_STATUS_OK;
+}
+
+/* --- moving elements: every result element is fetched from its source index --- */
+
+static void eval_iota(const ffu_inst *in, ffu_value *o)
+{
+	const ffu_field *f = ffu__shape_field(&in->shape);
+	int64_t n = ffu__shape_count(&in->shape), idx[FFU_MAX_RANK];
+	for (int64_t i = 0; i < n; i++) {
+		unravel(&in->shape, i, idx);
+		ffu__fp_set_u64(f, o->data + i * f->storage_bytes, (uint64_t)idx[in->index]);
+	}
+}
+
+static void eval_index(const ffu_inst *in, const slot *slots, ffu_value *o)
+{
+	const ffu_shape *s = &in->shape;
+	size_t eb = ffu__shape_elem_bytes(s);
+	int64_t n = ffu__shape_count(s), idx[FFU_MAX_RANK], src[FFU_MAX_RANK] = {0};
+	if (in->op == FFU_OP_CONCATENATE) {
+		/* each operand's elements go to its own offset along the joined dimension */
+		int64_t cd = in->dims[0], offset = 0;
+		for (int j = 0; j < in->n_operands; j++) {
+			const ffu_value *x = arg(in, slots, j);
+			int64_t m = ffu__shape_count(&x->shape);
+			for (int64_t i = 0; i < m; i++) {
+				unravel(&x->shape, i, idx);
+				idx[cd] += offset;
+				memcpy(o->data + ravel(s, idx) * eb, x->data + i * eb, eb);
+			}
+			offset += x->shape.dims[cd];
+		}
+		return;
+	}
+	const ffu_value *x = arg(in, slots, 0);
+	if (in->op == FFU_OP_RESHAPE) {
+		memcpy(o->data, x->data, o->bytes);
+		return;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		unravel(s, i, idx);
+		if (in->op == FFU_OP_BROADCAST) {
+			/* operand dimension k is result dimension dims[k]; the others replicate */
+			for (int k = 0; k < in->n_dims; k++)
+				src[k] = idx[in->dims[k]];
+		} else { /* FFU_OP_SLICE */
+			for (int d = 0; d < s->rank; d++)
+				src[d] = in->slice_start[d] + idx[d] * in->slice_stride[d];
+		}
+		memcpy(o->data + i * eb, x->data + ravel(&x->shape, src) * eb, eb);
+	}
+}
+
+/*
+ * reduce: every result element starts as init; each operand element is folded into the
+ * result element its kept dimensions name. Sum and product are associative and
+ * commutative, so this order gives the same value as any other.
+ */
+static void eval_reduce(const ffu_inst *in, const slot *slots, ffu_value *o)
+{
+	const ffu_value *x = arg(in, slots, 0), *init = arg(in, slots, 1);
+	const ffu_field *f = ffu__shape_field(&in->shape);
+	ffu_field_fn fn = in->reduce_fn == FFU_OP_MULTIPLY ? ffu__fp_mul : ffu__fp_add;
+	size_t eb = f->storage_bytes;
+	bool folded[FFU_MAX_RANK] = {false};
+	for (int k = 0; k < in->n_dims; k++)
+		folded[in->dims[k]] = true;
+	int64_t n = ffu__shape_count(&in->shape), m = ffu__shape_count(&x->shape);
+	int64_t idx[FFU_MAX_RANK], kept[FFU_MAX_RANK];
+	for (int64_t i = 0; i < n; i++)
+		memcpy(o->data + i * eb, init->data, eb);
+	for (int64_t i = 0; i < m; i++) {
+		unravel(&x->shape, i, idx);
+		int r = 0;
+		for (int d = 0; d < x->shape.rank; d++)
+			if (!folded[d])
+				kept[r++] = idx[d];
+		unsigned char *acc = o->data + ravel(&in->shape, kept) * eb;
+		fn(f, acc, acc, x->data + i * eb);
+	}
+}
+
 static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, int n_args, slot *out,
 		       ffu_error *e)
 {
@@ -79,47 +238,25 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 		}
 		if ((st = slot_alloc(out, &in->shape, e)))
 			return st;
-		memcpy(out->v[0].data, in->literal, out->v[0].bytes);
+		if (in->op == FFU_OP_IOTA)
+			eval_iota(in, &out->v[0]);
+		else if (out->v[0].bytes)
+			memcpy(out->v[0].data, in->literal, out->v[0].bytes);
 		return FFU_STATUS_OK;
-	case FFU_KIND_ELEMENTWISE: {
+	case FFU_KIND_ELEMENTWISE:
 		if ((st = slot_alloc(out, &in->shape, e)))
 			return st;
-		const ffu_field *f = ffu__shape_field(&in->shape);
-		size_t eb = f->storage_bytes;
-		int64_t n = ffu__shape_count(&in->shape);
-		const unsigned char *a = slots[in->operands[0]->id].v[0].data;
-		const unsigned char *b = in->n_operands > 1 ? slots[in->operands[1]->id].v[0].data : a;
-		unsigned char *o = out->v[0].data;
-		/* power and convert have operands of another type (element size): strides differ */
-		const ffu_field *f1 = ffu__shape_field(&in->operands[in->n_operands - 1]->shape);
-		size_t eb1 = f1->storage_bytes;
-		if (in->op == FFU_OP_POWER) {
-			for (int64_t i = 0; i < n; i++)
-				ffu__fp_pow(f, o + i * eb, a + i * eb, ffu__fp_get_u64(f1, b + i * eb1));
-			return FFU_STATUS_OK;
-		}
-		if (in->op == FFU_OP_CONVERT) {
-			for (int64_t i = 0; i < n; i++)
-				if (!ffu__fp_convert(f, o + i * eb, f1, a + i * eb1))
-					return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "interpreter: convert %s -> %s",
-							f1->name, f->name);
-			return FFU_STATUS_OK;
-		}
-		for (int64_t i = 0; i < n; i++)
-			info->host_fn(f, o + i * eb, a + i * eb, b + i * eb);
-		return FFU_STATUS_OK;
-	}
-	case FFU_KIND_INDEX: {
-		/* broadcast: a scalar replicated over the result (the only form verified today) */
+		return eval_elementwise(in, slots, &out->v[0], e);
+	case FFU_KIND_INDEX:
 		if ((st = slot_alloc(out, &in->shape, e)))
 			return st;
-		const ffu_value *src = &slots[in->operands[0]->id].v[0];
-		size_t eb = ffu__shape_elem_bytes(&in->shape);
-		int64_t n = ffu__shape_count(&in->shape);
-		for (int64_t i = 0; i < n; i++)
-			memcpy(out->v[0].data + i * eb, src->data, eb);
+		eval_index(in, slots, &out->v[0]);
 		return FFU_STATUS_OK;
-	}
+	case FFU_KIND_REDUCE:
+		if ((st = slot_alloc(out, &in->shape, e)))
+			return st;
+		eval_reduce(in, slots, &out->v[0]);
+		return FFU_STATUS_OK;
 	case FFU_KIND_TUPLE:
 		if (in->op == FFU_OP_TUPLE) {
 			out->v = calloc((size_t)(in->n_operands ? in->n_operands : 1), sizeof *out->v);

@@ -147,6 +147,8 @@ ffu_inst *ffu__inst_alloc(ffu_computation *c, ffu_op op, const char *name, const
 			  ffu_inst *const *operands, int n_operands);
 /* Replaces c's instruction list (copied into the arena) and renumbers; false on out of memory. */
 bool ffu__comp_set_insts(ffu_computation *c, ffu_inst *const *insts, int n);
+/* Copies src's attributes (everything but op, name, shape, operands, bookkeeping) to dst. */
+void ffu__inst_copy_attrs(ffu_inst *dst, const ffu_inst *src);
 /* Copies a shape (deep for tuples) into m's arena. */
 bool ffu__shape_copy(ffu_module *m, ffu_shape *dst, const ffu_shape *src);
 /* A name not used yet in m, built from base ("fusion" -> "fusion.3"). */

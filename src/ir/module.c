@@ -187,3 +187,19 @@ int *ffu__comp_use_counts(const ffu_computation *c)
 		uses[c->root->id]++;
 	return uses;
 }
+
+void ffu__inst_copy_attrs(ffu_inst *dst, const ffu_inst *src)
+{
+	/* arena-owned arrays (literal, dims) are immutable once built: sharing them is safe */
+	dst->index = src->index;
+	dst->literal = src->literal;
+	dst->n_dims = src->n_dims;
+	dst->dims = src->dims;
+	memcpy(dst->slice_start, src->slice_start, sizeof dst->slice_start);
+	memcpy(dst->slice_limit, src->slice_limit, sizeof dst->slice_limit);
+	memcpy(dst->slice_stride, src->slice_stride, sizeof dst->slice_stride);
+	dst->direction = src->direction;
+	dst->callee = src->callee;
+	dst->reduce_fn = src->reduce_fn;
+	dst->fusion_kind = src->fusion_kind;
+}

@@ -20,11 +20,14 @@ ffu_status ffu__value_alloc(ffu_value *v, const ffu_shape *shape, ffu_error *e)
 	if (eb == 0)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "values of type %s are not supported",
 				ffu__type_name(shape->type));
-	/* Overflow-checked count * bytes: shapes come from user text. */
+	/* Overflow-checked count * bytes: shapes come from user text. A zero dimension makes
+	   the count 0 whatever follows (so it never divides the bound below). */
 	size_t count = 1;
 	for (int i = 0; i < shape->rank; i++) {
 		int64_t d = shape->dims[i];
-		if (d < 0 || (d > 0 && (uint64_t)d > SIZE_MAX / eb / count))
+		if (d < 0)
+			return ffu__err(e, FFU_STATUS_EINVAL, "values need dimensions >= 0");
+		if (d > 0 && count > 0 && (uint64_t)d > SIZE_MAX / eb / count)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "value of shape too large for host memory");
 		count *= (size_t)d;
 	}

@@ -3,9 +3,11 @@
  * from the builder API, checked before any pass, interpreter or code generator sees it.
  * Owned by the HLO front end; later ops add their rules in check_inst's switch.
  *
- * Violations are FFU_STATUS_EVERIFY; valid HLO that this version cannot run yet (rank > 1,
- * broadcast of a non-scalar) is FFU_STATUS_EUNSUPPORTED. Errors carry the instruction's
- * source position (0:0 for built modules) and name it, so API users can find it too.
+ * The rules are XLA's shape rules for every opcode (docs/hlo.md section 3), narrowed where
+ * fieldfuse is stricter on purpose (compare EQ/NE only, broadcast dimensions increasing,
+ * reduce only by a sum or product). Violations are FFU_STATUS_EVERIFY. Errors carry the
+ * instruction's source position (0:0 for built modules) and name it, so API users can find
+ * it too.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -82,12 +84,15 @@ static ffu_status check_shape(const vctx *v, const ffu_inst *in, const ffu_shape
 		return IERR(FFU_STATUS_EVERIFY, in, "invalid element type %d", (int)s->type);
 	if (s->rank < 0 || s->rank > FFU_MAX_RANK)
 		return IERR(FFU_STATUS_EVERIFY, in, "rank %d is outside 0..%d", s->rank, FFU_MAX_RANK);
-	for (int i = 0; i < s->rank; i++)
+	/* Every later count (ffu__shape_count, byte sizes, index arithmetic) relies on this. */
+	int64_t count = 1;
+	for (int i = 0; i < s->rank; i++) {
 		if (s->dims[i] < 0)
 			return IERR(FFU_STATUS_EVERIFY, in, "negative dimension %lld", (long long)s->dims[i]);
-	if (s->rank > 1)
-		return IERR(FFU_STATUS_EUNSUPPORTED, in, "arrays of rank %d are not supported yet (rank 0 or 1 only)",
-			    s->rank);
+		if (s->dims[i] > 0 && count > INT64_MAX / s->dims[i])
+			return IERR(FFU_STATUS_EVERIFY, in, "shape has more than 2^63 elements");
+		count *= s->dims[i];
+	}
 	return FFU_STATUS_OK;
 }
 
@@ -96,10 +101,42 @@ static bool is_array(const ffu_shape *s)
 	return s->type >= 0 && s->type < FFU_TYPE_TUPLE;
 }
 
+static ffu_elem_kind elem_kind(const ffu_shape *s)
+{
+	return ffu__shape_field(s)->kind;
+}
+
+/* The types field arithmetic is defined on: every element type but the integers and pred. */
+static bool is_field(const ffu_shape *s)
+{
+	return is_array(s) && elem_kind(s) != FFU_ELEM_UINT && elem_kind(s) != FFU_ELEM_PRED;
+}
+
+static bool same_dims(const ffu_shape *a, const ffu_shape *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return true;
+}
+
 /* Canonical storage bytes are < p (little-endian bytes against p's 64-bit limbs). */
 static bool elem_canonical(const ffu_field *f, const unsigned char *x)
 {
 	return ffu__fp_canonical(f, x); /* u32/u64: every bit pattern is a value */
+}
+
+/* Operand j must be an array; most ops check this first. */
+static ffu_status need_array_operand(const vctx *v, const ffu_inst *in, int j)
+{
+	char a[160];
+	const ffu_shape *x = &in->operands[j]->shape;
+	if (!is_array(x))
+		return IERR(FFU_STATUS_EVERIFY, in, "operand %d ('%%%s') must be an array, not %s", j,
+			    in->operands[j]->name, fmt_shape(x, a, sizeof a));
+	return FFU_STATUS_OK;
 }
 
 /*
@@ -110,15 +147,16 @@ static ffu_status check_power_convert(const vctx *v, const ffu_inst *in)
 {
 	char a[160], b[160];
 	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
-	if (!is_array(x))
-		return IERR(FFU_STATUS_EVERIFY, in, "operand 0 must be an array, not %s", fmt_shape(x, a, sizeof a));
-	bool same_dims = x->rank == s->rank;
-	for (int i = 0; same_dims && i < s->rank; i++)
-		same_dims = x->dims[i] == s->dims[i];
+	ffu_status st = need_array_operand(v, in, 0);
+	if (st)
+		return st;
 	if (in->op == FFU_OP_CONVERT) {
-		if (!same_dims)
+		if (!same_dims(x, s))
 			return IERR(FFU_STATUS_EVERIFY, in, "operand %s and result %s must have the same dimensions",
 				    fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
+		if (x->type == FFU_TYPE_PRED || s->type == FFU_TYPE_PRED)
+			return IERR(FFU_STATUS_EVERIFY, in, "no conversion from %s to %s: pred converts are not supported (use select)",
+				    ffu__type_name(x->type), ffu__type_name(s->type));
 		if (!ffu__fp_convert_ok(ffu__shape_field(s), ffu__shape_field(x)))
 			return IERR(FFU_STATUS_EVERIFY, in,
 				    "no conversion from %s to %s (u32/u64 -> field, field <-> field_mont, 31-bit field -> u32, goldilocks -> u64)",
@@ -129,14 +167,305 @@ static ffu_status check_power_convert(const vctx *v, const ffu_inst *in)
 	if (!ffu__shape_eq(x, s))
 		return IERR(FFU_STATUS_EVERIFY, in, "operand 0 ('%%%s') has shape %s, expected the result shape %s",
 			    in->operands[0]->name, fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
-	if (ffu__shape_field(s)->kind == FFU_ELEM_UINT)
+	if (!is_field(s))
 		return IERR(FFU_STATUS_EVERIFY, in, "power needs a field base, not %s", ffu__type_name(s->type));
-	bool e_dims = is_array(e) && e->rank == s->rank;
-	for (int i = 0; e_dims && i < s->rank; i++)
-		e_dims = e->dims[i] == s->dims[i];
-	if (!e_dims || (e->type != FFU_TYPE_U32 && e->type != FFU_TYPE_U64))
+	if (!is_array(e) || !same_dims(e, s) || (e->type != FFU_TYPE_U32 && e->type != FFU_TYPE_U64))
 		return IERR(FFU_STATUS_EVERIFY, in, "exponent ('%%%s') is %s; it must be u32 or u64 with the dimensions of %s",
 			    in->operands[1]->name, fmt_shape(e, a, sizeof a), fmt_shape(s, b, sizeof b));
+	return FFU_STATUS_OK;
+}
+
+/* compare(a, b): a and b of one shape (any type but pred), result pred of their dimensions. */
+static ffu_status check_compare(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape, *y = &in->operands[1]->shape;
+	for (int j = 0; j < 2; j++) {
+		ffu_status st = need_array_operand(v, in, j);
+		if (st)
+			return st;
+	}
+	if (!ffu__shape_eq(x, y))
+		return IERR(FFU_STATUS_EVERIFY, in, "operands '%%%s' (%s) and '%%%s' (%s) must have the same shape",
+			    in->operands[0]->name, fmt_shape(x, a, sizeof a), in->operands[1]->name,
+			    fmt_shape(y, b, sizeof b));
+	if (x->type == FFU_TYPE_PRED)
+		return IERR(FFU_STATUS_EVERIFY, in, "compare operands must be field or integer arrays, not pred");
+	if (s->type != FFU_TYPE_PRED || !same_dims(s, x))
+		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; compare gives pred with the operands' dimensions",
+			    fmt_shape(s, a, sizeof a));
+	if (in->direction != FFU_CMP_EQ && in->direction != FFU_CMP_NE)
+		return IERR(FFU_STATUS_EVERIFY, in, "invalid compare direction %d (EQ or NE)", (int)in->direction);
+	return FFU_STATUS_OK;
+}
+
+/* select(p, t, f): t, f and the result of one shape; p pred of their dimensions, or a scalar pred. */
+static ffu_status check_select(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape, *p = &in->operands[0]->shape;
+	for (int j = 0; j < 3; j++) {
+		ffu_status st = need_array_operand(v, in, j);
+		if (st)
+			return st;
+	}
+	if (p->type != FFU_TYPE_PRED || (p->rank != 0 && !same_dims(p, s)))
+		return IERR(FFU_STATUS_EVERIFY, in,
+			    "selector ('%%%s') is %s; it must be pred with the dimensions of %s, or a scalar pred",
+			    in->operands[0]->name, fmt_shape(p, a, sizeof a), fmt_shape(s, b, sizeof b));
+	for (int j = 1; j < 3; j++)
+		if (!ffu__shape_eq(&in->operands[j]->shape, s))
+			return IERR(FFU_STATUS_EVERIFY, in, "operand %d ('%%%s') has shape %s, expected the result shape %s", j,
+				    in->operands[j]->name, fmt_shape(&in->operands[j]->shape, a, sizeof a),
+				    fmt_shape(s, b, sizeof b));
+	return FFU_STATUS_OK;
+}
+
+/* Field ops (add ... inverse, and power/convert/compare/select by their own rules). */
+static ffu_status check_elementwise(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape;
+	if (!is_array(s))
+		return IERR(FFU_STATUS_EVERIFY, in, "result must be an array, not %s", fmt_shape(s, a, sizeof a));
+	switch (in->op) {
+	case FFU_OP_POWER:
+	case FFU_OP_CONVERT:
+		return check_power_convert(v, in);
+	case FFU_OP_COMPARE:
+		return check_compare(v, in);
+	case FFU_OP_SELECT:
+		return check_select(v, in);
+	default:
+		break;
+	}
+	if (!is_field(s))
+		return IERR(FFU_STATUS_EVERIFY, in, "%s is a field operation; %s is %s type", ffu__ops[in->op].keyword,
+			    ffu__type_name(s->type), s->type == FFU_TYPE_PRED ? "a boolean" : "an integer");
+	for (int j = 0; j < in->n_operands; j++)
+		if (!ffu__shape_eq(&in->operands[j]->shape, s))
+			return IERR(FFU_STATUS_EVERIFY, in,
+				    "operand %d ('%%%s') has shape %s, expected %s (element-wise operands and result must have identical shapes)",
+				    j, in->operands[j]->name, fmt_shape(&in->operands[j]->shape, a, sizeof a),
+				    fmt_shape(s, b, sizeof b));
+	return FFU_STATUS_OK;
+}
+
+/* iota: an array of rank >= 1 of a field or u32/u64; element = its index along dimension D. */
+static ffu_status check_iota(const vctx *v, const ffu_inst *in)
+{
+	char a[160];
+	const ffu_shape *s = &in->shape;
+	if (!is_array(s) || s->rank < 1)
+		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; iota needs an array of rank 1 or more",
+			    fmt_shape(s, a, sizeof a));
+	if (s->type == FFU_TYPE_PRED)
+		return IERR(FFU_STATUS_EVERIFY, in, "iota gives field or u32/u64 elements, not pred");
+	if (in->index < 0 || in->index >= s->rank)
+		return IERR(FFU_STATUS_EVERIFY, in, "iota_dimension=%lld is out of range for %s (0..%d)",
+			    (long long)in->index, fmt_shape(s, a, sizeof a), s->rank - 1);
+	return FFU_STATUS_OK;
+}
+
+/*
+ * broadcast(x), dimensions={...}: XLA semantics: entry i maps operand dimension i to result
+ * dimension dims[i], whose size must match; the other result dimensions replicate. XLA
+ * allows any order; fieldfuse requires strictly increasing (no transposing broadcast).
+ */
+static ffu_status check_broadcast(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
+	ffu_status st = need_array_operand(v, in, 0);
+	if (st)
+		return st;
+	if (!is_array(s))
+		return IERR(FFU_STATUS_EVERIFY, in, "result must be an array, not %s", fmt_shape(s, a, sizeof a));
+	if (x->type != s->type)
+		return IERR(FFU_STATUS_EVERIFY, in, "operand type %s differs from result type %s",
+			    ffu__type_name(x->type), ffu__type_name(s->type));
+	if (in->n_dims != x->rank || (in->n_dims > 0 && !in->dims))
+		return IERR(FFU_STATUS_EVERIFY, in,
+			    "dimensions has %d entr%s but operand '%%%s' (%s) has rank %d: one result dimension per operand dimension ({} for a scalar)",
+			    in->n_dims, in->n_dims == 1 ? "y" : "ies", in->operands[0]->name, fmt_shape(x, a, sizeof a),
+			    x->rank);
+	for (int i = 0; i < in->n_dims; i++) {
+		int64_t d = in->dims[i];
+		if (d < 0 || d >= s->rank)
+			return IERR(FFU_STATUS_EVERIFY, in, "dimensions[%d] = %lld is out of range for the result %s (0..%d)",
+				    i, (long long)d, fmt_shape(s, a, sizeof a), s->rank - 1);
+		if (i > 0 && d <= in->dims[i - 1])
+			return IERR(FFU_STATUS_EVERIFY, in,
+				    "dimensions must be strictly increasing (fieldfuse does not transpose in broadcast): %lld after %lld",
+				    (long long)d, (long long)in->dims[i - 1]);
+		if (s->dims[d] != x->dims[i])
+			return IERR(FFU_STATUS_EVERIFY, in,
+				    "operand dimension %d (size %lld) maps to result dimension %lld (size %lld): sizes must be equal (%s -> %s)",
+				    i, (long long)x->dims[i], (long long)d, (long long)s->dims[d], fmt_shape(x, a, sizeof a),
+				    fmt_shape(s, b, sizeof b));
+	}
+	return FFU_STATUS_OK;
+}
+
+/* slice(x): one range per dimension, 0 <= start <= limit <= size, stride >= 1. */
+static ffu_status check_slice(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
+	ffu_status st = need_array_operand(v, in, 0);
+	if (st)
+		return st;
+	if (!is_array(s) || s->type != x->type || s->rank != x->rank)
+		return IERR(FFU_STATUS_EVERIFY, in, "result %s must have the type and rank of the operand %s",
+			    fmt_shape(s, a, sizeof a), fmt_shape(x, b, sizeof b));
+	for (int d = 0; d < x->rank; d++) {
+		int64_t lo = in->slice_start[d], hi = in->slice_limit[d], step = in->slice_stride[d];
+		if (step < 1)
+			return IERR(FFU_STATUS_EVERIFY, in, "slice stride %lld in dimension %d must be at least 1",
+				    (long long)step, d);
+		if (lo < 0 || lo > hi || hi > x->dims[d])
+			return IERR(FFU_STATUS_EVERIFY, in,
+				    "slice range [%lld:%lld] in dimension %d is out of range: need 0 <= start <= limit <= %lld (%s)",
+				    (long long)lo, (long long)hi, d, (long long)x->dims[d], fmt_shape(x, a, sizeof a));
+		/* ceil((hi - lo) / step) without overflow */
+		int64_t n = (hi - lo) / step + ((hi - lo) % step != 0);
+		if (s->dims[d] != n)
+			return IERR(FFU_STATUS_EVERIFY, in,
+				    "result dimension %d is %lld but slice [%lld:%lld:%lld] gives %lld elements", d,
+				    (long long)s->dims[d], (long long)lo, (long long)hi, (long long)step, (long long)n);
+	}
+	return FFU_STATUS_OK;
+}
+
+/* concatenate(a, ...), dimensions={D}: same type and rank, equal sizes except D, which sums. */
+static ffu_status check_concatenate(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape;
+	if (in->n_operands < 1)
+		return IERR(FFU_STATUS_EVERIFY, in, "needs at least one operand");
+	if (!is_array(s))
+		return IERR(FFU_STATUS_EVERIFY, in, "result must be an array, not %s", fmt_shape(s, a, sizeof a));
+	if (in->n_dims != 1 || !in->dims)
+		return IERR(FFU_STATUS_EVERIFY, in, "dimensions must name exactly one dimension, has %d", in->n_dims);
+	int64_t cd = in->dims[0];
+	if (cd < 0 || cd >= s->rank)
+		return IERR(FFU_STATUS_EVERIFY, in, "dimensions={%lld} is out of range for the result %s (0..%d)",
+			    (long long)cd, fmt_shape(s, a, sizeof a), s->rank - 1);
+	int64_t sum = 0;
+	for (int j = 0; j < in->n_operands; j++) {
+		ffu_status st = need_array_operand(v, in, j);
+		if (st)
+			return st;
+		const ffu_shape *x = &in->operands[j]->shape;
+		if (x->type != s->type || x->rank != s->rank)
+			return IERR(FFU_STATUS_EVERIFY, in, "operand %d ('%%%s') is %s; operands need the type and rank of the result %s",
+				    j, in->operands[j]->name, fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
+		for (int d = 0; d < s->rank; d++)
+			if (d != cd && x->dims[d] != s->dims[d])
+				return IERR(FFU_STATUS_EVERIFY, in,
+					    "operand %d ('%%%s') is %s: dimension %d must be %lld as in the result %s (only dimension %lld may differ)",
+					    j, in->operands[j]->name, fmt_shape(x, a, sizeof a), d, (long long)s->dims[d],
+					    fmt_shape(s, b, sizeof b), (long long)cd);
+		if (x->dims[cd] > INT64_MAX - sum)
+			return IERR(FFU_STATUS_EVERIFY, in, "concatenated dimension overflows int64");
+		sum += x->dims[cd];
+	}
+	if (s->dims[cd] != sum)
+		return IERR(FFU_STATUS_EVERIFY, in, "result dimension %lld is %lld but the operands' sizes there sum to %lld",
+			    (long long)cd, (long long)s->dims[cd], (long long)sum);
+	return FFU_STATUS_OK;
+}
+
+/* reshape(x): same type and element count (row-major reinterpretation). */
+static ffu_status check_reshape(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
+	ffu_status st = need_array_operand(v, in, 0);
+	if (st)
+		return st;
+	if (!is_array(s) || s->type != x->type)
+		return IERR(FFU_STATUS_EVERIFY, in, "result %s must have the element type of the operand %s",
+			    fmt_shape(s, a, sizeof a), fmt_shape(x, b, sizeof b));
+	if (ffu__shape_count(s) != ffu__shape_count(x))
+		return IERR(FFU_STATUS_EVERIFY, in, "result %s has %lld elements but the operand %s has %lld",
+			    fmt_shape(s, a, sizeof a), (long long)ffu__shape_count(s), fmt_shape(x, b, sizeof b),
+			    (long long)ffu__shape_count(x));
+	return FFU_STATUS_OK;
+}
+
+/* The callee of a fusion or reduce: in this module, not ENTRY, before its caller. */
+static ffu_status check_callee(const vctx *v, const ffu_computation *c, const ffu_inst *in, const char *attr)
+{
+	const ffu_computation *f = in->callee;
+	int fi = f ? comp_index(v, f) : -1, ci = comp_index(v, c);
+	if (!f || fi < 0)
+		return IERR(FFU_STATUS_EVERIFY, in, "%s= names no computation of this module", attr);
+	if (f->is_entry)
+		return IERR(FFU_STATUS_EVERIFY, in, "cannot call the ENTRY computation");
+	/* Callees before callers (ir.h): this also rules out recursion. */
+	if (fi >= ci)
+		return IERR(FFU_STATUS_EVERIFY, in, "callee '%%%s' must come before its caller '%%%s' in the module",
+			    f->name, c->name);
+	return FFU_STATUS_OK;
+}
+
+/*
+ * reduce(x, init), dimensions={...}, to_apply=%f: init a scalar of x's field type, the
+ * dimensions unique and < rank (any order), result = x's dimensions without them. %f must
+ * be a sum or product of its two scalar parameters, which is all the device reduces.
+ */
+static ffu_status check_reduce(const vctx *v, const ffu_computation *c, const ffu_inst *in)
+{
+	char a[160], b[160], w[160];
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape, *init = &in->operands[1]->shape;
+	ffu_status st = need_array_operand(v, in, 0);
+	if (st)
+		return st;
+	if (!is_field(x))
+		return IERR(FFU_STATUS_EVERIFY, in, "reduce needs a field element type, not %s", ffu__type_name(x->type));
+	if (!is_array(init) || init->type != x->type || init->rank != 0)
+		return IERR(FFU_STATUS_EVERIFY, in, "init value ('%%%s') is %s; it must be a scalar %s[]",
+			    in->operands[1]->name, fmt_shape(init, a, sizeof a), ffu__type_name(x->type));
+	if (in->n_dims > 0 && !in->dims)
+		return IERR(FFU_STATUS_EVERIFY, in, "malformed dimensions list");
+	bool folded[FFU_MAX_RANK] = {false};
+	for (int i = 0; i < in->n_dims; i++) {
+		int64_t d = in->dims[i];
+		if (d < 0 || d >= x->rank)
+			return IERR(FFU_STATUS_EVERIFY, in, "dimensions[%d] = %lld is out of range for the operand %s (0..%d)", i,
+				    (long long)d, fmt_shape(x, a, sizeof a), x->rank - 1);
+		if (folded[d])
+			return IERR(FFU_STATUS_EVERIFY, in, "dimension %lld is listed twice in dimensions", (long long)d);
+		folded[d] = true;
+	}
+	ffu_shape want = {.type = x->type};
+	for (int d = 0; d < x->rank; d++)
+		if (!folded[d])
+			want.dims[want.rank++] = x->dims[d];
+	if (!ffu__shape_eq(s, &want))
+		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; reducing %s over the given dimensions gives %s",
+			    fmt_shape(s, a, sizeof a), fmt_shape(x, b, sizeof b), fmt_shape(&want, w, sizeof w));
+	if ((st = check_callee(v, c, in, "to_apply")))
+		return st;
+	const ffu_computation *f = in->callee;
+	const ffu_inst *r = f->root;
+	ffu_shape scalar = {.type = x->type};
+	bool ok = f->n_params == 2 && f->params && f->params[0] && f->params[1] && r &&
+		  ffu__shape_eq(&f->params[0]->shape, &scalar) && ffu__shape_eq(&f->params[1]->shape, &scalar) &&
+		  (r->op == FFU_OP_ADD || r->op == FFU_OP_MULTIPLY) && r->n_operands == 2 &&
+		  ffu__shape_eq(&r->shape, &scalar) &&
+		  ((r->operands[0] == f->params[0] && r->operands[1] == f->params[1]) ||
+		   (r->operands[0] == f->params[1] && r->operands[1] == f->params[0]));
+	if (!ok)
+		return IERR(FFU_STATUS_EVERIFY, in,
+			    "to_apply must be a sum or product of its two parameters: '%%%s' must take two %s[] parameters and have ROOT add or multiply of exactly them",
+			    f->name, ffu__type_name(x->type));
+	if (in->reduce_fn != r->op)
+		return IERR(FFU_STATUS_EVERIFY, in, "reduce_fn (%s) does not match the ROOT of '%%%s' (%s)",
+			    in->reduce_fn >= 0 && in->reduce_fn < FFU_OP_COUNT ? ffu__ops[in->reduce_fn].keyword : "invalid",
+			    f->name, ffu__ops[r->op].keyword);
 	return FFU_STATUS_OK;
 }
 
@@ -183,25 +512,8 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 		return st;
 
 	const ffu_shape *s = &in->shape;
-	switch (oi->kind) {
-	case FFU_KIND_ELEMENTWISE:
-		if (!is_array(s))
-			return IERR(FFU_STATUS_EVERIFY, in, "result must be an array, not %s", fmt_shape(s, a, sizeof a));
-		if (in->op == FFU_OP_POWER || in->op == FFU_OP_CONVERT)
-			return check_power_convert(v, in);
-		if (ffu__shape_field(s)->kind == FFU_ELEM_UINT)
-			return IERR(FFU_STATUS_EVERIFY, in, "%s is a field operation; %s is an integer type",
-				    oi->keyword, ffu__type_name(s->type));
-		for (int j = 0; j < in->n_operands; j++)
-			if (!ffu__shape_eq(&in->operands[j]->shape, s))
-				return IERR(FFU_STATUS_EVERIFY, in,
-					    "operand %d ('%%%s') has shape %s, expected %s (element-wise operands and result must have identical shapes)",
-					    j, in->operands[j]->name, fmt_shape(&in->operands[j]->shape, a, sizeof a),
-					    fmt_shape(s, b, sizeof b));
-		return FFU_STATUS_OK;
-	default:
-		break;
-	}
+	if (oi->kind == FFU_KIND_ELEMENTWISE)
+		return check_elementwise(v, in);
 
 	switch (in->op) {
 	case FFU_OP_PARAMETER:
@@ -222,26 +534,28 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 			return IERR(FFU_STATUS_EVERIFY, in, "constant has no literal");
 		/* The literal holds count * storage_bytes bytes by construction; checking each
 		   element is canonical also reads every one of them. */
-		for (int64_t k = 0; f && k < n; k++)
-			if (!elem_canonical(f, in->literal + (size_t)k * f->storage_bytes))
-				return IERR(FFU_STATUS_EVERIFY, in, "literal element %lld is not less than the %s modulus",
-					    (long long)k, f->name);
+		for (int64_t k = 0; f && k < n; k++) {
+			if (elem_canonical(f, in->literal + (size_t)k * f->storage_bytes))
+				continue;
+			if (f->kind == FFU_ELEM_PRED)
+				return IERR(FFU_STATUS_EVERIFY, in, "literal element %lld is not 0 or 1 (pred)", (long long)k);
+			return IERR(FFU_STATUS_EVERIFY, in, "literal element %lld is not less than the %s modulus",
+				    (long long)k, f->name);
+		}
 		return FFU_STATUS_OK;
 	}
-	case FFU_OP_BROADCAST: {
-		const ffu_shape *x = &in->operands[0]->shape;
-		if (!is_array(s) || !is_array(x))
-			return IERR(FFU_STATUS_EVERIFY, in, "broadcast needs array operand and result");
-		if (x->type != s->type)
-			return IERR(FFU_STATUS_EVERIFY, in, "operand type %s differs from result type %s",
-				    ffu__type_name(x->type), ffu__type_name(s->type));
-		if (x->rank != 0)
-			return IERR(FFU_STATUS_EUNSUPPORTED, in, "broadcast of a non-scalar operand (%s) is not supported yet",
-				    fmt_shape(x, a, sizeof a));
-		if (in->n_dims != 0)
-			return IERR(FFU_STATUS_EVERIFY, in, "dimensions must have one entry per operand dimension: {} for a scalar");
-		return FFU_STATUS_OK;
-	}
+	case FFU_OP_IOTA:
+		return check_iota(v, in);
+	case FFU_OP_BROADCAST:
+		return check_broadcast(v, in);
+	case FFU_OP_SLICE:
+		return check_slice(v, in);
+	case FFU_OP_CONCATENATE:
+		return check_concatenate(v, in);
+	case FFU_OP_RESHAPE:
+		return check_reshape(v, in);
+	case FFU_OP_REDUCE:
+		return check_reduce(v, c, in);
 	case FFU_OP_TUPLE:
 		if (s->type != FFU_TYPE_TUPLE || s->n_elems != in->n_operands)
 			return IERR(FFU_STATUS_EVERIFY, in, "result shape %s must be a tuple of the %d operand shapes",
@@ -267,16 +581,9 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 		return FFU_STATUS_OK;
 	}
 	case FFU_OP_FUSION: {
+		if ((st = check_callee(v, c, in, "calls")))
+			return st;
 		const ffu_computation *f = in->callee;
-		int fi = f ? comp_index(v, f) : -1, ci = comp_index(v, c);
-		if (!f || fi < 0)
-			return IERR(FFU_STATUS_EVERIFY, in, "calls= names no computation of this module");
-		if (f->is_entry)
-			return IERR(FFU_STATUS_EVERIFY, in, "cannot call the ENTRY computation");
-		/* Callees before callers (ir.h): this also rules out recursion. */
-		if (fi >= ci)
-			return IERR(FFU_STATUS_EVERIFY, in, "callee '%%%s' must come before its caller '%%%s' in the module",
-				    f->name, c->name);
 		if (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT)
 			return IERR(FFU_STATUS_EVERIFY, in, "invalid fusion kind %d", (int)in->fusion_kind);
 		if (in->n_operands != f->n_params)

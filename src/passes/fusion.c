@@ -1,13 +1,24 @@
 /*
- * passes/fusion.c: loop fusion (see passes.h).
+ * passes/fusion.c: loop, index-map and reduction-input fusion (see passes.h).
  *
- * Model: every element-wise or index op of the entry computation starts in a group of its
- * own; a producer's group merges into its consumer's when both iterate over the same shape,
- * the merge creates no cycle between groups, and the kernel stays within its argument
- * budget. Each final group becomes one kernel: a value with several consumers inside the
- * group is computed once in registers, a value needed outside is written as an output (a
- * multi-output fusion when there are several). Scalar constants are copied into every
- * fused computation that reads them, so they become literals in the kernel.
+ * Model: every kernel op of the entry computation (element-wise, index, iota, reduce)
+ * starts in a group of its own; a producer's group merges into its consumer's when
+ *  - the merged group still has one iteration space: a loop group iterates over its
+ *    outputs' elements, so every member that stays an output (read outside the group) must
+ *    have the consumer group's dimensions; a reduction group iterates over its reduces'
+ *    operand, and only its reduces may be outputs;
+ *  - index ops fuse as index arithmetic (codegen.c): slice, reshape and iota freely; a
+ *    broadcast or concatenate absorbs no producer (broadcast would recompute its operand
+ *    once per copy, concatenate every operand at every element), but both fuse into
+ *    their consumers;
+ *  - the merge creates no cycle between groups and the kernel stays within its argument
+ *    budget.
+ * Then sibling reductions (same operand dimensions, same reduced dimensions, reading a
+ * common input) merge into one multi-output reduction. Each final group becomes one
+ * fusion: a value with several consumers inside the group is computed once in registers,
+ * a value needed outside is written as an output (a multi-output fusion when there are
+ * several). Scalar constants are copied into every fused computation that reads them, so
+ * they become literals in the kernel.
  *
  * Why union-find over whole groups rather than XLA's one-producer-at-a-time rewriting:
  * element-wise chains over one shape always fit one kernel, and merging groups directly
@@ -26,6 +37,8 @@ typedef struct fuse_ctx {
 	int n;
 	int *group;      /* union-find parent; -1 for instructions that are not kernel ops */
 	int *lo, *hi;    /* per group root: lowest and highest member id */
+	int *iter;       /* per group root: the member whose shape is the iteration space
+	                    (for a reduction group: a reduce, whose operand it iterates over) */
 	int *user_start; /* CSR adjacency: users of instruction i */
 	int *users;
 	char *seen;      /* scratch for the cycle search */
@@ -36,7 +49,7 @@ typedef struct fuse_ctx {
 static bool is_kernel_op(const ffu_inst *in)
 {
 	ffu_op_kind k = ffu__ops[in->op].kind;
-	return k == FFU_KIND_ELEMENTWISE || k == FFU_KIND_INDEX;
+	return k == FFU_KIND_ELEMENTWISE || k == FFU_KIND_INDEX || k == FFU_KIND_REDUCE || in->op == FFU_OP_IOTA;
 }
 
 static bool is_inlined_const(const ffu_inst *in)
@@ -128,9 +141,17 @@ static bool merge_makes_cycle(fuse_ctx *x, int a, int b)
 	return false;
 }
 
-/* Kernel arguments (distinct external inputs + outputs) of the union of groups a and b. */
+static bool same_dims(const ffu_shape *a, const ffu_shape *b);
+
+/*
+ * Kernel arguments (distinct external inputs + outputs) of the union of groups a and b,
+ * merged into b's iteration space; -1 if some member that stays an output cannot be one
+ * there (see the header).
+ */
 static int kernel_args(fuse_ctx *x, int a, int b)
 {
+	const ffu_inst *it = x->c->insts[x->iter[b]];
+	bool red = it->op == FFU_OP_REDUCE;
 	const ffu_computation *c = x->c;
 	int lo = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
 	int hi = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
@@ -157,6 +178,8 @@ static int kernel_args(fuse_ctx *x, int a, int b)
 			int gy = x->group[y] < 0 ? -1 : find(x, y);
 			output = gy != a && gy != b;
 		}
+		if (output && (red ? in->op != FFU_OP_REDUCE : !same_dims(&in->shape, &it->shape)))
+			return -1;
 		args += output;
 	}
 	return args;
@@ -173,17 +196,105 @@ static bool same_dims(const ffu_shape *a, const ffu_shape *b)
 	return true;
 }
 
-static void try_merge(fuse_ctx *x, int producer, int consumer)
+static bool is_reduction_group(fuse_ctx *x, int g)
 {
-	const ffu_computation *c = x->c;
-	int a = find(x, producer), b = find(x, consumer);
-	if (a == b || !same_dims(&c->insts[producer]->shape, &c->insts[consumer]->shape))
-		return;
-	if (merge_makes_cycle(x, a, b) || kernel_args(x, a, b) > x->max_params)
-		return;
+	return x->c->insts[x->iter[g]]->op == FFU_OP_REDUCE;
+}
+
+/* Merges group a into group b if that is legal (the header's rules); b's root stays. */
+static bool merge(fuse_ctx *x, int a, int b)
+{
+	if (a == b || merge_makes_cycle(x, a, b))
+		return false;
+	int args = kernel_args(x, a, b);
+	if (args < 0 || args > x->max_params)
+		return false;
 	x->group[a] = b;
 	x->lo[b] = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
 	x->hi[b] = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
+	return true;
+}
+
+/* Operand j of instruction `consumer` is produced by instruction `producer`. */
+static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
+{
+	const ffu_inst *in = x->c->insts[consumer];
+	int a = find(x, producer), b = find(x, consumer);
+	if (a == b || is_reduction_group(x, a))
+		return false; /* a reduction's result is read by another kernel */
+	if (in->op == FFU_OP_BROADCAST || in->op == FFU_OP_CONCATENATE)
+		return false;
+	if (in->op == FFU_OP_REDUCE && j != 0)
+		return false; /* the init value is read once, by the final stage */
+	return merge(x, a, b);
+}
+
+/* Reductions over the same operand dimensions and reduced dimensions. */
+static bool same_reduction(const ffu_inst *r, const ffu_inst *s)
+{
+	if (!same_dims(&r->operands[0]->shape, &s->operands[0]->shape) || r->n_dims != s->n_dims)
+		return false;
+	bool in_r[FFU_MAX_RANK] = {0};
+	for (int k = 0; k < r->n_dims; k++)
+		in_r[r->dims[k]] = true;
+	for (int k = 0; k < s->n_dims; k++)
+		if (!in_r[s->dims[k]])
+			return false;
+	return true;
+}
+
+/* What a group reads from outside is keyed by its producer's group, or the instruction. */
+static int input_key(fuse_ctx *x, int p)
+{
+	return x->group[p] < 0 ? p : find(x, p);
+}
+
+/* Do groups g and h read from a common producer (an instruction, or one group's values)? */
+static bool read_common_input(fuse_ctx *x, int g, int h)
+{
+	const ffu_computation *c = x->c;
+	memset(x->seen, 0, (size_t)x->n);
+	for (int pass = 0; pass < 2; pass++) {
+		int grp = pass ? h : g;
+		for (int i = x->lo[grp]; i <= x->hi[grp]; i++) {
+			if (x->group[i] < 0 || find(x, i) != grp)
+				continue;
+			for (int j = 0; j < c->insts[i]->n_operands; j++) {
+				int p = c->insts[i]->operands[j]->id;
+				int k = input_key(x, p);
+				if (k == g || k == h || is_inlined_const(c->insts[p]))
+					continue;
+				if (pass && x->seen[k])
+					return true;
+				x->seen[k] = 1;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * Multi-output reduction: sibling reductions that read a common input (the three sums of
+ * a sumcheck round read the same two polynomials) share one pass over it.
+ */
+static bool merge_sibling_reductions(fuse_ctx *x)
+{
+	const ffu_computation *c = x->c;
+	bool changed = false;
+	for (int i = 0; i < x->n; i++) {
+		if (c->insts[i]->op != FFU_OP_REDUCE || find(x, i) != i)
+			continue;
+		for (int j = i + 1; j < x->n; j++) {
+			if (c->insts[j]->op != FFU_OP_REDUCE || find(x, j) != j ||
+			    !same_reduction(c->insts[x->iter[i]], c->insts[x->iter[j]]))
+				continue;
+			if (read_common_input(x, i, j) && merge(x, i, j)) {
+				changed = true;
+				break; /* i's group is j's now; j continues with the later ones */
+			}
+		}
+	}
+	return changed;
 }
 
 /* ---- rewriting the entry computation ---- */
@@ -284,9 +395,7 @@ static ffu_status emit_group(rewrite *r, int g, ffu_error *e)
 			free(operands);
 		if (!ni)
 			goto out;
-		ni->n_dims = in->n_dims;
-		ni->dims = in->dims;
-		ni->index = in->index;
+		ffu__inst_copy_attrs(ni, in);
 		ni->line = in->line;
 		ni->col = in->col;
 		local[i] = ni;
@@ -314,7 +423,7 @@ static ffu_status emit_group(rewrite *r, int g, ffu_error *e)
 	if (!fusion)
 		goto out;
 	fusion->callee = fc;
-	fusion->fusion_kind = FFU_FUSION_LOOP;
+	fusion->fusion_kind = is_reduction_group(x, g) ? FFU_FUSION_INPUT : FFU_FUSION_LOOP;
 	r->out[r->n_out++] = fusion;
 	for (int k = 0; k < n_outs; k++) {
 		if (n_outs == 1) {
@@ -425,23 +534,34 @@ ffu_status ffu__pass_fusion(ffu_module *m, const ffu_pass_opts *o, ffu_error *e)
 	x.group = malloc(sizeof(int) * (size_t)(x.n + 1));
 	x.lo = malloc(sizeof(int) * (size_t)(x.n + 1));
 	x.hi = malloc(sizeof(int) * (size_t)(x.n + 1));
+	x.iter = malloc(sizeof(int) * (size_t)(x.n + 1));
 	x.seen = malloc((size_t)x.n + 1);
 	x.queue = malloc(sizeof(int) * (size_t)(x.n + 1));
-	if (!x.group || !x.lo || !x.hi || !x.seen || !x.queue || !build_users(&x))
+	if (!x.group || !x.lo || !x.hi || !x.iter || !x.seen || !x.queue || !build_users(&x))
 		goto out;
 	for (int i = 0; i < x.n; i++) {
 		x.group[i] = is_kernel_op(x.c->insts[i]) ? i : -1;
-		x.lo[i] = x.hi[i] = i;
+		x.lo[i] = x.hi[i] = x.iter[i] = i;
 	}
-	if (!o || o->fuse) {
+	/*
+	 * Rounds until nothing merges: a merge can make an earlier-refused one legal (a shared
+	 * slice stays an output of the first sum's group until the other sums join it), and
+	 * each round that changes something removes a group, so this ends; the cap bounds the
+	 * time on adversarial graphs.
+	 */
+	for (int round = 0; (!o || o->fuse) && round < 8; round++) {
+		bool changed = false;
 		for (int i = 0; i < x.n; i++) {
 			const ffu_inst *in = x.c->insts[i];
 			if (x.group[i] < 0)
 				continue;
 			for (int j = 0; j < in->n_operands; j++)
 				if (x.group[in->operands[j]->id] >= 0)
-					try_merge(&x, in->operands[j]->id, i);
+					changed |= try_merge(&x, in->operands[j]->id, i, j);
 		}
+		changed |= merge_sibling_reductions(&x);
+		if (!changed)
+			break;
 	}
 	if ((st = rewrite_entry(&x, e)))
 		goto out;
@@ -457,6 +577,7 @@ out:
 	free(x.group);
 	free(x.lo);
 	free(x.hi);
+	free(x.iter);
 	free(x.seen);
 	free(x.queue);
 	free(x.user_start);

@@ -11,8 +11,20 @@
 #include <string.h>
 
 #include "codegen/codegen.h"
+#include "codegen/field_cl.h"
 #include "device/profile.h"
+#include "runtime/cl_fault.h"
 #include "util/strbuf.h"
+
+/* How a reduction fusion is spread over the device (codegen.c: emit_reduce_kernels). */
+typedef struct red_plan {
+	size_t O, R;      /* output elements; reduced elements per output */
+	size_t G, wg;     /* work-groups per output element; work-group size (a power of two) */
+	cl_kernel final;  /* stage 2 */
+	cl_mem *partials; /* one buffer of O * G accumulators per output */
+	size_t *lm_bytes; /* local scratch per output for a work-group */
+	int n_out;
+} red_plan;
 
 typedef struct dslot {
 	int n;
@@ -30,6 +42,7 @@ struct ffu_exec {
 	const ffu_inst **kernel_inst; /* the fusion instruction of each kernel */
 	cl_kernel *wide;              /* its wide variant (codegen.h), or NULL */
 	int *lanes;                   /* elements per work-item of the wide variant */
+	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
 	int profile_lanes;
 	dslot *slots;                 /* per entry instruction */
 	size_t device_bytes;
@@ -115,6 +128,72 @@ static ffu_status check_memory(const ffu_exec *x, ffu_error *e)
 	return FFU_STATUS_OK;
 }
 
+static size_t pow2_floor(size_t v)
+{
+	size_t p = 1;
+	while (p <= v / 2)
+		p *= 2;
+	return p;
+}
+
+/*
+ * Work distribution of reduction k: a power-of-two work-group (the tree halves it), no
+ * larger than the kernel, the device, local memory or the reduced extent allow, and G
+ * groups per output element so that every work-item folds at least 8 elements and there
+ * are enough groups in all (~2048) to fill a GPU when there are few outputs. Stage 2 folds
+ * G partials per output in one work-item: G stays small next to R.
+ */
+static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
+{
+	const ffu_computation *fc = x->kernel_inst[k]->callee;
+	const ffu_inst *root = fc->root;
+	const ffu_inst *const *outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands : (const ffu_inst *const *)&fc->root;
+	red_plan *rp = &x->red[k];
+	rp->n_out = root->op == FFU_OP_TUPLE ? root->n_operands : 1;
+	rp->O = (size_t)ffu__shape_count(&outs[0]->shape);
+	rp->R = rp->O ? (size_t)ffu__shape_count(&outs[0]->operands[0]->shape) / rp->O : 0;
+	rp->partials = calloc((size_t)rp->n_out, sizeof *rp->partials);
+	rp->lm_bytes = calloc((size_t)rp->n_out, sizeof *rp->lm_bytes);
+	if (!rp->partials || !rp->lm_bytes)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	char name[48];
+	ffu__codegen_final_kernel_name(name, k);
+	ffu_status st = ffu__cl_kernel(x->program, &rp->final, name, e);
+	if (st)
+		return st;
+	size_t kmax = 0, lm_per_item = 0;
+	cl_int err = FFU_CL(clGetKernelWorkGroupInfo, x->kernels[k], x->cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE,
+			    sizeof kmax, &kmax, NULL);
+	if (err != CL_SUCCESS)
+		return ffu__err_cl(e, "clGetKernelWorkGroupInfo", err, "CL_KERNEL_WORK_GROUP_SIZE of %s", name);
+	for (int o = 0; o < rp->n_out; o++)
+		lm_per_item += 4 * ffu__cl_words(ffu__shape_field(&outs[o]->shape)->base);
+	size_t wg = 256;
+	if (kmax && wg > kmax)
+		wg = kmax;
+	if (x->cl->dev.max_wg && wg > x->cl->dev.max_wg)
+		wg = x->cl->dev.max_wg;
+	while (wg > 1 && wg * lm_per_item > x->cl->dev.local_mem / 2)
+		wg /= 2;
+	wg = pow2_floor(wg);
+	while (wg > 1 && wg / 2 >= rp->R)
+		wg /= 2; /* a short row needs no more work-items than elements */
+	rp->wg = wg;
+	size_t per_group = wg * 8, want = rp->R / per_group + (rp->R % per_group != 0);
+	size_t cap = rp->O >= 2048 ? 1 : 2048 / (rp->O ? rp->O : 1);
+	rp->G = want < 1 ? 1 : want > cap ? cap : want;
+	for (int o = 0; o < rp->n_out; o++) {
+		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
+		rp->lm_bytes[o] = wg * 4 * ffu__cl_words(ffu__shape_field(&outs[o]->shape)->base);
+		if (rp->O == 0)
+			continue;
+		if ((st = ffu__cl_buffer(x->cl, &rp->partials[o], rp->O * rp->G * eb, e)))
+			return st;
+		x->device_bytes += rp->O * rp->G * eb;
+	}
+	return FFU_STATUS_OK;
+}
+
 ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_ENOMEM;
@@ -130,7 +209,8 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 	x->kernel_inst = calloc((size_t)c->n_insts + 1, sizeof *x->kernel_inst);
 	x->wide = calloc((size_t)c->n_insts + 1, sizeof *x->wide);
 	x->lanes = calloc((size_t)c->n_insts + 1, sizeof *x->lanes);
-	if (!x->slots || !x->kernels || !x->kernel_inst || !x->wide || !x->lanes) {
+	x->red = calloc((size_t)c->n_insts + 1, sizeof *x->red);
+	if (!x->slots || !x->kernels || !x->kernel_inst || !x->wide || !x->lanes || !x->red) {
 		st = ffu__err(e, st, "out of memory");
 		goto fail;
 	}
@@ -166,7 +246,9 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 			x->kernel_inst[k] = in;
 			x->lanes[k] = ffu__codegen_kernel_lanes(in, x->profile_lanes);
 			st = ffu__cl_kernel(x->program, &x->kernels[k], name, e);
-			if (st == FFU_STATUS_OK && x->lanes[k] > 1) {
+			if (st == FFU_STATUS_OK && ffu__codegen_is_reduction(in))
+				st = plan_reduction(x, k, e);
+			else if (st == FFU_STATUS_OK && x->lanes[k] > 1) {
 				char wide[40];
 				ffu__codegen_wide_kernel_name(wide, k);
 				st = ffu__cl_kernel(x->program, &x->wide[k], wide, e);
@@ -217,6 +299,15 @@ void ffu__exec_destroy(ffu_exec **xp)
 		if (x->wide)
 			ffu__cl_kernel_release(&x->wide[k]);
 	}
+	for (int k = 0; x->red && k < x->n_kernels; k++) {
+		red_plan *rp = &x->red[k];
+		ffu__cl_kernel_release(&rp->final);
+		for (int o = 0; rp->partials && o < rp->n_out; o++)
+			ffu__cl_buffer_release(&rp->partials[o]);
+		free(rp->partials);
+		free(rp->lm_bytes);
+	}
+	free(x->red);
 	ffu__cl_program_release(&x->program);
 	ffu__sb_free(&x->source);
 	free(x->slots);
@@ -288,6 +379,43 @@ static ffu_status launch(ffu_exec *x, int k, size_t n, ffu_launch_events ev[2], 
 	return st;
 }
 
+/* Both stages of reduction k: O * G work-groups of wg, then O work-items. */
+static ffu_status launch_reduction(ffu_exec *x, int k, ffu_launch_events ev[2], ffu_error *e)
+{
+	const ffu_inst *fu = x->kernel_inst[k];
+	const red_plan *rp = &x->red[k];
+	cl_kernel k1 = x->kernels[k], k2 = rp->final;
+	cl_ulong R = rp->R, G = rp->G;
+	cl_uint arg = 0;
+	ffu_status st = FFU_STATUS_OK;
+	if (rp->O == 0)
+		return FFU_STATUS_OK;
+	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
+		st = ffu__cl_set_arg(k1, arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = ffu__cl_set_arg(k1, arg++, sizeof(cl_mem), &rp->partials[o], e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = ffu__cl_set_arg(k1, arg++, rp->lm_bytes[o], NULL, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k1, arg++, sizeof R, &R, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k1, arg++, sizeof G, &G, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_launch(x->cl, k1, rp->O * rp->G * rp->wg, rp->wg, &ev[0], e);
+	arg = 0;
+	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
+		st = ffu__cl_set_arg(k2, arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = ffu__cl_set_arg(k2, arg++, sizeof(cl_mem), &rp->partials[o], e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = ffu__cl_set_arg(k2, arg++, sizeof(cl_mem), &x->slots[fu->id].mem[o], e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k2, arg++, sizeof G, &G, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_launch(x->cl, k2, rp->O, 0, &ev[1], e);
+	return st;
+}
+
 ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
@@ -297,6 +425,10 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_e
 	if (!events)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
+		if (x->red[k].n_out > 0) {
+			st = launch_reduction(x, k, &events[2 * k], e);
+			continue;
+		}
 		const ffu_computation *fc = x->kernel_inst[k]->callee;
 		const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
 		size_t n = (size_t)ffu__shape_count(&first_out->shape);
