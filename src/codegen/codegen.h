@@ -5,8 +5,8 @@
  *    work-item i computes element i of every output, and the runtime launches exactly as
  *    many work-items as there are elements: kernels carry no bounds check), plus maybe a
  *    wide variant (below);
- *  - a reduction fusion (ffu__codegen_is_reduction): ffu_k<k> and ffu_k<k>_final, the two
- *    stages described at emit_reduce_kernels in codegen.c.
+ *  - a reduction fusion (ffu__codegen_is_reduction): ffu_k<k>, ffu_k<k>_tail and
+ *    ffu_k<k>_final, described at emit_stage1 and emit_reduce_kernels in codegen.c.
  * Buffers are `__global uint *` holding canonical little-endian values (words per element
  * from the field; pred one byte); values are converted to and from Montgomery form inside
  * the kernel only where a product needs it. Index ops (broadcast, slice, reshape,
@@ -32,6 +32,9 @@ bool ffu__codegen_is_reduction(const ffu_inst *fusion);
 /* "ffu_k<k>" into buf (32 bytes); "ffu_k<k>_wide", "ffu_k<k>_final" (40 bytes). */
 void ffu__codegen_kernel_name(char *buf, int k);
 void ffu__codegen_wide_kernel_name(char *buf, int k);
+void ffu__codegen_tail_kernel_name(char *buf, int k);
 void ffu__codegen_final_kernel_name(char *buf, int k);
+/* Elements per work-item of a reduction's main stage-1 kernel (codegen.c). */
+int ffu__codegen_reduce_unroll(const ffu_inst *fusion);
 
 #endif

@@ -37,10 +37,10 @@ void ffu__cl_emit_common(ffu_strbuf *sb)
 }
 
 /*
- * One-word fields get FP_P / FP_R2, multi-word fields FP_P<k> / FP_R2_<k>, as the templates
- * expect (cl/mont31.cl, cl/mont256.cl).
+ * A prime field's instantiation. One-word fields get FP_P / FP_R2, multi-word fields
+ * FP_P<k> / FP_R2_<k>, as the templates expect (cl/mont31.cl, cl/mont256.cl).
  */
-void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
+static void emit_prime(ffu_strbuf *sb, const ffu_field *f)
 {
 	size_t words = ffu__cl_words(f);
 	unsigned char p[FFU_FIELD_MAX_BYTES];
@@ -101,6 +101,95 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 			ffu__sb_printf(sb, "#undef FP_P%zu\n#undef FP_R2_%zu\n", k, k);
 	}
 	ffu__sb_append(sb, "\n");
+}
+
+/*
+ * FFU_INLINE <prime>_t <ext>_<fn>(<prime>_t a) returning k * a (k >= 1) by a left-to-right
+ * double-and-add chain of the prime's add, negated when neg: e.g. 11 = 0b1011 is
+ * a, 2a, 4a + a, 10a + a (five adds). Adds keep a's form (Montgomery or canonical).
+ */
+static void emit_small_mul(ffu_strbuf *sb, const ffu_field *x, const char *fn, uint64_t k, bool neg)
+{
+	const char *pn = x->prime->name;
+	ffu__sb_printf(sb, "FFU_INLINE %s_t %s_%s(%s_t a)\n{\n\t%s_t r = a;\n", pn, x->name, fn, pn, pn);
+	int top = 63;
+	while (top > 0 && !((k >> top) & 1))
+		top--;
+	for (int i = top - 1; i >= 0; i--) {
+		ffu__sb_printf(sb, "\tr = %s_add(r, r);\n", pn);
+		if ((k >> i) & 1)
+			ffu__sb_printf(sb, "\tr = %s_add(r, a);\n", pn);
+	}
+	ffu__sb_printf(sb, neg ? "\treturn %s_neg(r);\n}\n" : "\treturn r;\n}\n", pn);
+}
+
+/*
+ * An extension's instantiation (its prime field must be emitted before): the generated
+ * multiplies by the non-residue W, then cl/ext<d>.cl and cl/fp_ops.cl (one_m and the
+ * powers; inv is the template's own) with FP = the extension, FB = its prime field.
+ */
+static void emit_ext(ffu_strbuf *sb, const ffu_field *x)
+{
+	const ffu_field *p = x->prime;
+	int64_t w = x->nonresidue;
+	uint64_t mag = w < 0 ? (uint64_t)0 - (uint64_t)w : (uint64_t)w;
+	ffu__sb_printf(sb, "/* field %s = %s[u]/(u^%d - (%lld)): cl/%s.cl */\n", x->name, p->name, x->degree,
+		       (long long)w, x->cl_template);
+	ffu__sb_printf(sb, "#define FP %s\n#define FB %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", x->name,
+		       p->name, (long long)w, ffu__cl_words(p));
+	/* mulw_(a) = W a; addw_(s, a) = s + W a; subw_(s, a) = s - W a; mulw1_(a) = (1 + W) a */
+	emit_small_mul(sb, x, "wabs_", mag, false);
+	if (w < 0)
+		ffu__sb_printf(sb, "FFU_INLINE %s_t %s_mulw_(%s_t a)\n{\n\treturn %s_neg(%s_wabs_(a));\n}\n",
+			       p->name, x->name, p->name, p->name, x->name);
+	else
+		ffu__sb_printf(sb, "FFU_INLINE %s_t %s_mulw_(%s_t a)\n{\n\treturn %s_wabs_(a);\n}\n", p->name,
+			       x->name, p->name, x->name);
+	ffu__sb_printf(sb, "FFU_INLINE %s_t %s_addw_(%s_t s, %s_t a)\n{\n\treturn %s_%s(s, %s_wabs_(a));\n}\n",
+		       p->name, x->name, p->name, p->name, p->name, w < 0 ? "sub" : "add", x->name);
+	ffu__sb_printf(sb, "FFU_INLINE %s_t %s_subw_(%s_t s, %s_t a)\n{\n\treturn %s_%s(s, %s_wabs_(a));\n}\n",
+		       p->name, x->name, p->name, p->name, p->name, w < 0 ? "add" : "sub", x->name);
+	if (w != -1) {
+		int64_t w1 = w + 1;
+		emit_small_mul(sb, x, "mulw1_", w1 < 0 ? (uint64_t)0 - (uint64_t)w1 : (uint64_t)w1, w1 < 0);
+	}
+	const char *src = ffu__cl_source(x->cl_template);
+	if (src)
+		ffu__sb_append(sb, src);
+	else
+		ffu__sb_printf(sb, "#error \"fieldfuse: no OpenCL template %s\"\n", x->cl_template);
+	ffu__sb_printf(sb, "#define FP_WORDS %zu\n", ffu__cl_words(x));
+	const char *ops = ffu__cl_source("fp_ops");
+	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
+	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n\n");
+}
+
+void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
+{
+	if (f->kind == FFU_ELEM_EXT) {
+		emit_prime(sb, f->prime);
+		emit_ext(sb, f);
+	} else {
+		emit_prime(sb, f->base ? f->base : f);
+	}
+}
+
+void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT])
+{
+	bool need[FFU_ELEM_COUNT] = {0};
+	for (int id = 0; id < FFU_ELEM_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		if (!used[id] || !f->prime)
+			continue;
+		need[f->prime->id] = true;
+		need[f->base->id] = true;
+	}
+	for (int id = 0; id < FFU_FIELD_COUNT; id++)
+		if (need[id])
+			emit_prime(sb, ffu__field_get((ffu_field_id)id));
+	for (int id = FFU_FIELD_EXT_FIRST; id < FFU_FIELD_EXT_END; id++)
+		if (need[id])
+			emit_ext(sb, ffu__field_get((ffu_field_id)id));
 }
 
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes)

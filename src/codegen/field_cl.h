@@ -9,20 +9,33 @@
  *   <name>_add, _sub, _neg, _mul (Montgomery, R = 2^dev_radix_bits; the canonical product
  *   where dev_radix_bits = 0), _sqr, _to_mont, _from_mont, _eq, _from_u32, _from_u64, and
  *   from cl/fp_ops.cl _one_m, _pow_u32, _pow_u64, _inv (Montgomery form in and out).
- *   Buffers are `__global uint *`, ffu__cl_words(f) words per element. Only prime fields
- *   are instantiated: a _mont type computes with its base field's functions.
+ *   Buffers are `__global uint *`, ffu__cl_words(f) words per element. Prime fields and
+ *   extensions are instantiated: a _mont type computes with its base field's functions.
+ * An extension (cl/ext2.cl, cl/ext4.cl; f->base is the extension itself) has the same
+ *   list under its own name (babybearx4_t, babybearx4_mul, ...; _make takes the storage
+ *   words, lowest coefficient first) plus <name>_from_base(<prime>_t c), the embedding of
+ *   its prime field (constant coefficient; keeps c's form, so it serves c and m forms). Its
+ *   coefficients are in the prime's device form: mul(m, c) = c, mul(m, m) = m, sqr(m) = m,
+ *   inv(m) = m, as for a prime field.
  * Errors (no template, out of memory) latch in the strbuf / surface as a build error.
  */
 #ifndef FFU_CODEGEN_FIELD_CL_H
 #define FFU_CODEGEN_FIELD_CL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "field.h"
 #include "util/strbuf.h"
 
 void ffu__cl_emit_common(ffu_strbuf *sb);
+/* One field: a prime field (f->base for a _mont type), or an extension preceded by its
+   prime field. A program that uses both an extension and its prime field must not call
+   this for both (the prime would be defined twice): use ffu__cl_emit_fields. */
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f);
+/* Every field a program uses, each once: used[id] for any id of a prime, _mont or extension
+   type (integer ids are ignored); prime fields first (in id order), then extensions. */
+void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);

@@ -19,7 +19,9 @@
 /* How a reduction fusion is spread over the device (codegen.c: emit_reduce_kernels). */
 typedef struct red_plan {
 	size_t O, R;      /* output elements; reduced elements per output */
-	size_t G, wg;     /* work-groups per output element; work-group size (a power of two) */
+	size_t wg, L;     /* work-group size (a power of two); elements per work-item */
+	size_t Gf, G;     /* whole chunks of wg * L per output; partials per output (Gf + tail) */
+	cl_kernel tail;   /* stage 1 for the elements after the whole chunks */
 	cl_kernel final;  /* stage 2 */
 	cl_mem *partials; /* one buffer of O * G accumulators per output */
 	size_t *lm_bytes; /* local scratch per output for a work-group */
@@ -137,21 +139,24 @@ static size_t pow2_floor(size_t v)
 }
 
 /*
- * Work distribution of reduction k: a power-of-two work-group (the tree halves it), no
- * larger than the kernel, the device, local memory or the reduced extent allow, and G
- * groups per output element so that every work-item folds at least 8 elements and there
- * are enough groups in all (~2048) to fill a GPU when there are few outputs. Stage 2 folds
- * G partials per output in one work-item: G stays small next to R.
+ * Work distribution of reduction k (codegen.c: emit_stage1): a power-of-two work-group
+ * (the tree halves it), no larger than the kernel, the device, local memory or the
+ * reduced extent allow; the main kernel over the whole chunks of wg * L elements of each
+ * output element, the tail kernel over the rest. Stage 2 folds G partials per output in
+ * one work-item: G = R / (wg L) stays small next to R.
  */
 static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 {
-	const ffu_computation *fc = x->kernel_inst[k]->callee;
+	const ffu_inst *fu = x->kernel_inst[k];
+	const ffu_computation *fc = fu->callee;
 	const ffu_inst *root = fc->root;
-	const ffu_inst *const *outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands : (const ffu_inst *const *)&fc->root;
+	const ffu_inst *const *outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands
+							       : (const ffu_inst *const *)&fc->root;
 	red_plan *rp = &x->red[k];
 	rp->n_out = root->op == FFU_OP_TUPLE ? root->n_operands : 1;
 	rp->O = (size_t)ffu__shape_count(&outs[0]->shape);
 	rp->R = rp->O ? (size_t)ffu__shape_count(&outs[0]->operands[0]->shape) / rp->O : 0;
+	rp->L = (size_t)ffu__codegen_reduce_unroll(fu);
 	rp->partials = calloc((size_t)rp->n_out, sizeof *rp->partials);
 	rp->lm_bytes = calloc((size_t)rp->n_out, sizeof *rp->lm_bytes);
 	if (!rp->partials || !rp->lm_bytes)
@@ -159,11 +164,18 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	char name[48];
 	ffu__codegen_final_kernel_name(name, k);
 	ffu_status st = ffu__cl_kernel(x->program, &rp->final, name, e);
+	if (st == FFU_STATUS_OK) {
+		ffu__codegen_tail_kernel_name(name, k);
+		st = ffu__cl_kernel(x->program, &rp->tail, name, e);
+	}
 	if (st)
 		return st;
-	size_t kmax = 0, lm_per_item = 0;
+	size_t kmax = 0, tmax = 0, lm_per_item = 0;
 	cl_int err = FFU_CL(clGetKernelWorkGroupInfo, x->kernels[k], x->cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE,
 			    sizeof kmax, &kmax, NULL);
+	if (err == CL_SUCCESS)
+		err = FFU_CL(clGetKernelWorkGroupInfo, rp->tail, x->cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE,
+			     sizeof tmax, &tmax, NULL);
 	if (err != CL_SUCCESS)
 		return ffu__err_cl(e, "clGetKernelWorkGroupInfo", err, "CL_KERNEL_WORK_GROUP_SIZE of %s", name);
 	for (int o = 0; o < rp->n_out; o++)
@@ -171,6 +183,8 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	size_t wg = 256;
 	if (kmax && wg > kmax)
 		wg = kmax;
+	if (tmax && wg > tmax)
+		wg = tmax;
 	if (x->cl->dev.max_wg && wg > x->cl->dev.max_wg)
 		wg = x->cl->dev.max_wg;
 	while (wg > 1 && wg * lm_per_item > x->cl->dev.local_mem / 2)
@@ -179,9 +193,8 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	while (wg > 1 && wg / 2 >= rp->R)
 		wg /= 2; /* a short row needs no more work-items than elements */
 	rp->wg = wg;
-	size_t per_group = wg * 8, want = rp->R / per_group + (rp->R % per_group != 0);
-	size_t cap = rp->O >= 2048 ? 1 : 2048 / (rp->O ? rp->O : 1);
-	rp->G = want < 1 ? 1 : want > cap ? cap : want;
+	rp->Gf = rp->R / (wg * rp->L);
+	rp->G = rp->Gf + (rp->R % (wg * rp->L) != 0 || rp->Gf == 0);
 	for (int o = 0; o < rp->n_out; o++) {
 		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
 		rp->lm_bytes[o] = wg * 4 * ffu__cl_words(ffu__shape_field(&outs[o]->shape)->base);
@@ -302,6 +315,7 @@ void ffu__exec_destroy(ffu_exec **xp)
 	for (int k = 0; x->red && k < x->n_kernels; k++) {
 		red_plan *rp = &x->red[k];
 		ffu__cl_kernel_release(&rp->final);
+		ffu__cl_kernel_release(&rp->tail);
 		for (int o = 0; rp->partials && o < rp->n_out; o++)
 			ffu__cl_buffer_release(&rp->partials[o]);
 		free(rp->partials);
@@ -379,17 +393,12 @@ static ffu_status launch(ffu_exec *x, int k, size_t n, ffu_launch_events ev[2], 
 	return st;
 }
 
-/* Both stages of reduction k: O * G work-groups of wg, then O work-items. */
-static ffu_status launch_reduction(ffu_exec *x, int k, ffu_launch_events ev[2], ffu_error *e)
+/* Binds stage-1 kernel k1's arguments: inputs, partials, local scratch, R, Gf, G. */
+static ffu_status bind_stage1(ffu_exec *x, const ffu_inst *fu, const red_plan *rp, cl_kernel k1, ffu_error *e)
 {
-	const ffu_inst *fu = x->kernel_inst[k];
-	const red_plan *rp = &x->red[k];
-	cl_kernel k1 = x->kernels[k], k2 = rp->final;
-	cl_ulong R = rp->R, G = rp->G;
+	cl_ulong R = rp->R, Gf = rp->Gf, G = rp->G;
 	cl_uint arg = 0;
 	ffu_status st = FFU_STATUS_OK;
-	if (rp->O == 0)
-		return FFU_STATUS_OK;
 	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
 		st = ffu__cl_set_arg(k1, arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
 	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
@@ -399,10 +408,39 @@ static ffu_status launch_reduction(ffu_exec *x, int k, ffu_launch_events ev[2], 
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_set_arg(k1, arg++, sizeof R, &R, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k1, arg++, sizeof G, &G, e);
+		st = ffu__cl_set_arg(k1, arg++, sizeof Gf, &Gf, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__cl_launch(x->cl, k1, rp->O * rp->G * rp->wg, rp->wg, &ev[0], e);
-	arg = 0;
+		st = ffu__cl_set_arg(k1, arg++, sizeof G, &G, e);
+	return st;
+}
+
+/*
+ * Reduction k: the main stage-1 kernel over O * Gf work-groups, the tail over O (when
+ * there is a rest), then stage 2 over O work-items. ev holds two launches: the tail's
+ * events go with stage 2's (an in-order queue: first start and last end are what count).
+ */
+static ffu_status launch_reduction(ffu_exec *x, int k, ffu_launch_events ev[2], ffu_error *e)
+{
+	const ffu_inst *fu = x->kernel_inst[k];
+	const red_plan *rp = &x->red[k];
+	cl_kernel k2 = rp->final;
+	cl_ulong G = rp->G;
+	cl_uint arg = 0;
+	ffu_status st = FFU_STATUS_OK;
+	if (rp->O == 0)
+		return FFU_STATUS_OK;
+	if (rp->Gf > 0) {
+		st = bind_stage1(x, fu, rp, x->kernels[k], e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_launch(x->cl, x->kernels[k], rp->O * rp->Gf * rp->wg, rp->wg, &ev[0], e);
+	}
+	if (st == FFU_STATUS_OK && rp->G > rp->Gf) {
+		ffu_launch_events tev = {0};
+		st = bind_stage1(x, fu, rp, rp->tail, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_launch(x->cl, rp->tail, rp->O * rp->wg, rp->wg, rp->Gf > 0 ? &tev : &ev[0], e);
+		ffu__cl_launch_events_release(&tev);
+	}
 	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
 		st = ffu__cl_set_arg(k2, arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
 	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
