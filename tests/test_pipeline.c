@@ -90,7 +90,7 @@ static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse)
 	ffu_error_clear(&e);
 }
 
-static void run_all(const char *device)
+static void run_all_matching(const char *device, const char *name_part)
 {
 	setenv("RUSTICL_ENABLE", "llvmpipe", 0);
 	ffu_error e = {0};
@@ -99,12 +99,36 @@ static void run_all(const char *device)
 	cr_assert_eq(ffu__cl_select(&dev, device, &e), FFU_STATUS_OK, "no %s device: %s", device, e.message);
 	cr_assert_eq(ffu__cl_open(&cl, &dev, &e), FFU_STATUS_OK, "%s", e.message);
 	for (int p = 0; p < ffu_test_n_programs; p++)
-		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0] && strstr(ffu_test_programs[p].name, name_part); l++)
 			for (int fuse = 0; fuse < 2; fuse++)
 				if (!ffu_test_program_max_n(&ffu_test_programs[p]) ||
 				    lengths[l] <= ffu_test_program_max_n(&ffu_test_programs[p]))
 					run_case(&cl, &ffu_test_programs[p], lengths[l], fuse);
 	ffu__cl_close(&cl);
+}
+
+static void run_all(const char *device)
+{
+	run_all_matching(device, "");
+}
+
+/*
+ * CPU devices fold a work-group's partial sums serially (codegen.c: emit_stage1); GPUs
+ * use a tree in local memory. With one lane the CPU devices get the GPU code, so both
+ * paths run in CI on two OpenCL implementations.
+ */
+Test(pipeline, reductions_gpu_path_pocl, .timeout = 600)
+{
+	setenv("FIELDFUSE_LANES", "1", 1);
+	run_all_matching(ffu_test_devices[0], "reduce");
+	run_all_matching(ffu_test_devices[0], "sumcheck");
+}
+
+Test(pipeline, reductions_gpu_path_rusticl, .timeout = 600)
+{
+	setenv("FIELDFUSE_LANES", "1", 1);
+	run_all_matching(ffu_test_devices[1], "reduce");
+	run_all_matching(ffu_test_devices[1], "sumcheck");
 }
 
 Test(pipeline, pocl, .timeout = 600)

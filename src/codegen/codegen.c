@@ -358,6 +358,7 @@ static void emit_product(kgen *g, int vn)
 			ffu__sb_printf(g->sb, "%s_sqr(m%d);\n", f->base->name, a);
 			set_form(g, vn, 'm');
 		} else { /* aR * a / R = a^2 */
+			need(g, a, 'c'); /* a literal has both forms but neither is declared yet */
 			decl(g, vn, 'c');
 			ffu__sb_printf(g->sb, "%s_mul(m%d, c%d);\n", f->base->name, a, a);
 			set_form(g, vn, 'c');
