@@ -309,10 +309,13 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 			rep->copy_bytes[dev] = copy_bytes;
 			rep->copy_gbps[dev] = (double)copy_bytes / (copy.ms * 1e6);
 		}
-		if (st == FFU_STATUS_OK && o->progress)
-			fprintf(o->progress, "bench: %s %s 2^%d: fused %.3f ms, unfused %.3f ms%s%.3f ms, copy %.3f ms\n",
-				rep->devices[dev].id, wname, k, fused.ms, unfused.ms,
-				with_base ? ", c_baseline " : "", with_base ? base->t.ms : 0.0, copy.ms);
+		if (st == FFU_STATUS_OK && o->progress) {
+			char bl[48] = "";
+			if (with_base)
+				snprintf(bl, sizeof bl, ", c_baseline %.3f ms", base->t.ms);
+			fprintf(o->progress, "bench: %s %s 2^%d: fused %.3f ms, unfused %.3f ms%s, copy %.3f ms\n",
+				rep->devices[dev].id, wname, k, fused.ms, unfused.ms, bl, copy.ms);
+		}
 	}
 	ffu__values_free(fused.outs, fused.n_outs);
 	ffu__values_free(unfused.outs, unfused.n_outs);
