@@ -9,6 +9,8 @@
 #define FFU_CAT(a, b) FFU_CAT_(a, b)
 /* Name of a per-field function or type: with FP defined as babybear, FFU_FN(add) is babybear_add. */
 #define FFU_FN(name) FFU_CAT(FFU_CAT(FP, _), name)
+/* An extension template's (cl/ext2.cl, cl/ext4.cl) name of its prime field's function. */
+#define FFU_BFN(name) FFU_CAT(FFU_CAT(FB, _), name)
 
 /*
  * Field helpers are called in every element of every kernel and must be inlined: a call

@@ -1,8 +1,9 @@
 /*
  * cl/fp_ops.cl: field operations built only on a template's API (mul, sqr, to_mont,
  * from_u32), emitted by src/codegen/field_cl.c right after each field's template, with
- * FP, FP_WORDS (32-bit words per element) and FP_PM2 (the words of p - 2, least
- * significant first, comma-separated) defined. Owned by the fields engineer.
+ * FP, FP_WORDS (32-bit words per element) and, for a prime field, FP_PM2 (the words of
+ * p - 2, least significant first, comma-separated) defined; also emitted after each
+ * extension template (FP the extension, no FP_PM2). Owned by the fields engineer.
  *
  * Every function here takes and returns values in the template's Montgomery form (for
  * the canonical templates that form is the value itself): mul(xR, yR) = xyR keeps
@@ -46,7 +47,10 @@ FFU_INLINE FP_t FFU_FN(pow_u64)(FP_t x, ulong e)
 /*
  * x^-1 = x^(p - 2) (Fermat); 0^(p-2) = 0 gives inverse(0) = 0 as ZKX defines it. The
  * exponent is the same for every work-item, so its bit test is a uniform branch.
+ * Prime fields only (FP_PM2 defined): an extension template has its own inv (through
+ * the norm, cl/ext2.cl, cl/ext4.cl).
  */
+#ifdef FP_PM2
 FFU_INLINE FP_t FFU_FN(inv)(FP_t x)
 {
 	const uint e[FP_WORDS] = {FP_PM2};
@@ -60,5 +64,6 @@ FFU_INLINE FP_t FFU_FN(inv)(FP_t x)
 	}
 	return acc;
 }
+#endif
 
 #undef FP_t

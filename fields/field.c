@@ -14,8 +14,11 @@
  *
  * Elements cross the API as canonical little-endian storage bytes. Operations assume
  * canonical inputs (< p); non-canonical inputs give unspecified values, never a crash.
+ * Extension types (kind FFU_ELEM_EXT) are dispatched to fields/ext.c at each entry point.
  */
 #include "field.h"
+
+#include "ext.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -34,7 +37,8 @@ enum { MAXL = FFU_FIELD_MAX_LIMBS };
 	 .generator = GEN,                                                                  \
 	 .two_adicity = TWOADIC,                                                            \
 	 .dev_radix_bits = DEVR,                                                            \
-	 .mont_radix_bits = MONTR},
+	 .mont_radix_bits = MONTR,                                                          \
+	 .degree = 1},
 
 static ffu_field fields[FFU_ELEM_COUNT] = {
 #define FFU_FIELD(ID, NAME, ...) FIELD_ROW(FFU_FIELD_##ID, FFU_ELEM_PRIME, #NAME, __VA_ARGS__)
@@ -43,14 +47,26 @@ static ffu_field fields[FFU_ELEM_COUNT] = {
 #define FFU_FIELD(ID, NAME, ...) FIELD_ROW(FFU_FIELD_##ID##_MONT, FFU_ELEM_MONT, #NAME "_mont", __VA_ARGS__)
 #include "fields.def"
 #undef FFU_FIELD
+	/* the rest of an extension's descriptor is derived from its prime field in init_all */
+#define FFU_EXT(ID, NAME, BASE, DEG, W) \
+	{.id = FFU_FIELD_##ID, .kind = FFU_ELEM_EXT, .name = #NAME, .degree = DEG, .nonresidue = W},
+#include "fields.def"
+#undef FFU_EXT
 	/* "p" = 2^32 and 2^64: the parser's, value files' and sampler's range checks then
 	   accept exactly the integers of the type (u64 takes a second limb for its bound). */
 	{.id = FFU_FIELD_U32, .kind = FFU_ELEM_UINT, .name = "u32", .modulus_hex = "100000000",
-	 .cl_template = "none", .bits = 32, .nlimbs = 1, .storage_bytes = 4},
+	 .cl_template = "none", .bits = 32, .nlimbs = 1, .storage_bytes = 4, .degree = 1},
 	{.id = FFU_FIELD_U64, .kind = FFU_ELEM_UINT, .name = "u64", .modulus_hex = "10000000000000000",
-	 .cl_template = "none", .bits = 64, .nlimbs = 2, .storage_bytes = 8},
+	 .cl_template = "none", .bits = 64, .nlimbs = 2, .storage_bytes = 8, .degree = 1},
 	{.id = FFU_FIELD_PRED, .kind = FFU_ELEM_PRED, .name = "pred", .modulus_hex = "2",
-	 .cl_template = "none", .bits = 1, .nlimbs = 1, .storage_bytes = 1},
+	 .cl_template = "none", .bits = 1, .nlimbs = 1, .storage_bytes = 1, .degree = 1},
+};
+
+/* The coefficient field of each extension row, by extension index. */
+static const ffu_field_id ext_prime_ids[FFU_FIELD_EXT_COUNT] = {
+#define FFU_EXT(ID, NAME, BASE, ...) FFU_FIELD_##BASE,
+#include "fields.def"
+#undef FFU_EXT
 };
 
 /*
@@ -256,6 +272,40 @@ static void init_field(ffu_field *f, field_extra *x)
 	pow2_mod(f, x->one_mont, host_bits);
 }
 
+/* v2(p^d - 1) for d a power of two: p^d - 1 = (p - 1)(p + 1)(p^2 + 1)(p^4 + 1)...; for odd
+   p every p^(2^k) + 1 with k >= 1 is 2 mod 4. Limb 0 decides both 2-adic valuations. */
+static int ext_two_adicity(const ffu_field *p, int d)
+{
+	int v = p->two_adicity;
+	uint64_t q = p->p[0] + 1; /* p odd: q even; q = 0 would mean 2^64 | p + 1 */
+	if (d >= 2)
+		v += q ? __builtin_ctzll(q) : 64;
+	for (int k = 4; k <= d; k *= 2)
+		v += 1;
+	return v;
+}
+
+/* An extension's descriptor: its prime field's constants (coefficient-wise), see field.h. */
+static void init_ext(ffu_field *x, const ffu_field *p)
+{
+	static const char *const templates[FFU_FIELD_MAX_DEGREE + 1] = {"none", "none", "ext2", "none", "ext4"};
+	ffu_field keep = *x;
+	*x = *p;
+	x->id = keep.id;
+	x->kind = FFU_ELEM_EXT;
+	x->name = keep.name;
+	x->degree = keep.degree;
+	x->nonresidue = keep.nonresidue;
+	x->base = x;
+	x->prime = p;
+	x->cl_template = keep.degree >= 0 && keep.degree <= FFU_FIELD_MAX_DEGREE ? templates[keep.degree] : "none";
+	x->storage_bytes = (size_t)keep.degree * p->storage_bytes;
+	x->generator = 0;
+	x->two_adicity = ext_two_adicity(p, keep.degree);
+	x->mont_radix_bits = 0;
+	ffu__ext_init(x);
+}
+
 static void init_all(void)
 {
 	for (int i = 0; i < FFU_FIELD_COUNT; i++) {
@@ -269,7 +319,11 @@ static void init_all(void)
 		m->kind = keep.kind;
 		m->name = keep.name;
 		m->base = &fields[i];
+		fields[i].prime = &fields[i];
+		m->prime = &fields[i];
 	}
+	for (int i = FFU_FIELD_EXT_FIRST; i < FFU_FIELD_EXT_END; i++)
+		init_ext(&fields[i], &fields[ext_prime_ids[i - FFU_FIELD_EXT_FIRST]]);
 	parse_modulus(&fields[FFU_FIELD_U32]);
 	parse_modulus(&fields[FFU_FIELD_U64]);
 	parse_modulus(&fields[FFU_FIELD_PRED]);
@@ -313,6 +367,10 @@ static void store_canon(const ffu_field *f, void *bytes, uint64_t *x)
 
 void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_add(f, out, a, b);
+		return;
+	}
 	uint64_t x[MAXL], y[MAXL];
 	load(f, x, a);
 	load(f, y, b);
@@ -322,6 +380,10 @@ void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b)
 
 void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_sub(f, out, a, b);
+		return;
+	}
 	uint64_t x[MAXL], y[MAXL];
 	load(f, x, a);
 	load(f, y, b);
@@ -332,6 +394,10 @@ void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b)
 /* add, sub and neg are linear, so they are the same on canonical and _mont storage. */
 void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_mul(f, out, a, b);
+		return;
+	}
 	uint64_t x[MAXL], y[MAXL];
 	load_canon(f, x, a);
 	load_canon(f, y, b);
@@ -342,14 +408,31 @@ void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b)
 void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b)
 {
 	(void)b;
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_neg(f, out, a);
+		return;
+	}
 	uint64_t x[MAXL], zero[MAXL] = {0};
 	load(f, x, a);
 	mod_sub(f, x, zero, x);
 	store(f, out, x);
 }
 
+void ffu__fp_sqr(const ffu_field *f, void *out, const void *a, const void *b)
+{
+	(void)b;
+	if (f->kind == FFU_ELEM_EXT)
+		ffu__ext_sqr(f, out, a);
+	else
+		ffu__fp_mul(f, out, a, a);
+}
+
 void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_to_dev_mont(f, out, a);
+		return;
+	}
 	uint64_t x[MAXL];
 	load(f, x, a);
 	mont_mul(f, x, x, extras[f->base->id].to_dev);
@@ -358,6 +441,10 @@ void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a)
 
 void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_from_dev_mont(f, out, a);
+		return;
+	}
 	uint64_t x[MAXL];
 	load(f, x, a);
 	mont_mul(f, x, x, extras[f->base->id].from_dev);
@@ -366,6 +453,8 @@ void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a)
 
 bool ffu__fp_is_zero(const ffu_field *f, const void *a)
 {
+	if (f->kind == FFU_ELEM_EXT)
+		return ffu__ext_is_zero(f, a);
 	uint64_t x[MAXL];
 	load(f, x, a);
 	return is_zero_n(x, f->nlimbs);
@@ -389,6 +478,10 @@ void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v)
 		store(f, out, x);
 		return;
 	}
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_set_u64(f, out, v);
+		return;
+	}
 	if (f->nlimbs == 1)
 		x[0] = v % f->p[0];
 	else
@@ -409,6 +502,8 @@ bool ffu__fp_canonical(const ffu_field *f, const void *a)
 		return true;
 	if (f->kind == FFU_ELEM_PRED)
 		return *(const unsigned char *)a <= 1;
+	if (f->kind == FFU_ELEM_EXT)
+		return ffu__ext_canonical(f, a);
 	uint64_t x[MAXL];
 	load(f, x, a);
 	return cmp_n(x, f->p, f->nlimbs) < 0;
@@ -419,6 +514,12 @@ bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
 	if (!to || !from)
 		return false;
 	if (from->kind == FFU_ELEM_PRED || to->kind == FFU_ELEM_PRED)
+		return false;
+	/* into an extension: integers, its prime field or that field's _mont, itself; out: nothing */
+	if (to->kind == FFU_ELEM_EXT)
+		return from == to || from->kind == FFU_ELEM_UINT ||
+		       ((from->kind == FFU_ELEM_PRIME || from->kind == FFU_ELEM_MONT) && from->base == to->prime);
+	if (from->kind == FFU_ELEM_EXT)
 		return false;
 	if (from->kind == FFU_ELEM_UINT)
 		return to->kind != FFU_ELEM_UINT;
@@ -436,6 +537,13 @@ bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, cons
 		ffu__fp_set_u64(to, out, ffu__fp_get_u64(from, a));
 		return true;
 	}
+	if (to->kind == FFU_ELEM_EXT) {
+		if (from == to)
+			memmove(out, a, to->storage_bytes);
+		else
+			ffu__ext_embed(to, out, from, a);
+		return true;
+	}
 	uint64_t x[MAXL];
 	load_canon(from, x, a);
 	if (to->kind == FFU_ELEM_UINT)
@@ -447,6 +555,10 @@ bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, cons
 
 void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_pow(f, out, a, e);
+		return;
+	}
 	/* Left-to-right square and multiply in host Montgomery form; x^0 = 1 even for x = 0. */
 	uint64_t base[MAXL], acc[MAXL];
 	load_canon(f, base, a);
@@ -464,6 +576,10 @@ void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
 
 void ffu__fp_inv(const ffu_field *f, void *out, const void *a)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_inv(f, out, a);
+		return;
+	}
 	/* Fermat: a^(p-2), scanning the limbs of p - 2; inv(0) = 0 falls out (0^k = 0, k > 0). */
 	int n = f->nlimbs;
 	uint64_t base[MAXL], acc[MAXL], e[MAXL], two[MAXL] = {2};
@@ -504,6 +620,10 @@ uint64_t ffu__rand_next(uint64_t *state)
 
 void ffu__fp_random(const ffu_field *f, void *out, uint64_t *state)
 {
+	if (f->kind == FFU_ELEM_EXT) {
+		ffu__ext_random(f, out, state);
+		return;
+	}
 	/* Rejection sampling on bits-wide words: uniform, and cheap since p > 2^(bits-1). */
 	int n = f->nlimbs;
 	int top_bits = f->bits - 64 * (n - 1);
@@ -529,6 +649,8 @@ ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t le
 			*why = not_number;
 		return FFU_STATUS_EPARSE;
 	}
+	if (f->kind == FFU_ELEM_EXT)
+		return ffu__ext_parse(f, out, s, len, why);
 	len = strnlen(s, len);
 	unsigned base = 10;
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -579,6 +701,8 @@ char *ffu__fp_format(const ffu_field *f, char *buf, const void *a)
 {
 	/* Repeated division by 10^19 (the largest power of ten below 2^64), low chunk first. */
 	static const uint64_t chunk = 10000000000000000000ull;
+	if (f->kind == FFU_ELEM_EXT)
+		return ffu__ext_format(f, buf, a, false);
 	int n = f->nlimbs;
 	uint64_t x[MAXL];
 	load(f, x, a);
@@ -603,4 +727,11 @@ char *ffu__fp_format(const ffu_field *f, char *buf, const void *a)
 	} while (!is_zero_n(x, n) && pos > 0);
 	memcpy(buf, tmp + pos, sizeof tmp - (size_t)pos);
 	return buf;
+}
+
+char *ffu__fp_format_literal(const ffu_field *f, char *buf, const void *a)
+{
+	if (f->kind == FFU_ELEM_EXT)
+		return ffu__ext_format(f, buf, a, true);
+	return ffu__fp_format(f, buf, a);
 }

@@ -8,6 +8,12 @@
  * moves elements with memcpy. Internally the reference uses 64-bit limbs and
  * unsigned __int128 (Montgomery with R = 2^(64*nlimbs)).
  *
+ * An extension element (kind FFU_ELEM_EXT, e.g. babybearx4) is its d coefficients, lowest
+ * degree first, each the canonical storage bytes of the prime field f->prime: coefficient
+ * k occupies bytes [k * cb, (k + 1) * cb) with cb = f->prime->storage_bytes. Every entry
+ * point below dispatches on the descriptor, so callers (the interpreter, value files, the
+ * parser) treat extension types like any field; fields/ext.c holds their arithmetic.
+ *
  * Descriptors are immutable statics, initialised once (thread-safe) by ffu__field_get.
  */
 #ifndef FFU_FIELDS_FIELD_H
@@ -19,17 +25,22 @@
 
 #include "fieldfuse/status.h"
 
-enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32 };
+enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32, FFU_FIELD_MAX_DEGREE = 4 };
 
 /*
- * Every element type has a descriptor: first the prime fields of fields.def (ids below
- * FFU_FIELD_COUNT, the ones loops over "every field" visit), then one `<name>_mont` type
- * per prime field (same field, values held as x * 2^mont_radix_bits mod p), then the
- * unsigned integer types u32 and u64 (exponents of power, sources of convert) and pred
- * (0 or 1, one byte: the result of compare, the selector of select). Integer
- * descriptors reuse the field machinery with "p" = 2^32 / 2^64, so parsing, formatting,
- * value files and random inputs need no second code path; arithmetic on them is refused
- * by the verifier.
+ * Every element type has a descriptor. The ids come in ranges, in this order:
+ *   [0, FFU_FIELD_COUNT)                      the prime fields (FFU_FIELD rows of fields.def):
+ *                                             loops over "every prime field" visit these
+ *   [FFU_FIELD_COUNT, 2 * FFU_FIELD_COUNT)    one `<name>_mont` type per prime field, same
+ *                                             order (same field, values held as
+ *                                             x * 2^mont_radix_bits mod p)
+ *   [FFU_FIELD_EXT_FIRST, FFU_FIELD_EXT_END)  the extension fields (FFU_EXT rows), kind
+ *                                             FFU_ELEM_EXT; they have no _mont twin
+ *   FFU_FIELD_U32, FFU_FIELD_U64, FFU_FIELD_PRED, then FFU_ELEM_COUNT
+ * u32 and u64 are exponents of power and sources of convert; pred (0 or 1, one byte) is
+ * the result of compare and the selector of select. Integer descriptors reuse the field
+ * machinery with "p" = 2^32 / 2^64 / 2, so parsing, formatting, value files and random
+ * inputs need no second code path; arithmetic on them is refused by the verifier.
  */
 typedef enum ffu_field_id {
 #define FFU_FIELD(ID, ...) FFU_FIELD_##ID,
@@ -40,23 +51,48 @@ typedef enum ffu_field_id {
 #define FFU_FIELD(ID, ...) FFU_FIELD_##ID##_MONT,
 #include "fields.def"
 #undef FFU_FIELD
-	FFU_FIELD_U32,
+	FFU_FIELD_EXT_FIRST,
+	FFU_FIELD_EXT_ANCHOR_ = FFU_FIELD_EXT_FIRST - 1,
+#define FFU_EXT(ID, ...) FFU_FIELD_##ID,
+#include "fields.def"
+#undef FFU_EXT
+	FFU_FIELD_EXT_END,
+	FFU_FIELD_U32 = FFU_FIELD_EXT_END,
 	FFU_FIELD_U64,
 	FFU_FIELD_PRED,
 	FFU_ELEM_COUNT
 } ffu_field_id;
 
-/* PRED (`pred`, the result of compare) is an integer type whose "p" is 2: storage 1 byte. */
-typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED } ffu_elem_kind;
+enum { FFU_FIELD_EXT_COUNT = FFU_FIELD_EXT_END - FFU_FIELD_EXT_FIRST };
 
+/* PRED (`pred`, the result of compare) is an integer type whose "p" is 2: storage 1 byte. */
+typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED, FFU_ELEM_EXT } ffu_elem_kind;
+
+/*
+ * The two field pointers, by kind (NULL for u32, u64, pred):
+ *             base: whose device functions     prime: the prime field the value's
+ *             compute on values of the type    coefficients (or the value) lie in
+ *   PRIME     itself                           itself
+ *   MONT      its prime field                  its prime field
+ *   EXT       itself (<name>_add, ...)         the coefficient field (babybear for babybearx4)
+ * So `f->base->name` names the device functions of every field type, and `f->prime` is the
+ * field of the constants below. For an extension, the members from modulus_hex to r2_dev
+ * are its coefficient field's (bits, nlimbs, p, pinv, r2, dev_radix_bits: the device
+ * keeps each coefficient in the prime field's device form), except storage_bytes
+ * (degree x the prime's), generator (0: not tabulated), two_adicity (of p^degree - 1) and
+ * mont_radix_bits (0: no _mont twin).
+ */
 typedef struct ffu_field ffu_field;
 struct ffu_field {
 	ffu_field_id id;
 	ffu_elem_kind kind;
-	const ffu_field *base;     /* the prime field (itself for prime fields); NULL for u32/u64 */
+	const ffu_field *base;     /* see above: the device functions' field; NULL for integers */
+	const ffu_field *prime;    /* see above: the coefficient field; NULL for integers */
 	const char *name;          /* HLO type keyword */
-	const char *modulus_hex;
-	const char *cl_template;   /* "mont31", "m31", "goldilocks", "mont256" */
+	const char *modulus_hex;   /* p (of the coefficient field for an extension) */
+	const char *cl_template;   /* "mont31", "m31", "goldilocks", "mont256", "ext2", "ext4" */
+	int degree;                /* d for an extension (u^d = nonresidue); 1 for every other type */
+	int64_t nonresidue;        /* extension: W in u^d - W (e.g. 11, -1); 0 for other types */
 	int bits;
 	int nlimbs;                /* 64-bit limbs of the host reference */
 	size_t storage_bytes;
@@ -80,15 +116,19 @@ const ffu_field *ffu__field_by_name(const char *name, size_t len);
 /*
  * Element-wise operations on storage bytes. out may alias a or b. Unary ops ignore b.
  * For a _mont type the bytes hold x * R_mont mod p and results come back in that form.
- * Only prime and _mont descriptors may be passed to the arithmetic (not u32/u64).
+ * Prime, _mont and extension descriptors may be passed to the arithmetic (not u32/u64/pred).
  */
 typedef void (*ffu_field_fn)(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b);
+/* a * a (b ignored); an extension has a dedicated squaring. */
+void ffu__fp_sqr(const ffu_field *f, void *out, const void *a, const void *b);
 
-/* x * R_dev mod p: the device's Montgomery form of a canonical value (for inlined constants). */
+/* x * R_dev mod p: the device's Montgomery form of a canonical value (for inlined constants);
+   coefficient-wise for an extension (its device form keeps each coefficient in the prime
+   field's device form). */
 void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a);
 /* x * R_dev^-1 mod p (inverse of the above). */
 void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a);
@@ -97,35 +137,49 @@ void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a);
 void ffu__fp_divide(const ffu_field *f, void *out, const void *a, const void *b);
 /* inverse(a), inverse(0) = 0 (the op table's `inverse`; b ignored). */
 void ffu__fp_inverse(const ffu_field *f, void *out, const void *a, const void *b);
-/* A value of type `from` as type `to` (the `convert` op): u32/u64 -> field (mod p),
-   field <-> _mont of the same field, 31-bit field -> u32, goldilocks -> u64. Returns false
-   for pairs that are not conversions (the verifier rejects those first). */
+/* A value of type `from` as type `to` (the `convert` op): u32/u64 -> field (mod p; for an
+   extension the constant coefficient, the others 0), field <-> _mont of the same field,
+   prime field or its _mont -> an extension over it (the constant coefficient), 31-bit field
+   -> u32, goldilocks -> u64, a type to itself. Nothing converts out of an extension.
+   Returns false for pairs that are not conversions (the verifier rejects those first). */
 bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, const void *a);
 bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from);
-/* Storage bytes are a valid value of the type: < p for fields, anything for u32/u64. */
+/* Storage bytes are a valid value of the type: < p for fields (every coefficient < p for
+   an extension), anything for u32/u64, 0 or 1 for pred. */
 bool ffu__fp_canonical(const ffu_field *f, const void *a);
 /* An integer type's value as uint64 (4 or 8 storage bytes, little-endian). */
 uint64_t ffu__fp_get_u64(const ffu_field *f, const void *a);
 
 /* a^e (a^0 = 1, also for a = 0), for the interpreter's power by a u32/u64 exponent. */
 void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e);
-/* a^-1 by Fermat (a^(p-2)); inverse(0) = 0 as in ZKX. */
+/* a^-1 by Fermat (a^(p-2)) for a prime field, through the norm to the prime field for an
+   extension (fields/ext.c); inverse(0) = 0 as in ZKX. */
 void ffu__fp_inv(const ffu_field *f, void *out, const void *a);
 
 bool ffu__fp_is_zero(const ffu_field *f, const void *a);
 bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b);
-void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v); /* v mod p */
-/* Uniform random element in [0, p) from a caller-held xorshift/splitmix state. */
+/* v mod p (an extension: the constant coefficient, the others 0) */
+void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v);
+/* Uniform random element in [0, p) (each coefficient, for an extension) from a caller-held
+   xorshift/splitmix state. */
 void ffu__fp_random(const ffu_field *f, void *out, uint64_t *state);
 
 /*
  * Parses a decimal or 0x-hex literal (no sign, no spaces; digits only, up to len bytes).
- * Returns FFU_STATUS_OK, or FFU_STATUS_EPARSE with *why set to a static message such as
- * "not a number" or "value is not less than the field modulus".
+ * An extension element is its d coefficients, each such a literal, lowest degree first,
+ * separated by one or more spaces or tabs (the value-file form: "1 2 3 4"); nothing
+ * before the first or after the last. Returns FFU_STATUS_OK, or FFU_STATUS_EPARSE with
+ * *why set to a static message such as "not a number" or "value is not less than the
+ * field modulus".
  */
 ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t len, const char **why);
-/* Decimal text of a canonical element; buf needs 80 bytes. Returns buf. */
+/* Decimal text of a canonical element, an extension's coefficients separated by single
+   spaces (the value-file form); buf needs FFU_FIELD_TEXT_MAX (80) bytes. Returns buf. */
 char *ffu__fp_format(const ffu_field *f, char *buf, const void *a);
+/* The HLO literal text: as ffu__fp_format, but an extension element as its parenthesised
+   coefficient list "(1, 2, 3, 4)" (docs: HLO.md section 2). buf needs 80 bytes. */
+char *ffu__fp_format_literal(const ffu_field *f, char *buf, const void *a);
+enum { FFU_FIELD_TEXT_MAX = 80 };
 
 /* Simple deterministic PRNG used by tests, --random and benches (splitmix64). */
 uint64_t ffu__rand_next(uint64_t *state);

@@ -1,10 +1,13 @@
 /*
  * tests/test_field_device.c: the OpenCL field templates (cl/mont31.cl, cl/m31.cl,
- * cl/goldilocks.cl, cl/mont256.cl, as emitted by src/codegen/field_cl.c) against GMP, on both OpenCL implementations every
- * device test must pass on (PoCL and Rusticl). Owned by the fields engineer.
+ * cl/goldilocks.cl, cl/mont256.cl and its 64-bit-limb variant cl/mont256_64.cl, and the
+ * extensions' cl/ext2.cl, cl/ext4.cl, as emitted
+ * by src/codegen/field_cl.c) against GMP, on both OpenCL implementations every device test
+ * must pass on (PoCL and Rusticl). Owned by the fields engineer.
  *
- * One program per device holds every field of the table (so the instantiations must
- * coexist: the template's #undefs are tested too) and one kernel per op and field. Inputs:
+ * One program per device holds every field of the table, prime and extension (so the
+ * instantiations must coexist: the template's #undefs are tested too) and one kernel per
+ * op and field. Inputs:
  * the cross product of edge values plus random pairs; n is deliberately not a multiple of
  * any work-group size. A missing device fails, never skips. Criterion forks per test, so
  * each test creates its own OpenCL objects.
@@ -174,11 +177,440 @@ static char *hex_of(const ffu_field *f, const unsigned char *bytes, char *buf)
 	return buf;
 }
 
+/* ---- extension fields: cl/ext2.cl and cl/ext4.cl against GMP polynomial arithmetic ---- */
+
+/*
+ * Device ops under test for an extension; R = 2^dev_radix_bits of the prime field applies
+ * coefficient-wise (the raw products are the extension product divided by R). e is a
+ * per-element u64 from the host (exponents, integers to convert).
+ */
+enum xop {
+	XOP_ADD,      /* x + y */
+	XOP_SUB,      /* x - y */
+	XOP_NEG,      /* -x */
+	XOP_MUL,      /* x * y / R (raw) */
+	XOP_MULM,     /* from_mont(mul(to_mont(x), to_mont(y))) = x * y */
+	XOP_MIXED,    /* mul(to_mont(x), y) = x * y */
+	XOP_MIXED2,   /* mul(x, to_mont(y)) = x * y */
+	XOP_SQR,      /* x^2 / R (raw) */
+	XOP_SQRM,     /* from_mont(sqr(to_mont(x))) = x^2 */
+	XOP_TOM,      /* x * R */
+	XOP_FROMM,    /* x / R */
+	XOP_ADDC,     /* x + C, C inlined by ffu__cl_emit_const */
+	XOP_INV,      /* from_mont(inv(to_mont(x))): x * out = 1, inv(0) = 0 */
+	XOP_DIV,      /* mul(x, inv(to_mont(y))) (codegen's divide): out * y = x, x / 0 = 0 */
+	XOP_POW32,    /* from_mont(pow_u32(to_mont(x), (uint)e)) = x^(e mod 2^32) */
+	XOP_POW64,    /* from_mont(pow_u64(to_mont(x), e)) = x^e */
+	XOP_ONE,      /* from_mont(one_m()) = 1 */
+	XOP_FROMU32,  /* from_u32((uint)e) = (e mod 2^32) mod p, constant coefficient */
+	XOP_FROMU64,  /* from_u64(e) = e mod p */
+	XOP_FROMBASE, /* from_base(x.c0) = x0 (canonical form in, canonical out) */
+	XOP_FROMBASEM, /* from_mont(from_base(<prime>_to_mont(x.c0))) = x0 (Montgomery in and out) */
+	XOP_EQ,       /* eq(x, y) | eq(x, x) << 1 | eq(y, y) << 2, one uint per element */
+	XOP_COUNT
+};
+static const char *const xop_names[XOP_COUNT] = {
+	"add", "sub", "neg", "mul", "mulm", "mixed", "mixed2", "sqr", "sqrm", "tomont", "frommont",
+	"addc", "inv", "div", "pow32", "pow64", "one", "fromu32", "fromu64", "frombase", "frombasem",
+	"eq"};
+
+/* Kernels for extension F over prime field B, against the template API codegen uses. */
+static const char ext_kernels[] =
+	"#define XK(F, NAME, EXPR) __kernel void F##_x_##NAME(__global const uint *a, "
+	"__global const uint *b, __global const ulong *e, __global uint *out, uint n) { "
+	"size_t i = get_global_id(0); if (i >= n) return; F##_t x = F##_load(a, i); "
+	"F##_t y = F##_load(b, i); ulong ev = e[i]; (void)ev; (void)y; F##_store(out, i, EXPR); }\n"
+	"#define EXT_KERNELS(F, B, C) \\\n"
+	" XK(F, add, F##_add(x, y)) \\\n"
+	" XK(F, sub, F##_sub(x, y)) \\\n"
+	" XK(F, neg, F##_neg(x)) \\\n"
+	" XK(F, mul, F##_mul(x, y)) \\\n"
+	" XK(F, mulm, F##_from_mont(F##_mul(F##_to_mont(x), F##_to_mont(y)))) \\\n"
+	" XK(F, mixed, F##_mul(F##_to_mont(x), y)) \\\n"
+	" XK(F, mixed2, F##_mul(x, F##_to_mont(y))) \\\n"
+	" XK(F, sqr, F##_sqr(x)) \\\n"
+	" XK(F, sqrm, F##_from_mont(F##_sqr(F##_to_mont(x)))) \\\n"
+	" XK(F, tomont, F##_to_mont(x)) \\\n"
+	" XK(F, frommont, F##_from_mont(x)) \\\n"
+	" XK(F, addc, F##_add(x, C)) \\\n"
+	" XK(F, inv, F##_from_mont(F##_inv(F##_to_mont(x)))) \\\n"
+	" XK(F, div, F##_mul(x, F##_inv(F##_to_mont(y)))) \\\n"
+	" XK(F, pow32, F##_from_mont(F##_pow_u32(F##_to_mont(x), (uint)ev))) \\\n"
+	" XK(F, pow64, F##_from_mont(F##_pow_u64(F##_to_mont(x), ev))) \\\n"
+	" XK(F, one, F##_from_mont(F##_one_m())) \\\n"
+	" XK(F, fromu32, F##_from_u32((uint)ev)) \\\n"
+	" XK(F, fromu64, F##_from_u64(ev)) \\\n"
+	" XK(F, frombase, F##_from_base(x.c0)) \\\n"
+	" XK(F, frombasem, F##_from_mont(F##_from_base(B##_to_mont(x.c0)))) \\\n"
+	" __kernel void F##_x_eq(__global const uint *a, __global const uint *b, "
+	"__global const ulong *e, __global uint *out, uint n) { size_t i = get_global_id(0); "
+	"if (i >= n) return; F##_t x = F##_load(a, i); F##_t y = F##_load(b, i); "
+	"out[i] = (uint)F##_eq(x, y) | (uint)F##_eq(x, x) << 1 | (uint)F##_eq(y, y) << 2; }\n";
+
+/* The constant of an extension's addc kernel: (p - 12345, 7, p - 1, 12345) (first d). */
+static void ext_addc_constant(const ffu_field *x, unsigned char *out)
+{
+	const ffu_field *p = x->prime;
+	mpz_t m, t;
+	mpz_inits(m, t, NULL);
+	mpz_set_str(m, p->modulus_hex, 16);
+	memset(out, 0, FFU_FIELD_MAX_BYTES);
+	for (int k = 0; k < x->degree; k++) {
+		switch (k) {
+		case 0: mpz_sub_ui(t, m, 12345); break;
+		case 1: mpz_set_ui(t, 7); break;
+		case 2: mpz_sub_ui(t, m, 1); break;
+		default: mpz_set_ui(t, 12345); break;
+		}
+		from_mpz(p, out + k * p->storage_bytes, t);
+	}
+	mpz_clears(m, t, NULL);
+}
+
+/*
+ * Edge elements: every coefficient one of 0, 1, 2, p-1, p-2, (p-1)/2, (p+1)/2, W; a single
+ * such coefficient at each position (1, u, u^2, ..., (p-1) u^k); coefficients cycling
+ * through those values.
+ */
+static int ext_edges(const ffu_field *x, unsigned char (*out)[FFU_FIELD_MAX_BYTES], int cap)
+{
+	const ffu_field *p = x->prime;
+	size_t cbytes = p->storage_bytes;
+	mpz_t v[8], pm;
+	mpz_init(pm);
+	mpz_set_str(pm, p->modulus_hex, 16);
+	for (int i = 0; i < 8; i++)
+		mpz_init(v[i]);
+	mpz_set_ui(v[0], 0);
+	mpz_set_ui(v[1], 1);
+	mpz_sub_ui(v[2], pm, 1);
+	mpz_sub_ui(v[3], pm, 2);
+	mpz_sub_ui(v[4], pm, 1);
+	mpz_fdiv_q_2exp(v[4], v[4], 1);
+	mpz_add_ui(v[5], pm, 1);
+	mpz_fdiv_q_2exp(v[5], v[5], 1);
+	mpz_set_ui(v[6], 2);
+	mpz_set_si(v[7], (long)x->nonresidue);
+	mpz_mod(v[7], v[7], pm);
+	int n = 0;
+	for (int i = 0; i < 8 && n < cap; i++, n++) {
+		memset(out[n], 0, FFU_FIELD_MAX_BYTES);
+		for (int k = 0; k < x->degree; k++)
+			from_mpz(p, out[n] + k * cbytes, v[i]);
+	}
+	for (int i = 1; i < 8; i++)
+		for (int k = 0; k < x->degree && n < cap; k++, n++) {
+			memset(out[n], 0, FFU_FIELD_MAX_BYTES);
+			from_mpz(p, out[n] + k * cbytes, v[i]);
+		}
+	for (int s = 0; s < 8 && n < cap; s++, n++) {
+		memset(out[n], 0, FFU_FIELD_MAX_BYTES);
+		for (int k = 0; k < x->degree; k++)
+			from_mpz(p, out[n] + k * cbytes, v[(s + 3 * k) % 8]);
+	}
+	for (int i = 0; i < 8; i++)
+		mpz_clear(v[i]);
+	mpz_clear(pm);
+	return n;
+}
+
+/* Exponent / integer edge values: 0, 1, 2, 3, 2^32 - 1, 2^32, 2^64 - 1, p - 1, p, p + 1, 2p. */
+static uint64_t ext_edge_e(const ffu_field *x, size_t k)
+{
+	uint64_t p = x->prime->p[0];
+	const uint64_t v[] = {0, 1, 2, 3, 0xffffffffull, 0x100000000ull, ~0ull, p - 1, p, p + 1, 2 * p};
+	return v[k % (sizeof v / sizeof v[0])];
+}
+
+/* GMP's view of the extension: polynomials in u mod (u^d - W), coefficients mod p. */
+typedef struct gmp_ext {
+	const ffu_field *x, *p;
+	int d;
+	mpz_t mod, w, r, rinv, t[2 * FFU_FIELD_MAX_DEGREE - 1];
+	mpz_t a[FFU_FIELD_MAX_DEGREE], b[FFU_FIELD_MAX_DEGREE], o[FFU_FIELD_MAX_DEGREE];
+	mpz_t acc[FFU_FIELD_MAX_DEGREE], base[FFU_FIELD_MAX_DEGREE], c[FFU_FIELD_MAX_DEGREE];
+} gmp_ext;
+
+static void gmp_ext_init(gmp_ext *g, const ffu_field *x)
+{
+	g->x = x;
+	g->p = x->prime;
+	g->d = x->degree;
+	mpz_inits(g->mod, g->w, g->r, g->rinv, NULL);
+	mpz_set_str(g->mod, x->modulus_hex, 16);
+	mpz_set_si(g->w, (long)x->nonresidue);
+	mpz_set_ui(g->r, 1);
+	mpz_mul_2exp(g->r, g->r, (mp_bitcnt_t)x->dev_radix_bits);
+	mpz_invert(g->rinv, g->r, g->mod);
+	for (int k = 0; k < 2 * FFU_FIELD_MAX_DEGREE - 1; k++)
+		mpz_init(g->t[k]);
+	for (int k = 0; k < FFU_FIELD_MAX_DEGREE; k++)
+		mpz_inits(g->a[k], g->b[k], g->o[k], g->acc[k], g->base[k], g->c[k], NULL);
+	unsigned char cbytes[FFU_FIELD_MAX_BYTES];
+	ext_addc_constant(x, cbytes);
+	for (int k = 0; k < g->d; k++)
+		to_mpz(g->p, g->c[k], cbytes + k * g->p->storage_bytes);
+}
+
+static void gmp_ext_clear(gmp_ext *g)
+{
+	mpz_clears(g->mod, g->w, g->r, g->rinv, NULL);
+	for (int k = 0; k < 2 * FFU_FIELD_MAX_DEGREE - 1; k++)
+		mpz_clear(g->t[k]);
+	for (int k = 0; k < FFU_FIELD_MAX_DEGREE; k++)
+		mpz_clears(g->a[k], g->b[k], g->o[k], g->acc[k], g->base[k], g->c[k], NULL);
+}
+
+static void gx_get(gmp_ext *g, mpz_t *c, const unsigned char *bytes)
+{
+	for (int k = 0; k < g->d; k++)
+		to_mpz(g->p, c[k], bytes + (size_t)k * g->p->storage_bytes);
+}
+
+/* r = a * b mod (u^d - W, p); r may alias a or b */
+static void gx_mul(gmp_ext *g, mpz_t *r, mpz_t *a, mpz_t *b)
+{
+	int d = g->d;
+	for (int k = 0; k < 2 * d - 1; k++)
+		mpz_set_ui(g->t[k], 0);
+	for (int i = 0; i < d; i++)
+		for (int j = 0; j < d; j++)
+			mpz_addmul(g->t[i + j], a[i], b[j]);
+	for (int k = 2 * d - 2; k >= d; k--)
+		mpz_addmul(g->t[k - d], g->t[k], g->w);
+	for (int k = 0; k < d; k++)
+		mpz_mod(r[k], g->t[k], g->mod);
+}
+
+static void gx_pow(gmp_ext *g, mpz_t *r, mpz_t *a, uint64_t e)
+{
+	for (int k = 0; k < g->d; k++) {
+		mpz_set_ui(g->acc[k], k == 0);
+		mpz_set(g->base[k], a[k]);
+	}
+	for (; e; e >>= 1) {
+		if (e & 1)
+			gx_mul(g, g->acc, g->acc, g->base);
+		if (e > 1)
+			gx_mul(g, g->base, g->base, g->base);
+	}
+	for (int k = 0; k < g->d; k++)
+		mpz_set(r[k], g->acc[k]);
+}
+
+static bool gx_is_zero(const gmp_ext *g, mpz_t *c)
+{
+	for (int k = 0; k < g->d; k++)
+		if (mpz_sgn(c[k]))
+			return false;
+	return true;
+}
+
+/* Is o (the device's output for element (a, b, e)) right? */
+static bool ext_ok(gmp_ext *g, enum xop op, const unsigned char *a, const unsigned char *b, uint64_t e,
+		   const unsigned char *o)
+{
+	int d = g->d;
+	mpz_t *za = g->a, *zb = g->b, *zo = g->o;
+	if (op == XOP_EQ) {
+		uint32_t got;
+		memcpy(&got, o, 4);
+		return got == ((memcmp(a, b, g->x->storage_bytes) == 0) | 2u | 4u);
+	}
+	gx_get(g, za, a);
+	gx_get(g, zb, b);
+	/* every output coefficient must be canonical */
+	gx_get(g, zo, o);
+	for (int k = 0; k < d; k++)
+		if (mpz_cmp(zo[k], g->mod) >= 0)
+			return false;
+	mpz_t *w = g->acc; /* the expected value */
+	switch (op) {
+	case XOP_ADD:
+		for (int k = 0; k < d; k++)
+			mpz_add(w[k], za[k], zb[k]);
+		break;
+	case XOP_SUB:
+		for (int k = 0; k < d; k++)
+			mpz_sub(w[k], za[k], zb[k]);
+		break;
+	case XOP_NEG:
+		for (int k = 0; k < d; k++)
+			mpz_neg(w[k], za[k]);
+		break;
+	case XOP_MUL:
+	case XOP_SQR:
+		gx_mul(g, w, za, op == XOP_MUL ? zb : za);
+		for (int k = 0; k < d; k++)
+			mpz_mul(w[k], w[k], g->rinv);
+		break;
+	case XOP_MULM:
+	case XOP_MIXED:
+	case XOP_MIXED2:
+		gx_mul(g, w, za, zb);
+		break;
+	case XOP_SQRM:
+		gx_mul(g, w, za, za);
+		break;
+	case XOP_TOM:
+	case XOP_FROMM:
+		for (int k = 0; k < d; k++)
+			mpz_mul(w[k], za[k], op == XOP_TOM ? g->r : g->rinv);
+		break;
+	case XOP_ADDC:
+		for (int k = 0; k < d; k++)
+			mpz_add(w[k], za[k], g->c[k]);
+		break;
+	case XOP_INV:
+		/* 0 for a = 0, else the one solution of a * o = 1 */
+		if (gx_is_zero(g, za))
+			return gx_is_zero(g, zo);
+		gx_mul(g, w, za, zo);
+		for (int k = 0; k < d; k++)
+			mpz_set_ui(za[k], k == 0);
+		break;
+	case XOP_DIV:
+		if (gx_is_zero(g, zb))
+			return gx_is_zero(g, zo);
+		gx_mul(g, w, zb, zo); /* o * b must be a: compare w with za below */
+		for (int k = 0; k < d; k++)
+			if (mpz_cmp(w[k], za[k]) != 0)
+				return false;
+		return true;
+	case XOP_POW32:
+	case XOP_POW64:
+		gx_pow(g, w, za, op == XOP_POW32 ? (uint32_t)e : e);
+		break;
+	case XOP_ONE:
+		for (int k = 0; k < d; k++)
+			mpz_set_ui(w[k], k == 0);
+		break;
+	case XOP_FROMU32:
+	case XOP_FROMU64: {
+		uint64_t v = op == XOP_FROMU32 ? (uint32_t)e : e;
+		mpz_import(w[0], 1, -1, sizeof v, 0, 0, &v);
+		for (int k = 1; k < d; k++)
+			mpz_set_ui(w[k], 0);
+		break;
+	}
+	case XOP_FROMBASE:
+	case XOP_FROMBASEM:
+		mpz_set(w[0], za[0]);
+		for (int k = 1; k < d; k++)
+			mpz_set_ui(w[k], 0);
+		break;
+	default:
+		return false;
+	}
+	if (op == XOP_INV) { /* w = a * o, must be 1 (za now holds 1) */
+		for (int k = 0; k < d; k++)
+			if (mpz_cmp(w[k], za[k]) != 0)
+				return false;
+		return true;
+	}
+	for (int k = 0; k < d; k++) {
+		mpz_mod(w[k], w[k], g->mod);
+		if (mpz_cmp(w[k], zo[k]) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Runs every extension kernel of x on edge pairs plus random pairs and checks with GMP. */
+static void check_ext(ffu_cl *cl, cl_program prog, const char *selector, const char *options,
+		      const ffu_field *x, size_t random_pairs)
+{
+	ffu_error e = {0};
+	size_t sbytes = x->storage_bytes;
+	cr_assert_eq(ffu__cl_words(x) * 4, sbytes);
+	unsigned char edges[64][FFU_FIELD_MAX_BYTES];
+	int ne = ext_edges(x, edges, 64);
+	size_t n = (size_t)ne * (size_t)ne + random_pairs;
+	unsigned char *a = calloc(n, sbytes), *b = calloc(n, sbytes), *out = calloc(n, sbytes);
+	uint64_t *ev = calloc(n, sizeof *ev);
+	cr_assert(a && b && out && ev);
+	size_t k = 0;
+	for (int i = 0; i < ne; i++)
+		for (int j = 0; j < ne; j++, k++) {
+			memcpy(a + k * sbytes, edges[i], sbytes);
+			memcpy(b + k * sbytes, edges[j], sbytes);
+			ev[k] = ext_edge_e(x, k);
+		}
+	uint64_t state = 0xe47 + (uint64_t)x->id;
+	for (; k < n; k++) {
+		ffu__fp_random(x, a + k * sbytes, &state);
+		if (k % 97 == 0)
+			memcpy(b + k * sbytes, a + k * sbytes, sbytes);
+		else
+			ffu__fp_random(x, b + k * sbytes, &state);
+		/* exponents and integers of every bit length */
+		ev[k] = ffu__rand_next(&state) >> (ffu__rand_next(&state) % 64);
+	}
+
+	cl_mem da = NULL, db = NULL, de = NULL, dout = NULL;
+	cr_assert_eq(ffu__cl_buffer(cl, &da, n * sbytes, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__cl_buffer(cl, &db, n * sbytes, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__cl_buffer(cl, &de, n * sizeof *ev, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__cl_buffer(cl, &dout, n * sbytes, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__cl_write(cl, da, a, n * sbytes, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__cl_write(cl, db, b, n * sbytes, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__cl_write(cl, de, ev, n * sizeof *ev, &e), FFU_STATUS_OK, "%s", e.message);
+
+	gmp_ext g;
+	gmp_ext_init(&g, x);
+	for (int op = 0; op < XOP_COUNT; op++) {
+		char name[128];
+		snprintf(name, sizeof name, "%s_x_%s", x->name, xop_names[op]);
+		cl_kernel kern = NULL;
+		cr_assert_eq(ffu__cl_kernel(prog, &kern, name, &e), FFU_STATUS_OK, "%s", e.message);
+		cl_uint nn = (cl_uint)n;
+		cr_assert_eq(ffu__cl_set_arg(kern, 0, sizeof da, &da, &e), FFU_STATUS_OK);
+		cr_assert_eq(ffu__cl_set_arg(kern, 1, sizeof db, &db, &e), FFU_STATUS_OK);
+		cr_assert_eq(ffu__cl_set_arg(kern, 2, sizeof de, &de, &e), FFU_STATUS_OK);
+		cr_assert_eq(ffu__cl_set_arg(kern, 3, sizeof dout, &dout, &e), FFU_STATUS_OK);
+		cr_assert_eq(ffu__cl_set_arg(kern, 4, sizeof nn, &nn, &e), FFU_STATUS_OK);
+		memset(out, 0xa5, n * sbytes);
+		cr_assert_eq(ffu__cl_write(cl, dout, out, n * sbytes, &e), FFU_STATUS_OK);
+		cr_assert_eq(ffu__cl_launch(cl, kern, n, 0, NULL, &e), FFU_STATUS_OK, "%s: %s", name,
+			     e.message);
+		cr_assert_eq(ffu__cl_read(cl, dout, out, n * sbytes, &e), FFU_STATUS_OK, "%s", e.message);
+		ffu__cl_kernel_release(&kern);
+
+		size_t osz = op == XOP_EQ ? 4 : sbytes, bad = 0;
+		for (k = 0; k < n; k++) {
+			if (ext_ok(&g, (enum xop)op, a + k * sbytes, b + k * sbytes, ev[k], out + k * osz))
+				continue;
+			if (bad++ < 5) {
+				char h[3][FFU_FIELD_TEXT_MAX];
+				cr_log_error("%s %s %s[%zu](%s, %s, e=%llu) = %s", selector, x->name,
+					     xop_names[op], k, ffu__fp_format_literal(x, h[0], a + k * sbytes),
+					     ffu__fp_format_literal(x, h[1], b + k * sbytes),
+					     (unsigned long long)ev[k],
+					     op == XOP_EQ ? "(eq bits)" : ffu__fp_format_literal(x, h[2], out + k * osz));
+			}
+		}
+		cr_expect_eq(bad, 0, "%s%s%s: %s %s: %zu of %zu elements differ from GMP", selector,
+			     options ? " " : "", options ? options : "", x->name, xop_names[op], bad, n);
+	}
+	gmp_ext_clear(&g);
+	ffu__cl_buffer_release(&da);
+	ffu__cl_buffer_release(&db);
+	ffu__cl_buffer_release(&de);
+	ffu__cl_buffer_release(&dout);
+	free(a);
+	free(b);
+	free(out);
+	free(ev);
+	ffu_error_clear(&e);
+}
+
 /*
  * Builds the program for every field with build options `options`, then checks every op of
- * every field on `selector`.
+ * every field on `selector`; with only_template set, only the prime fields of that
+ * template are checked (the program still holds every field).
  */
-static void run_device(const char *selector, const char *options, size_t random_pairs)
+static void run_device_for(const char *selector, const char *options, size_t random_pairs,
+			   const char *only_template)
 {
 	ffu_error e = {0};
 	ffu_device_info dev;
@@ -190,9 +622,12 @@ static void run_device(const char *selector, const char *options, size_t random_
 
 	ffu_strbuf sb = {0};
 	ffu__cl_emit_common(&sb);
-	for (int id = 0; id < FFU_FIELD_COUNT; id++)
-		ffu__cl_emit_field(&sb, ffu__field_get((ffu_field_id)id));
+	bool used[FFU_ELEM_COUNT] = {0};
+	for (int id = 0; id < FFU_ELEM_COUNT; id++)
+		used[id] = true; /* _mont and integer ids must be harmless */
+	ffu__cl_emit_fields(&sb, used);
 	ffu__sb_append(&sb, kernels);
+	ffu__sb_append(&sb, ext_kernels);
 	mpz_t c;
 	mpz_init(c);
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
@@ -202,6 +637,14 @@ static void run_device(const char *selector, const char *options, size_t random_
 		from_mpz(f, cb, c);
 		ffu__sb_printf(&sb, "TEST_KERNELS(%s, ", f->name);
 		ffu__cl_emit_const(&sb, f, cb);
+		ffu__sb_append(&sb, ")\n");
+	}
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i));
+		unsigned char cb[FFU_FIELD_MAX_BYTES];
+		ext_addc_constant(x, cb);
+		ffu__sb_printf(&sb, "EXT_KERNELS(%s, %s, ", x->name, x->prime->name);
+		ffu__cl_emit_const(&sb, x, cb);
 		ffu__sb_append(&sb, ")\n");
 	}
 	mpz_clear(c);
@@ -214,6 +657,8 @@ static void run_device(const char *selector, const char *options, size_t random_
 
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
 		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		if (only_template && strcmp(f->cl_template, only_template) != 0)
+			continue;
 		size_t sbytes = f->storage_bytes;
 		cr_assert_eq(ffu__cl_words(f) * 4, sbytes);
 
@@ -306,10 +751,18 @@ static void run_device(const char *selector, const char *options, size_t random_
 		free(b);
 		free(out);
 	}
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT && !only_template; i++)
+		check_ext(&cl, prog, selector, options,
+			  ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i)), random_pairs);
 	ffu__cl_program_release(&prog);
 	ffu__sb_free(&sb);
 	ffu__cl_close(&cl);
 	ffu_error_clear(&e);
+}
+
+static void run_device(const char *selector, const char *options, size_t random_pairs)
+{
+	run_device_for(selector, options, random_pairs, NULL);
 }
 
 Test(field_device, pocl, .timeout = 300)
@@ -331,6 +784,27 @@ Test(field_device, pocl_vector_loads, .timeout = 300)
 Test(field_device, rusticl_vector_loads, .timeout = 300)
 {
 	run_device(ffu_test_devices[1], "-DFFU_VECTOR_LOADS", RANDOM_PAIRS_VECTOR_LOADS);
+}
+
+/*
+ * The 64-bit-limb variant of the 256-bit fields (cl/mont256_64.cl), chosen at build time:
+ * the whole program again (every other template must build with the define), every op of
+ * the 256-bit fields against GMP.
+ */
+Test(field_device, pocl_limb64, .timeout = 300)
+{
+	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, "mont256");
+}
+
+Test(field_device, rusticl_limb64, .timeout = 300)
+{
+	run_device_for(ffu_test_devices[1], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, "mont256");
+}
+
+Test(field_device, pocl_limb64_vector_loads, .timeout = 300)
+{
+	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_VECTOR_LOADS", RANDOM_PAIRS_VECTOR_LOADS,
+		       "mont256");
 }
 
 /* The emitter's small helpers, host only. */
@@ -367,5 +841,115 @@ Test(field_device, emitter_helpers)
 	cr_assert(strstr(s, "#define FP_P 0x78000001u\n"));
 	cr_assert(strstr(s, "#define FP_PINV 0x77ffffffu\n"));
 	cr_assert(strstr(s, "#undef FP_R2\n"));
+	cr_assert_null(strstr(s, "FFU_MONT256_LIMB64"));
 	ffu__sb_free(&sb3);
+
+	/* 256-bit fields carry both limb widths; the options pick 64 with a define */
+	ffu_strbuf sb4 = {0};
+	ffu__cl_emit_field(&sb4, bn);
+	s = ffu__sb_cstr(&sb4);
+	cr_assert(strstr(s, "#ifdef FFU_MONT256_LIMB64\n"));
+	cr_assert(strstr(s, "#define FP_PINV64 0xc2e1f593efffffffUL\n"), "%s", strstr(s, "FP_PINV64"));
+	ffu__sb_free(&sb4);
+	bool used[FFU_ELEM_COUNT] = {0};
+	used[FFU_FIELD_BN254_SF] = true;
+	ffu_cl_field_opts o64 = {.limb_bits = 64}, o32 = {.limb_bits = 32};
+	ffu__cl_emit_fields_opts(&sb4, used, &o64);
+	cr_assert(strstr(ffu__sb_cstr(&sb4), "#define FFU_MONT256_LIMB64 1\n"));
+	ffu__sb_free(&sb4);
+	ffu__cl_emit_fields_opts(&sb4, used, &o32);
+	cr_assert_null(strstr(ffu__sb_cstr(&sb4), "#define FFU_MONT256_LIMB64"));
+	ffu__sb_free(&sb4);
+	ffu__cl_emit_fields_opts(&sb4, used, NULL);
+	cr_assert_null(strstr(ffu__sb_cstr(&sb4), "#define FFU_MONT256_LIMB64"));
+	ffu__sb_free(&sb4);
+}
+
+/* The emitter on extensions, host only: names, words, constants, what is emitted once. */
+Test(field_device, emitter_extensions)
+{
+	char buf[64];
+	const ffu_field *bb4 = ffu__field_get(FFU_FIELD_BABYBEARX4);
+	const ffu_field *gl2 = ffu__field_get(FFU_FIELD_GOLDILOCKSX2);
+	cr_assert_str_eq(ffu__cl_type_name(bb4, buf), "babybearx4_t");
+	cr_assert_str_eq(ffu__cl_type_name(gl2, buf), "goldilocksx2_t");
+	cr_assert_eq(ffu__cl_words(bb4), 4);
+	cr_assert_eq(ffu__cl_words(gl2), 4);
+	cr_assert_eq(ffu__cl_words(ffu__field_get(FFU_FIELD_MERSENNE31X2)), 2);
+
+	ffu_strbuf sb = {0};
+	uint32_t v[4] = {1, 2, 3, 0x77ffffff};
+	ffu__cl_emit_const(&sb, bb4, v);
+	cr_assert_str_eq(ffu__sb_cstr(&sb), "babybearx4_make(0x1u, 0x2u, 0x3u, 0x77ffffffu)");
+	ffu__sb_free(&sb);
+	uint64_t g[2] = {0xfffffffe00000005ull, 7};
+	ffu__cl_emit_const(&sb, gl2, g);
+	cr_assert_str_eq(ffu__sb_cstr(&sb), "goldilocksx2_make(0x5u, 0xfffffffeu, 0x7u, 0x0u)");
+	ffu__sb_free(&sb);
+
+	/* emit_field(extension): its prime field first, then the extension */
+	ffu__cl_emit_field(&sb, bb4);
+	const char *s = ffu__sb_cstr(&sb);
+	const char *prime = strstr(s, "#define FP babybear\n"), *ext = strstr(s, "#define FP babybearx4\n");
+	cr_assert(prime && ext && prime < ext);
+	cr_assert(strstr(s, "#define FB babybear\n"));
+	cr_assert(strstr(s, "#define FX_W (11)\n"));
+	cr_assert(strstr(s, "babybear_t babybearx4_mulw_(babybear_t a)"));
+	ffu__sb_free(&sb);
+
+	/* emit_fields: each prime once, though used directly, as _mont and under an extension */
+	bool used[FFU_ELEM_COUNT] = {0};
+	used[FFU_FIELD_BABYBEAR] = used[FFU_FIELD_BABYBEAR_MONT] = used[FFU_FIELD_BABYBEARX4] = true;
+	used[FFU_FIELD_MERSENNE31X2] = used[FFU_FIELD_U32] = used[FFU_FIELD_PRED] = true;
+	ffu__cl_emit_fields(&sb, used);
+	s = ffu__sb_cstr(&sb);
+	const char *defs[] = {"#define FP babybear\n", "#define FP mersenne31\n", "#define FP babybearx4\n",
+			      "#define FP mersenne31x2\n"};
+	const char *last = s;
+	for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
+		const char *at = strstr(s, defs[i]);
+		cr_assert(at && at >= last, "%s missing or out of order", defs[i]);
+		cr_assert_null(strstr(at + 1, defs[i]), "%s twice", defs[i]);
+		last = at;
+	}
+	cr_assert_null(strstr(s, "#define FP koalabear"));
+	cr_assert_null(strstr(s, "#define FP goldilocks"));
+	ffu__sb_free(&sb);
+}
+
+/* emit_field(extension) alone is a complete program (its prime field comes with it). */
+static void build_each_extension_alone(const char *selector)
+{
+	ffu_error e = {0};
+	ffu_device_info dev;
+	cr_assert_eq(ffu__cl_select(&dev, selector, &e), FFU_STATUS_OK, "device '%s' missing: %s", selector,
+		     e.message);
+	ffu_cl cl = {0};
+	cr_assert_eq(ffu__cl_open(&cl, &dev, &e), FFU_STATUS_OK, "open %s: %s", selector, e.message);
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i));
+		ffu_strbuf sb = {0};
+		ffu__cl_emit_common(&sb);
+		ffu__cl_emit_field(&sb, x);
+		ffu__sb_printf(&sb, "__kernel void k(__global const uint *a, __global uint *o) { size_t i = "
+				    "get_global_id(0); %s_t x = %s_load(a, i); %s_store(o, i, %s_inv(%s_sqr(x))); }\n",
+			       x->name, x->name, x->name, x->name, x->name);
+		cl_program prog = NULL;
+		cr_assert_eq(ffu__cl_build(&cl, &prog, ffu__sb_cstr(&sb), NULL, &e), FFU_STATUS_OK, "%s on %s: %s\n%s",
+			     x->name, selector, e.message, e.build_log ? e.build_log : "");
+		ffu__cl_program_release(&prog);
+		ffu__sb_free(&sb);
+	}
+	ffu__cl_close(&cl);
+	ffu_error_clear(&e);
+}
+
+Test(field_device, extension_alone_pocl, .timeout = 120)
+{
+	build_each_extension_alone(ffu_test_devices[0]);
+}
+
+Test(field_device, extension_alone_rusticl, .timeout = 120)
+{
+	build_each_extension_alone(ffu_test_devices[1]);
 }

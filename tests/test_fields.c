@@ -631,3 +631,637 @@ Test(fields, divide_inverse_mont_convert, .timeout = 120)
 		mpz_clear(edges[i]);
 	mpz_clears(p, za, zb, want, got, r, rinv, NULL);
 }
+
+/* ---- extension fields (kind FFU_ELEM_EXT) against GMP polynomial arithmetic ---- */
+
+/*
+ * GMP's view of an extension element: d coefficients as mpz, arithmetic on polynomials in u
+ * reduced by u^d = W and coefficient-wise mod p, written independently of fields/ext.c.
+ */
+typedef struct zx {
+	const ffu_field *x, *p; /* the extension and its prime field */
+	int d;
+	mpz_t mod, w;           /* p and W (signed) */
+	mpz_t t[2 * FFU_FIELD_MAX_DEGREE - 1], s;
+} zx;
+
+static void zx_init(zx *z, const ffu_field *x)
+{
+	z->x = x;
+	z->p = x->prime;
+	z->d = x->degree;
+	mpz_inits(z->mod, z->w, z->s, NULL);
+	modulus(x->prime, z->mod);
+	mpz_set_si(z->w, (long)x->nonresidue);
+	for (int k = 0; k < 2 * FFU_FIELD_MAX_DEGREE - 1; k++)
+		mpz_init(z->t[k]);
+}
+
+static void zx_clear(zx *z)
+{
+	mpz_clears(z->mod, z->w, z->s, NULL);
+	for (int k = 0; k < 2 * FFU_FIELD_MAX_DEGREE - 1; k++)
+		mpz_clear(z->t[k]);
+}
+
+static void zx_get(const zx *z, mpz_t *c, const unsigned char *bytes)
+{
+	for (int k = 0; k < z->d; k++)
+		to_mpz(z->p, c[k], bytes + (size_t)k * z->p->storage_bytes);
+}
+
+/* c must be reduced to [0, p) */
+static void zx_put(const zx *z, unsigned char *bytes, mpz_t *c)
+{
+	for (int k = 0; k < z->d; k++)
+		from_mpz(z->p, bytes + (size_t)k * z->p->storage_bytes, c[k]);
+}
+
+static void zx_mod(zx *z, mpz_t *c)
+{
+	for (int k = 0; k < z->d; k++)
+		mpz_mod(c[k], c[k], z->mod);
+}
+
+/* r = a * b mod (u^d - W, p); r may alias a or b */
+static void zx_mul(zx *z, mpz_t *r, mpz_t *a, mpz_t *b)
+{
+	int d = z->d;
+	for (int k = 0; k < 2 * d - 1; k++)
+		mpz_set_ui(z->t[k], 0);
+	for (int i = 0; i < d; i++)
+		for (int j = 0; j < d; j++)
+			mpz_addmul(z->t[i + j], a[i], b[j]);
+	for (int k = 2 * d - 2; k >= d; k--)
+		mpz_addmul(z->t[k - d], z->t[k], z->w);
+	for (int k = 0; k < d; k++)
+		mpz_mod(r[k], z->t[k], z->mod);
+}
+
+/* r = a^e by binary powering with zx_mul */
+static void zx_pow(zx *z, mpz_t *r, mpz_t *a, uint64_t e)
+{
+	mpz_t acc[FFU_FIELD_MAX_DEGREE], base[FFU_FIELD_MAX_DEGREE];
+	for (int k = 0; k < z->d; k++) {
+		mpz_init_set_ui(acc[k], k == 0);
+		mpz_init_set(base[k], a[k]);
+	}
+	for (; e; e >>= 1) {
+		if (e & 1)
+			zx_mul(z, acc, acc, base);
+		zx_mul(z, base, base, base);
+	}
+	for (int k = 0; k < z->d; k++) {
+		mpz_set(r[k], acc[k]);
+		mpz_clears(acc[k], base[k], NULL);
+	}
+}
+
+static char *ext_str(const ffu_field *x, const unsigned char *a)
+{
+	static char buf[4][FFU_FIELD_TEXT_MAX];
+	static int k;
+	k = (k + 1) % 4;
+	return ffu__fp_format_literal(x, buf[k], a);
+}
+
+static const ffu_field *ext_get(int i)
+{
+	return ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i));
+}
+
+/*
+ * Edge elements: 0, 1, u, u^(d-1), W's coefficient images, and elements whose coefficients
+ * all are (or cycle through) the prime field's edge values 0, 1, p-1, p-2, (p-1)/2, (p+1)/2.
+ */
+static int ext_edges(const ffu_field *x, unsigned char (*out)[FFU_FIELD_MAX_BYTES], int cap)
+{
+	const ffu_field *p = x->prime;
+	size_t cbytes = p->storage_bytes;
+	mpz_t v[8], pm;
+	mpz_init(pm);
+	modulus(p, pm);
+	for (int i = 0; i < 8; i++)
+		mpz_init(v[i]);
+	mpz_set_ui(v[0], 0);
+	mpz_set_ui(v[1], 1);
+	mpz_sub_ui(v[2], pm, 1);
+	mpz_sub_ui(v[3], pm, 2);
+	mpz_sub_ui(v[4], pm, 1);
+	mpz_fdiv_q_2exp(v[4], v[4], 1);
+	mpz_add_ui(v[5], pm, 1);
+	mpz_fdiv_q_2exp(v[5], v[5], 1);
+	mpz_set_ui(v[6], 2);
+	mpz_set_si(v[7], (long)x->nonresidue);
+	mpz_mod(v[7], v[7], pm);
+	int n = 0;
+	/* every coefficient the same edge value */
+	for (int i = 0; i < 8 && n < cap; i++, n++) {
+		memset(out[n], 0, FFU_FIELD_MAX_BYTES);
+		for (int k = 0; k < x->degree; k++)
+			from_mpz(p, out[n] + k * cbytes, v[i]);
+	}
+	/* one non-zero coefficient: the edge value at position k (1, u, u^2, ..., (p-1) u^k) */
+	for (int i = 1; i < 8; i++)
+		for (int k = 0; k < x->degree && n < cap; k++, n++) {
+			memset(out[n], 0, FFU_FIELD_MAX_BYTES);
+			from_mpz(p, out[n] + k * cbytes, v[i]);
+		}
+	/* coefficients cycling through the edge values */
+	for (int s = 0; s < 8 && n < cap; s++, n++) {
+		memset(out[n], 0, FFU_FIELD_MAX_BYTES);
+		for (int k = 0; k < x->degree; k++)
+			from_mpz(p, out[n] + k * cbytes, v[(s + 3 * k) % 8]);
+	}
+	for (int i = 0; i < 8; i++)
+		mpz_clear(v[i]);
+	mpz_clear(pm);
+	return n;
+}
+
+Test(fields, ext_table)
+{
+	cr_assert_eq(FFU_FIELD_EXT_FIRST, 2 * FFU_FIELD_COUNT);
+	cr_assert_eq(FFU_FIELD_U32, FFU_FIELD_EXT_END);
+	cr_assert_eq(FFU_FIELD_EXT_COUNT, 4);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BABYBEARX4)->prime, ffu__field_get(FFU_FIELD_BABYBEAR));
+	cr_assert_eq(ffu__field_get(FFU_FIELD_KOALABEARX4)->prime, ffu__field_get(FFU_FIELD_KOALABEAR));
+	cr_assert_eq(ffu__field_get(FFU_FIELD_MERSENNE31X2)->prime, ffu__field_get(FFU_FIELD_MERSENNE31));
+	cr_assert_eq(ffu__field_get(FFU_FIELD_GOLDILOCKSX2)->prime, ffu__field_get(FFU_FIELD_GOLDILOCKS));
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BABYBEARX4)->nonresidue, 11);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_KOALABEARX4)->nonresidue, 3);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_MERSENNE31X2)->nonresidue, -1);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_GOLDILOCKSX2)->nonresidue, 7);
+	cr_assert_eq(ffu__field_by_name("babybearx4", 10), NULL); /* prime fields only */
+	for (int id = 0; id < FFU_ELEM_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		cr_assert_eq((int)f->id, id);
+		if (f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED) {
+			cr_assert_null(f->prime);
+			cr_assert_eq(f->degree, 1);
+		} else if (f->kind != FFU_ELEM_EXT) {
+			cr_assert_eq(f->prime, f->base, "%s", f->name);
+			cr_assert_eq(f->degree, 1);
+			cr_assert_eq(f->nonresidue, 0);
+		}
+	}
+	mpz_t p, t, e, w;
+	mpz_inits(p, t, e, w, NULL);
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ext_get(i), *pf = x->prime;
+		cr_assert_eq(x->kind, FFU_ELEM_EXT);
+		cr_assert_eq(x->base, x, "%s: base is the extension itself", x->name);
+		cr_assert_eq(pf->kind, FFU_ELEM_PRIME);
+		cr_assert(x->degree == 2 || x->degree == 4, "%s degree %d", x->name, x->degree);
+		cr_assert_eq(x->storage_bytes, (size_t)x->degree * pf->storage_bytes);
+		cr_assert(x->storage_bytes <= FFU_FIELD_MAX_BYTES);
+		char want[64];
+		snprintf(want, sizeof want, "%sx%d", pf->name, x->degree);
+		cr_assert_str_eq(x->name, want);
+		snprintf(want, sizeof want, "ext%d", x->degree);
+		cr_assert_str_eq(x->cl_template, want);
+		cr_assert_str_eq(x->modulus_hex, pf->modulus_hex);
+		cr_assert_eq(x->dev_radix_bits, pf->dev_radix_bits);
+		cr_assert_eq(x->mont_radix_bits, 0);
+		cr_assert_eq(x->nlimbs, pf->nlimbs);
+		cr_assert_eq(memcmp(x->p, pf->p, sizeof x->p), 0);
+		cr_assert_eq(memcmp(x->r2_dev, pf->r2_dev, sizeof x->r2_dev), 0);
+		cr_assert_eq(x->pinv32, pf->pinv32);
+		/* u^d - W irreducible: W is not a square, and for d = 4 p = 1 mod 4 (then -4W is
+		   no fourth power either: -1 is a square, W is not) */
+		modulus(pf, p);
+		mpz_set_si(w, (long)x->nonresidue);
+		mpz_mod(w, w, p);
+		mpz_sub_ui(e, p, 1);
+		mpz_fdiv_q_2exp(e, e, 1);
+		mpz_powm(t, w, e, p);
+		mpz_sub_ui(e, p, 1);
+		cr_assert(mpz_cmp(t, e) == 0, "%s: W = %lld is a square mod p", x->name,
+			  (long long)x->nonresidue);
+		if (x->degree == 4)
+			cr_assert_eq(mpz_fdiv_ui(p, 4), 1);
+		/* two-adicity of p^d - 1 */
+		mpz_pow_ui(t, p, (unsigned long)x->degree);
+		mpz_sub_ui(t, t, 1);
+		cr_assert_eq((int)mpz_scan1(t, 0), x->two_adicity, "%s two-adicity", x->name);
+		/* the longest text fits FFU_FIELD_TEXT_MAX: every coefficient p - 1 */
+		unsigned char m1[FFU_FIELD_MAX_BYTES];
+		mpz_sub_ui(t, p, 1);
+		for (int k = 0; k < x->degree; k++)
+			from_mpz(pf, m1 + k * pf->storage_bytes, t);
+		char buf[FFU_FIELD_TEXT_MAX];
+		size_t digits = mpz_sizeinbase(t, 10);
+		cr_assert_eq(strlen(ffu__fp_format_literal(x, buf, m1)), (size_t)x->degree * (digits + 2));
+		cr_assert(strlen(buf) < FFU_FIELD_TEXT_MAX);
+	}
+	mpz_clears(p, t, e, w, NULL);
+}
+
+enum xop { XOP_ADD, XOP_SUB, XOP_MUL, XOP_NEG, XOP_SQR, XOP_INV, XOP_DIV, XOP_TO_DEV, XOP_FROM_DEV,
+	   XOP_COUNT };
+static const char *const xop_names[XOP_COUNT] = {"add", "sub", "mul", "neg", "sqr", "inverse",
+						 "divide", "to_dev_mont", "from_dev_mont"};
+
+static void run_xop(const ffu_field *x, enum xop op, unsigned char *o, const unsigned char *a,
+		    const unsigned char *b)
+{
+	switch (op) {
+	case XOP_ADD: ffu__fp_add(x, o, a, b); break;
+	case XOP_SUB: ffu__fp_sub(x, o, a, b); break;
+	case XOP_MUL: ffu__fp_mul(x, o, a, b); break;
+	case XOP_NEG: ffu__fp_neg(x, o, a, b); break;
+	case XOP_SQR: ffu__fp_sqr(x, o, a, b); break;
+	case XOP_INV: ffu__fp_inverse(x, o, a, b); break;
+	case XOP_DIV: ffu__fp_divide(x, o, a, b); break;
+	case XOP_TO_DEV: ffu__fp_to_dev_mont(x, o, a); break;
+	case XOP_FROM_DEV: ffu__fp_from_dev_mont(x, o, a); break;
+	default: break;
+	}
+}
+
+/*
+ * Checks op on (a, b) against GMP. inverse and divide are checked by their defining
+ * equations (a * inverse(a) = 1, divide(a, b) * b = a), which have one solution, and
+ * inverse(0) = 0, divide(a, 0) = 0. Returns false (after logging) on a mismatch.
+ */
+static bool check_xop(zx *z, enum xop op, const unsigned char *a, const unsigned char *b)
+{
+	const ffu_field *x = z->x;
+	size_t sb = x->storage_bytes;
+	unsigned char o[FFU_FIELD_MAX_BYTES] = {0}, want[FFU_FIELD_MAX_BYTES] = {0};
+	unsigned char o2[FFU_FIELD_MAX_BYTES];
+	mpz_t za[4], zb[4], zr[4], rdev;
+	for (int k = 0; k < 4; k++)
+		mpz_inits(za[k], zb[k], zr[k], NULL);
+	mpz_init(rdev);
+	zx_get(z, za, a);
+	zx_get(z, zb, b);
+	run_xop(x, op, o, a, b);
+	/* out aliasing the first operand gives the same */
+	memcpy(o2, a, sb);
+	run_xop(x, op, o2, o2, b);
+	bool ok = memcmp(o, o2, sb) == 0 && ffu__fp_canonical(x, o);
+	bool a_zero = true, b_zero = true;
+	for (int k = 0; k < z->d; k++) {
+		a_zero &= mpz_sgn(za[k]) == 0;
+		b_zero &= mpz_sgn(zb[k]) == 0;
+	}
+	switch (op) {
+	case XOP_ADD:
+	case XOP_SUB:
+		for (int k = 0; k < z->d; k++)
+			(op == XOP_ADD ? mpz_add : mpz_sub)(zr[k], za[k], zb[k]);
+		zx_mod(z, zr);
+		zx_put(z, want, zr);
+		break;
+	case XOP_NEG:
+		for (int k = 0; k < z->d; k++)
+			mpz_neg(zr[k], za[k]);
+		zx_mod(z, zr);
+		zx_put(z, want, zr);
+		break;
+	case XOP_MUL:
+		zx_mul(z, zr, za, zb);
+		zx_put(z, want, zr);
+		break;
+	case XOP_SQR:
+		zx_mul(z, zr, za, za);
+		zx_put(z, want, zr);
+		break;
+	case XOP_TO_DEV:
+	case XOP_FROM_DEV:
+		mpz_set_ui(rdev, 1);
+		mpz_mul_2exp(rdev, rdev, (mp_bitcnt_t)x->dev_radix_bits);
+		if (op == XOP_FROM_DEV)
+			mpz_invert(rdev, rdev, z->mod);
+		for (int k = 0; k < z->d; k++)
+			mpz_mul(zr[k], za[k], rdev);
+		zx_mod(z, zr);
+		zx_put(z, want, zr);
+		break;
+	case XOP_INV:
+		/* want: 1 (a != 0) or 0 (a = 0) as the value of a * o; o = 0 for a = 0 */
+		zx_get(z, zr, o);
+		zx_mul(z, zr, zr, za);
+		memcpy(want, o, sb);
+		if (!a_zero) {
+			unsigned char prod[FFU_FIELD_MAX_BYTES] = {0}, one[FFU_FIELD_MAX_BYTES] = {0};
+			zx_put(z, prod, zr);
+			ffu__fp_set_u64(x, one, 1);
+			ok &= memcmp(prod, one, sb) == 0;
+		} else {
+			memset(want, 0, sb);
+		}
+		break;
+	case XOP_DIV:
+		/* o * b = a for b != 0; o = 0 for b = 0 */
+		memcpy(want, o, sb);
+		if (!b_zero) {
+			unsigned char prod[FFU_FIELD_MAX_BYTES] = {0};
+			zx_get(z, zr, o);
+			zx_mul(z, zr, zr, zb);
+			zx_put(z, prod, zr);
+			ok &= memcmp(prod, a, sb) == 0;
+		} else {
+			memset(want, 0, sb);
+		}
+		break;
+	default:
+		break;
+	}
+	ok &= memcmp(o, want, sb) == 0;
+	if (!ok)
+		cr_log_error("%s %s(%s, %s) = %s, GMP: %s", x->name, xop_names[op], ext_str(x, a),
+			     ext_str(x, b), ext_str(x, o), ext_str(x, want));
+	for (int k = 0; k < 4; k++)
+		mpz_clears(za[k], zb[k], zr[k], NULL);
+	mpz_clear(rdev);
+	return ok;
+}
+
+/* Every op of every extension: all pairs of edge elements, then 10^5 random pairs per op. */
+Test(fields, ext_ops_against_gmp, .timeout = 200)
+{
+	unsigned char edges[64][FFU_FIELD_MAX_BYTES];
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ext_get(i);
+		zx z;
+		zx_init(&z, x);
+		int ne = ext_edges(x, edges, 64);
+		cr_assert(ne >= 20);
+		for (int op = 0; op < XOP_COUNT; op++) {
+			int bad = 0;
+			for (int a = 0; a < ne; a++)
+				for (int b = 0; b < ne; b++)
+					bad += !check_xop(&z, (enum xop)op, edges[a], edges[b]);
+			uint64_t state = 0x5eed + (uint64_t)(16 * i + op);
+			unsigned char a[FFU_FIELD_MAX_BYTES], b[FFU_FIELD_MAX_BYTES];
+			for (int k = 0; k < RANDOM_PAIRS && bad < 10; k++) {
+				ffu__fp_random(x, a, &state);
+				ffu__fp_random(x, b, &state);
+				bad += !check_xop(&z, (enum xop)op, a, b);
+			}
+			cr_expect_eq(bad, 0, "%s %s: %d mismatches", x->name, xop_names[op], bad);
+		}
+		zx_clear(&z);
+	}
+}
+
+/*
+ * power by a u64 against GMP's binary powering: 10^5 random (element, exponent) pairs per
+ * extension (exponents of every bit length), plus x^0 = 1 (also 0^0), 0^e = 0, u^d = W,
+ * and the Frobenius x^p = sum c_k W^(k (p-1)/d) u^k (u^p = u * (u^d)^((p-1)/d)).
+ */
+Test(fields, ext_pow, .timeout = 200)
+{
+	mpz_t za[4], zr[4], t, pe;
+	for (int k = 0; k < 4; k++)
+		mpz_inits(za[k], zr[k], NULL);
+	mpz_inits(t, pe, NULL);
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ext_get(i);
+		size_t cbytes = x->prime->storage_bytes;
+		zx z;
+		zx_init(&z, x);
+		unsigned char a[FFU_FIELD_MAX_BYTES] = {0}, o[FFU_FIELD_MAX_BYTES] = {0};
+		unsigned char want[FFU_FIELD_MAX_BYTES] = {0};
+		uint64_t state = 0x90e + (uint64_t)i;
+		int bad = 0;
+		for (int k = 0; k < RANDOM_PAIRS && bad < 10; k++) {
+			ffu__fp_random(x, a, &state);
+			uint64_t e = ffu__rand_next(&state) >> (ffu__rand_next(&state) % 64);
+			ffu__fp_pow(x, o, a, e);
+			zx_get(&z, za, a);
+			zx_pow(&z, zr, za, e);
+			zx_put(&z, want, zr);
+			if (memcmp(o, want, x->storage_bytes) != 0) {
+				bad++;
+				cr_log_error("%s pow(%s, %llu) = %s, GMP %s", x->name, ext_str(x, a),
+					     (unsigned long long)e, ext_str(x, o), ext_str(x, want));
+			}
+		}
+		cr_expect_eq(bad, 0, "%s pow: %d mismatches", x->name, bad);
+		/* x^0 = 1 for x = 0 too; 0^5 = 0 */
+		unsigned char one[FFU_FIELD_MAX_BYTES] = {0}, zero[FFU_FIELD_MAX_BYTES] = {0};
+		ffu__fp_set_u64(x, one, 1);
+		ffu__fp_pow(x, o, zero, 0);
+		cr_assert_eq(memcmp(o, one, x->storage_bytes), 0, "%s 0^0", x->name);
+		ffu__fp_pow(x, o, a, 0);
+		cr_assert_eq(memcmp(o, one, x->storage_bytes), 0, "%s x^0", x->name);
+		ffu__fp_pow(x, o, zero, 5);
+		cr_assert(ffu__fp_is_zero(x, o));
+		/* u^d = W */
+		memset(a, 0, sizeof a);
+		ffu__fp_set_u64(x->prime, a + cbytes, 1);
+		ffu__fp_pow(x, o, a, (uint64_t)x->degree);
+		memset(want, 0, sizeof want);
+		mpz_set_si(t, (long)x->nonresidue);
+		mpz_mod(t, t, z.mod);
+		from_mpz(x->prime, want, t);
+		cr_assert_eq(memcmp(o, want, x->storage_bytes), 0, "%s: u^%d = %s", x->name, x->degree,
+			     ext_str(x, o));
+		/* Frobenius on random elements (p < 2^64 for every extension's prime) */
+		cr_assert_eq(x->prime->nlimbs, 1);
+		uint64_t pp = x->prime->p[0];
+		for (int k = 0; k < 1000; k++) {
+			ffu__fp_random(x, a, &state);
+			ffu__fp_pow(x, o, a, pp);
+			zx_get(&z, za, a);
+			for (int c = 0; c < x->degree; c++) {
+				mpz_sub_ui(pe, z.mod, 1);
+				mpz_divexact_ui(pe, pe, (unsigned long)x->degree);
+				mpz_mul_ui(pe, pe, (unsigned long)c);
+				mpz_set_si(t, (long)x->nonresidue);
+				mpz_mod(t, t, z.mod);
+				mpz_powm(t, t, pe, z.mod);
+				mpz_mul(zr[c], za[c], t);
+				mpz_mod(zr[c], zr[c], z.mod);
+			}
+			zx_put(&z, want, zr);
+			CHECK(memcmp(o, want, x->storage_bytes) == 0, "%s Frobenius of %s: %s, want %s",
+			      x->name, ext_str(x, a), ext_str(x, o), ext_str(x, want));
+		}
+		zx_clear(&z);
+	}
+	for (int k = 0; k < 4; k++)
+		mpz_clears(za[k], zr[k], NULL);
+	mpz_clears(t, pe, NULL);
+}
+
+Test(fields, ext_set_convert_canonical)
+{
+	const ffu_field *u32 = ffu__field_get(FFU_FIELD_U32), *u64 = ffu__field_get(FFU_FIELD_U64);
+	mpz_t p, t;
+	mpz_inits(p, t, NULL);
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ext_get(i), *pf = x->prime;
+		const ffu_field *pm = ffu__field_get((ffu_field_id)(FFU_FIELD_COUNT + pf->id));
+		size_t cbytes = pf->storage_bytes, sb = x->storage_bytes;
+		modulus(pf, p);
+		unsigned char a[FFU_FIELD_MAX_BYTES], o[FFU_FIELD_MAX_BYTES], c[FFU_FIELD_MAX_BYTES];
+		unsigned char want[FFU_FIELD_MAX_BYTES];
+		/* conversions that exist, and those that do not */
+		cr_assert(ffu__fp_convert_ok(x, u32) && ffu__fp_convert_ok(x, u64));
+		cr_assert(ffu__fp_convert_ok(x, pf) && ffu__fp_convert_ok(x, pm) && ffu__fp_convert_ok(x, x));
+		cr_assert(!ffu__fp_convert_ok(pf, x) && !ffu__fp_convert_ok(pm, x));
+		cr_assert(!ffu__fp_convert_ok(u32, x) && !ffu__fp_convert_ok(u64, x));
+		cr_assert(!ffu__fp_convert_ok(ffu__field_get(FFU_FIELD_PRED), x));
+		cr_assert(!ffu__fp_convert_ok(x, ffu__field_get(FFU_FIELD_PRED)));
+		for (int j = 0; j < FFU_FIELD_EXT_COUNT; j++)
+			cr_assert_eq(ffu__fp_convert_ok(x, ext_get(j)), i == j);
+		for (int j = 0; j < FFU_FIELD_COUNT; j++) {
+			cr_assert_eq(ffu__fp_convert_ok(x, ffu__field_get((ffu_field_id)j)), j == (int)pf->id);
+			cr_assert(!ffu__fp_convert_ok(ffu__field_get((ffu_field_id)j), x));
+		}
+		uint64_t state = 0xc0 + (uint64_t)i;
+		for (int k = 0; k < 20000; k++) {
+			uint64_t v = k < 4 ? (uint64_t)0 - (uint64_t)k : ffu__rand_next(&state) >> (k % 64);
+			memset(want, 0, sizeof want);
+			mpz_import(t, 1, -1, sizeof v, 0, 0, &v);
+			mpz_mod(t, t, p);
+			from_mpz(pf, want, t);
+			ffu__fp_set_u64(x, o, v);
+			CHECK(memcmp(o, want, sb) == 0, "%s set_u64(%llu)", x->name, (unsigned long long)v);
+			cr_assert(ffu__fp_convert(x, o, u64, &v));
+			CHECK(memcmp(o, want, sb) == 0, "%s convert u64 %llu", x->name, (unsigned long long)v);
+			uint32_t w = (uint32_t)v;
+			mpz_set_ui(t, w);
+			mpz_mod(t, t, p);
+			memset(want, 0, sizeof want);
+			from_mpz(pf, want, t);
+			cr_assert(ffu__fp_convert(x, o, u32, &w));
+			CHECK(memcmp(o, want, sb) == 0, "%s convert u32 %u", x->name, w);
+			/* prime field -> extension, and its _mont twin (c = x R_mont) -> the same */
+			ffu__fp_random(pf, c, &state);
+			memset(want, 0, sizeof want);
+			memcpy(want, c, cbytes);
+			cr_assert(ffu__fp_convert(x, o, pf, c));
+			CHECK(memcmp(o, want, sb) == 0, "%s convert from %s", x->name, pf->name);
+			unsigned char cm[FFU_FIELD_MAX_BYTES];
+			cr_assert(ffu__fp_convert(pm, cm, pf, c));
+			cr_assert(ffu__fp_convert(x, o, pm, cm));
+			CHECK(memcmp(o, want, sb) == 0, "%s convert from %s", x->name, pm->name);
+			/* to itself: a copy (out may alias) */
+			ffu__fp_random(x, a, &state);
+			memcpy(o, a, sb);
+			cr_assert(ffu__fp_convert(x, o, x, o));
+			CHECK(memcmp(o, a, sb) == 0, "%s convert to itself", x->name);
+		}
+		/* canonical: every coefficient < p; each position at p and 2^bits - 1 is refused */
+		ffu__fp_set_u64(x, a, 0);
+		cr_assert(ffu__fp_canonical(x, a) && ffu__fp_is_zero(x, a));
+		mpz_sub_ui(t, p, 1);
+		for (int k = 0; k < x->degree; k++)
+			from_mpz(pf, a + k * cbytes, t);
+		cr_assert(ffu__fp_canonical(x, a));
+		cr_assert(!ffu__fp_is_zero(x, a));
+		for (int k = 0; k < x->degree; k++) {
+			memcpy(o, a, sb);
+			from_mpz(pf, o + k * cbytes, p);
+			cr_assert(!ffu__fp_canonical(x, o), "%s coefficient %d = p", x->name, k);
+			memset(o + k * cbytes, 0xff, cbytes);
+			cr_assert(!ffu__fp_canonical(x, o), "%s coefficient %d all ones", x->name, k);
+			/* zero test and equality see every coefficient */
+			memset(o, 0, sb);
+			o[k * cbytes] = 1;
+			cr_assert(!ffu__fp_is_zero(x, o));
+			memset(c, 0, sb);
+			cr_assert(!ffu__fp_eq(x, o, c));
+			c[k * cbytes] = 1;
+			cr_assert(ffu__fp_eq(x, o, c));
+		}
+	}
+	mpz_clears(p, t, NULL);
+}
+
+static ffu_status parse_ext(const ffu_field *x, void *out, const char *s, const char **why)
+{
+	return ffu__fp_parse(x, out, s, strlen(s), why);
+}
+
+Test(fields, ext_parse_format)
+{
+	unsigned char edges[64][FFU_FIELD_MAX_BYTES];
+	mpz_t p, t;
+	mpz_inits(p, t, NULL);
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ext_get(i), *pf = x->prime;
+		size_t sb = x->storage_bytes;
+		modulus(pf, p);
+		unsigned char a[FFU_FIELD_MAX_BYTES], y[FFU_FIELD_MAX_BYTES];
+		char buf[FFU_FIELD_TEXT_MAX], lit[FFU_FIELD_TEXT_MAX], text[400];
+		const char *why;
+		int ne = ext_edges(x, edges, 64);
+		uint64_t state = 0x7e47 + (uint64_t)i;
+		for (int k = 0; k < ne + 3000; k++) {
+			if (k < ne)
+				memcpy(a, edges[k], sb);
+			else
+				ffu__fp_random(x, a, &state);
+			ffu__fp_format(x, buf, a);
+			ffu__fp_format_literal(x, lit, a);
+			/* the expected texts, coefficient by coefficient with GMP */
+			char want[FFU_FIELD_TEXT_MAX * 2] = "", wlit[FFU_FIELD_TEXT_MAX * 2] = "(";
+			for (int c = 0; c < x->degree; c++) {
+				to_mpz(pf, t, a + c * pf->storage_bytes);
+				gmp_snprintf(want + strlen(want), sizeof want - strlen(want), "%s%Zd",
+					     c ? " " : "", t);
+				gmp_snprintf(wlit + strlen(wlit), sizeof wlit - strlen(wlit), "%s%Zd",
+					     c ? ", " : "", t);
+			}
+			strcat(wlit, ")");
+			CHECK(strcmp(buf, want) == 0, "%s format '%s', want '%s'", x->name, buf, want);
+			CHECK(strcmp(lit, wlit) == 0, "%s literal '%s', want '%s'", x->name, lit, wlit);
+			why = "unset";
+			memset(y, 0xee, sizeof y);
+			CHECK(parse_ext(x, y, buf, &why) == FFU_STATUS_OK && why == NULL, "parse '%s'", buf);
+			CHECK(memcmp(a, y, sb) == 0, "%s round trip '%s'", x->name, buf);
+			/* hex coefficients, tabs and runs of spaces between them */
+			text[0] = '\0';
+			for (int c = 0; c < x->degree; c++) {
+				to_mpz(pf, t, a + c * pf->storage_bytes);
+				gmp_snprintf(text + strlen(text), sizeof text - strlen(text), "%s0x%Zx",
+					     c == 0 ? "" : (c % 2 ? " \t " : "  "), t);
+			}
+			memset(y, 0xee, sizeof y);
+			CHECK(parse_ext(x, y, text, &why) == FFU_STATUS_OK, "parse '%s'", text);
+			CHECK(memcmp(a, y, sb) == 0, "%s hex round trip '%s'", x->name, text);
+		}
+		/* the length bound: only the first len bytes count */
+		const char *ones = x->degree == 2 ? "1 2 junk" : "1 2 3 4 junk";
+		cr_assert_eq(ffu__fp_parse(x, y, ones, x->degree == 2 ? 3 : 7, &why), FFU_STATUS_OK);
+		ffu__fp_format(x, buf, y);
+		cr_assert_str_eq(buf, x->degree == 2 ? "1 2" : "1 2 3 4");
+		cr_assert_str_eq(ffu__fp_format_literal(x, lit, y), x->degree == 2 ? "(1, 2)" : "(1, 2, 3, 4)");
+
+		/* rejects: wrong count, separators other than blanks, blanks around, bad numbers */
+		const char *bad2[] = {"", " ", "1", "1 2 3", " 1 2", "1 2 ", "1,2", "(1, 2)", "1 -2",
+				      "1 x", "1 2x", "1\n2", "0x 1"};
+		const char *bad4[] = {"", " ", "1", "1 2", "1 2 3", "1 2 3 4 5", " 1 2 3 4", "1 2 3 4 ",
+				      "1,2,3,4", "(1, 2, 3, 4)", "1 2 3 -4", "1 2 3 x", "1 2 3 4x",
+				      "1\n2 3 4", "1 2 3 0x"};
+		const char *const *bad = x->degree == 2 ? bad2 : bad4;
+		size_t nbad = x->degree == 2 ? sizeof bad2 / sizeof *bad2 : sizeof bad4 / sizeof *bad4;
+		for (size_t k = 0; k < nbad; k++) {
+			why = NULL;
+			cr_assert_eq(parse_ext(x, y, bad[k], &why), FFU_STATUS_EPARSE, "%s '%s'", x->name,
+				     bad[k]);
+			cr_assert_not_null(why, "why for '%s'", bad[k]);
+		}
+		/* a coefficient = p at each position: the modulus message */
+		for (int c = 0; c < x->degree; c++) {
+			text[0] = '\0';
+			for (int k = 0; k < x->degree; k++)
+				gmp_snprintf(text + strlen(text), sizeof text - strlen(text), "%s%Zd",
+					     k ? " " : "", k == c ? p : t);
+			why = NULL;
+			cr_assert_eq(parse_ext(x, y, text, &why), FFU_STATUS_EPARSE, "%s", text);
+			cr_assert_str_eq(why, "value is not less than the field modulus");
+		}
+		why = NULL;
+		cr_assert_eq(parse_ext(x, y, x->degree == 2 ? "1 2 3" : "1 2 3 4 5", &why), FFU_STATUS_EPARSE);
+		cr_assert_str_eq(why, x->degree == 2 ? "an element is 2 coefficients separated by spaces"
+						     : "an element is 4 coefficients separated by spaces");
+	}
+	mpz_clears(p, t, NULL);
+}

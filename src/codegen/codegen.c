@@ -486,6 +486,16 @@ static void emit_special(kgen *g, int vn)
 	}
 	case FFU_OP_CONVERT: {
 		const ffu_field *fx = field_of(g, x);
+		if (f->kind == FFU_ELEM_EXT && fx->kind != FFU_ELEM_EXT && !is_int(fx)) {
+			/* prime field (or its _mont) into an extension: the constant coefficient, in
+			   whichever form the value has (the embedding is linear) */
+			char form = has(g, x, 'c') ? 'c' : 'm';
+			need(g, x, form);
+			decl(g, vn, form);
+			ffu__sb_printf(g->sb, "%s_from_base(%c%d);\n", f->name, form, x);
+			set_form(g, vn, form);
+			return;
+		}
 		if (!is_int(f) && !is_int(fx)) {
 			/* field <-> _mont: the same base value; loads and stores apply the radix */
 			g->v[vn].alias = x;
@@ -1112,7 +1122,7 @@ void ffu__codegen_final_kernel_name(char *buf, int k)
 
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e)
 {
-	bool used[FFU_FIELD_COUNT] = {0};
+	bool used[FFU_ELEM_COUNT] = {0};
 	*n_kernels = 0;
 	for (int c = 0; c < m->n_comps; c++) {
 		if (!m->comps[c]->is_fused)
@@ -1124,9 +1134,7 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 		}
 	}
 	ffu__cl_emit_common(sb);
-	for (int f = 0; f < FFU_FIELD_COUNT; f++)
-		if (used[f])
-			ffu__cl_emit_field(sb, ffu__field_get((ffu_field_id)f));
+	ffu__cl_emit_fields(sb, used);
 	const ffu_computation *entry = m->entry;
 	for (int i = 0; i < entry->n_insts; i++) {
 		const ffu_inst *in = entry->insts[i];

@@ -9,6 +9,8 @@
  *   <name>_add, _sub, _neg, _mul (Montgomery, R = 2^dev_radix_bits; the canonical product
  *   where dev_radix_bits = 0), _sqr, _to_mont, _from_mont, _eq, _from_u32, _from_u64, and
  *   from cl/fp_ops.cl _one_m, _pow_u32, _pow_u64, _inv (Montgomery form in and out).
+ *   The 256-bit fields' template has a 64-bit-limb variant (cl/mont256_64.cl, chosen by
+ *   FFU_MONT256_LIMB64 / ffu__cl_emit_fields_opts) with the same functions and results.
  *   Buffers are `__global uint *`, ffu__cl_words(f) words per element. Prime fields and
  *   extensions are instantiated: a _mont type computes with its base field's functions.
  * An extension (cl/ext2.cl, cl/ext4.cl; f->base is the extension itself) has the same
@@ -36,6 +38,18 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f);
 /* Every field a program uses, each once: used[id] for any id of a prime, _mont or extension
    type (integer ids are ignored); prime fields first (in id order), then extensions. */
 void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
+
+/*
+ * Device-dependent choices in the emitted field code (the device profile's, passed by the
+ * code generator). limb_bits: 32 (default, also for 0) or 64, the limb width of the 256-bit
+ * fields' Montgomery arithmetic (cl/mont256.cl or cl/mont256_64.cl; same values either
+ * way). The same choice can be made at build time with -DFFU_MONT256_LIMB64.
+ */
+typedef struct ffu_cl_field_opts {
+	int limb_bits;
+} ffu_cl_field_opts;
+/* ffu__cl_emit_fields with options (o may be NULL: the defaults). */
+void ffu__cl_emit_fields_opts(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT], const ffu_cl_field_opts *o);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);

@@ -269,10 +269,41 @@ static ffu_status parse_shape(parser *p, ffu_shape *s, int depth, bool body_may_
  * coefficient lists) is added here and nowhere else. Integers are decimal or 0x hex and
  * canonical (< p); a pred is also `true`/`false`, as XLA prints them.
  */
-static ffu_status parse_elem(parser *p, const ffu_field *f, size_t index)
+/* One canonical number of prime field (or integer type) f into out. */
+static ffu_status parse_coeff(parser *p, const ffu_field *f, unsigned char *out)
 {
 	const ffu_token *t = &p->tok;
 	if (t->kind != FFU_TOK_WORD || t->percent)
+		return unexpected(p, "a number");
+	if (t->text[0] == '-')
+		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
+	const char *why = "not a number";
+	if (ffu__fp_parse(f, out, t->text, t->len, &why) != FFU_STATUS_OK)
+		return PERR(t, "bad %s literal '" TOKFMT "': %s", f->name, TOKARG(t), why ? why : "invalid");
+	advance(p);
+	return FFU_STATUS_OK;
+}
+
+/* An extension element: `(c0, c1, ...)`, exactly degree coefficients, lowest degree first. */
+static ffu_status parse_ext_elem(parser *p, const ffu_field *f, unsigned char *out)
+{
+	ffu_token open = p->tok;
+	ffu_status st = expect(p, FFU_TOK_LPAREN, "'(' opening an extension element (c0, c1, ...)");
+	for (int k = 0; st == FFU_STATUS_OK && k < f->degree; k++) {
+		if (k)
+			st = expect(p, FFU_TOK_COMMA, "',' between the coefficients");
+		if (st == FFU_STATUS_OK)
+			st = parse_coeff(p, f->prime, out + (size_t)k * f->prime->storage_bytes);
+	}
+	if (st == FFU_STATUS_OK && p->tok.kind != FFU_TOK_RPAREN)
+		return PERR(&open, "a %s element has exactly %d coefficients", f->name, f->degree);
+	return st ? st : expect(p, FFU_TOK_RPAREN, "')' closing the extension element");
+}
+
+static ffu_status parse_elem(parser *p, const ffu_field *f, size_t index)
+{
+	const ffu_token *t = &p->tok;
+	if (f->kind != FFU_ELEM_EXT && (t->kind != FFU_TOK_WORD || t->percent))
 		return unexpected(p, f->kind == FFU_ELEM_PRED ? "true, false, 0 or 1" : "a number");
 	if (!grow_buf((void **)&p->lit, &p->lit_cap, (index + 1) * f->storage_bytes, 1))
 		return oom(p);
@@ -289,13 +320,9 @@ static ffu_status parse_elem(parser *p, const ffu_field *f, size_t index)
 		advance(p);
 		return FFU_STATUS_OK;
 	}
-	if (t->text[0] == '-')
-		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
-	const char *why = "not a number";
-	if (ffu__fp_parse(f, out, t->text, t->len, &why) != FFU_STATUS_OK)
-		return PERR(t, "bad %s literal '" TOKFMT "': %s", f->name, TOKARG(t), why ? why : "invalid");
-	advance(p);
-	return FFU_STATUS_OK;
+	if (f->kind == FFU_ELEM_EXT)
+		return parse_ext_elem(p, f, out);
+	return parse_coeff(p, f, out);
 }
 
 /*

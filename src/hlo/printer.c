@@ -62,7 +62,7 @@ static void put_elem(ffu_strbuf *sb, const ffu_field *f, const unsigned char *x)
 	if (f->kind == FFU_ELEM_PRED)
 		ffu__sb_append(sb, *x ? "true" : "false");
 	else
-		ffu__sb_append(sb, ffu__fp_format(f, buf, x));
+		ffu__sb_append(sb, ffu__fp_format_literal(f, buf, x));
 }
 
 /* One {...} level per dimension, row-major; *k walks the elements. */

@@ -20,14 +20,18 @@
 enum { FFU_MAX_RANK = 4 };
 
 /*
- * Element types: one per element descriptor of fields/field.h (every field of fields.def,
- * then its _mont twin, then u32 and u64), then the tuple marker.
+ * Element types: one per element descriptor of fields/field.h (every prime field of
+ * fields.def, then its _mont twin, then the extension fields, then u32, u64 and pred), then
+ * the tuple marker.
  */
 typedef enum ffu_type {
 	FFU_TYPE_INVALID = -1,
 #define FFU_FIELD(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID, FFU_TYPE_##ID##_MONT = FFU_FIELD_##ID##_MONT,
 #include "fields.def"
 #undef FFU_FIELD
+#define FFU_EXT(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID,
+#include "fields.def"
+#undef FFU_EXT
 	FFU_TYPE_U32 = FFU_FIELD_U32,
 	FFU_TYPE_U64 = FFU_FIELD_U64,
 	FFU_TYPE_PRED = FFU_FIELD_PRED,
