@@ -89,6 +89,7 @@ static ffu_status run_program(const char *device, const char *call, cl_int code,
 		cr_assert_null(out);
 	ffu__exec_destroy(&x);
 	cr_assert_null(x);
+	ffu__cl_forget_programs(&cl); /* the context's program cache holds one reference by design */
 	/*
 	 * Buffers, programs and kernels hold their context (PoCL counts them), so the count is
 	 * back where it was after open only if every OpenCL object of the run was released: the

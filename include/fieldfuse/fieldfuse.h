@@ -2,8 +2,10 @@
  * fieldfuse/fieldfuse.h: the public API of libfieldfuse (first version): parse an HLO
  * module (docs/hlo.md, HLO.md sections 2-3), ask for its inputs and outputs, run it on an
  * OpenCL device (fused, or one kernel per op) or on the host reference interpreter.
- * Owned by the API layer (src/api.c); a later version adds a graph builder and compiled
- * executables that are built once and run many times.
+ * Owned by the API layer (src/api/). This header also includes the graph builder
+ * (fieldfuse/builder.h) and the embedding API of executables compiled once and run many
+ * times on device-resident buffers (fieldfuse/executable.h); OpenCL interoperation is in
+ * fieldfuse/opencl.h, which needs the OpenCL headers and is not included here.
  *
  * Ownership
  *   - ffu_program_parse / ffu_device_open create a handle that the caller owns and releases
@@ -146,4 +148,9 @@ FFU_API ffu_status ffu_program_interpret(const ffu_program *p, const void *const
 #ifdef __cplusplus
 }
 #endif
+
+/* After the declarations above, which they build on. */
+#include "fieldfuse/builder.h"
+#include "fieldfuse/executable.h"
+
 #endif

@@ -1,17 +1,45 @@
 /*
  * device/profile.h: per-device code-generation and launch choices, so vendor differences
- * live here and not as `if (nvidia)` in the code generator. A first, small profile: the
- * device-capability layer (queries, tuning database) grows from it.
+ * live here and not as `if (nvidia)` in the code generator or the runtime.
+ *
+ * A profile is looked up the way CLBlast's tuning database is organised (vendor -> device
+ * type -> architecture -> device name, with defaults at every level): the built-in table in
+ * profile.c is overlaid from the least to the most specific matching row, then the tuning
+ * database entry found for the device (`fieldfuse tune`, kept in dev->tuned), then
+ * FIELDFUSE_LANES, then the API-level override (dev->override). docs/tuning.md gives the
+ * reason for every row.
+ *
+ * Ownership: plain data; the strings are static or inside the record.
  */
 #ifndef FFU_DEVICE_PROFILE_H
 #define FFU_DEVICE_PROFILE_H
 
-#include "runtime/cl.h"
+#include "device/caps.h"
 
 typedef struct ffu_profile {
-	int lanes; /* elements per work-item in wide kernels (codegen.h); 1 = none */
+	int lanes;           /* elements per work-item in wide kernels (codegen.h); 1 = none */
+	size_t wg;           /* work-group size of element-wise kernels (launch.h caps it to the limits) */
+	int vector_width;    /* uint words per load in 256-bit kernels: 1 scalar, 4 uint4 */
+	int limb_bits;       /* limb width for 256-bit fields: 32 or 64 */
+	bool wg_tuned;       /* wg came from the tuning database or the override, not the table */
+	char source[160];    /* how it was found: "table: pocl > cpu; tuned: wg lanes" */
 } ffu_profile;
 
 void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev);
+/* The built-in table alone (no tuning entry, environment or override): what `tune` compares with. */
+void ffu__profile_builtin(ffu_profile *p, const ffu_device_info *dev);
+
+/* One row of the built-in table: a key (NULL / 0 / FFU_VENDOR_COUNT = any) and the values it sets. */
+typedef struct ffu_profile_row {
+	ffu_vendor vendor;    /* FFU_VENDOR_COUNT: any vendor */
+	cl_device_type type;  /* 0: any type */
+	const char *arch;     /* prefix of dev->arch ("sm_9", "gfx1"); NULL: any */
+	const char *name;     /* case-insensitive substring of the device name; NULL: any */
+	ffu_params p;         /* 0 fields are inherited from less specific rows */
+	const char *label;    /* short name of the row, for `fieldfuse devices` */
+} ffu_profile_row;
+
+extern const ffu_profile_row ffu__profile_rows[];
+extern const size_t ffu__profile_n_rows;
 
 #endif

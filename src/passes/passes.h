@@ -1,7 +1,18 @@
 /*
  * passes/passes.h: the optimisation pipeline. Every pass has the same signature and works
  * in place on a verified module; the pass manager (passes.c) runs them in order, verifies
- * after each, and can dump the module after any pass.
+ * after each, can dump the module after any pass, and can skip any pass for bisecting.
+ *
+ * Pipeline (docs/architecture.md, "The pass pipeline"):
+ *   simplify  constant folding in the field, algebraic identities   (simplify.c)
+ *   cse       common subexpressions: one instruction per value       (cse.c)
+ *   dce       unused instructions and computations                   (dce.c)
+ *   fusion    kernels: loop, reduction-input, multi-output fusion    (fusion.c)
+ *
+ * Invariants every pass keeps: the entry's parameters (count, numbers, shapes) and its
+ * ROOT's shape and values are those of the input program (the ROOT may become another
+ * instruction computing the same values); instruction lists stay in definition order;
+ * nothing is freed (dead instructions stay in the module's arena).
  */
 #ifndef FFU_PASSES_PASSES_H
 #define FFU_PASSES_PASSES_H
@@ -16,9 +27,33 @@ typedef struct ffu_pass_opts {
 	int max_params;     /* kernel arguments (inputs + outputs) one fusion may take; 0 = default */
 	const char *dump_after; /* pass name or "all": print the module after it to dump_to */
 	FILE *dump_to;
+	/*
+	 * Passes to skip, comma-separated ("simplify,cse"); NULL = none. Joined with
+	 * FIELDFUSE_DISABLE_PASSES. Disabling "fusion" is --no-fuse (the pass still wraps each
+	 * op in a kernel of its own: nothing else can run on a device).
+	 */
+	const char *disable;
 } ffu_pass_opts;
 
 typedef ffu_status (*ffu_pass_fn)(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
+
+/*
+ * Constant folding and algebraic identities on the entry computation (simplify.c has the
+ * full rule list): operations on constants (scalars, splats of a scalar constant, small
+ * arrays) are computed on the host with fields/ arithmetic; x+0, x*1, x*0, x-x, -(-x),
+ * 1/(1/x), x/c -> x*(1/c), power(x, 0|1|2), identity reshapes, slices and broadcasts,
+ * get-tuple-element of a tuple and similar are rewritten. Constants are compared as values
+ * of their type, so the rules hold for _mont types (whose storage is x * R).
+ */
+ffu_status ffu__pass_simplify(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
+
+/* Common subexpression elimination on the entry: instructions with the same opcode,
+   attributes, shape and operands (either order for add, multiply, compare) become one. */
+ffu_status ffu__pass_cse(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
+
+/* Dead code elimination: instructions the ROOT does not depend on (parameters always stay),
+   then computations that nothing calls any more. */
+ffu_status ffu__pass_dce(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
 
 /*
  * Loop fusion: groups element-wise and index ops of one iteration shape into fusion
@@ -31,7 +66,21 @@ ffu_status ffu__pass_fusion(ffu_module *m, const ffu_pass_opts *o, ffu_error *e)
 /* Is name a pass of the pipeline (or "all")? For --dump-after. */
 bool ffu__pass_known(const char *name);
 
-/* Runs the pipeline (today: fusion), verifying after each pass. */
+/* The pipeline's pass names, in order, separated by ", " (for usage messages). */
+const char *ffu__pass_names(void);
+
+/*
+ * Checks a comma-separated list of pass names (--disable-pass, FIELDFUSE_DISABLE_PASSES):
+ * EINVAL naming the first unknown entry; empty entries are ignored. `what` prefixes the
+ * message ("--disable-pass").
+ */
+ffu_status ffu__pass_check_list(const char *list, const char *what, ffu_error *e);
+
+/* Runs the pipeline, verifying after each pass; EINVAL if a disabled pass is unknown. */
 ffu_status ffu__passes_run(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
+
+/* Runs the one pass called name (disabling does not apply), then verifies: for tests and
+   bisecting. EINVAL for an unknown name. */
+ffu_status ffu__pass_run_one(ffu_module *m, const char *name, const ffu_pass_opts *o, ffu_error *e);
 
 #endif

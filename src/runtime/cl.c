@@ -1,11 +1,12 @@
 /*
- * runtime/cl.c: the OpenCL layer (see cl.h): device listing and selection by the selector
- * grammar of HLO.md section 5, context + profiling queue, buffers, builds with their logs,
- * 1-D launches with the work-group choice, event timing.
+ * runtime/cl.c: the OpenCL layer (see cl.h): device listing (the capability table of
+ * device/caps.c) and selection by the selector grammar of HLO.md section 5, context +
+ * profiling queue, buffers, builds with their logs through the program cache
+ * (runtime/cache.c), 1-D launches planned by device/launch.c, event timing.
  *
  * Ownership: ffu__cl_list_devices / ffu__cl_select_all hand back malloc'd arrays the caller
- * frees; ffu_cl owns its context and queue; programs, kernels, buffers and events belong to
- * whoever created them. Nothing here prints or aborts: every failure is a status plus an
+ * frees; ffu_cl owns its context, queue and program cache; programs, kernels, buffers and
+ * events belong to whoever created them. Nothing here prints or aborts: every failure is a status plus an
  * ffu_error naming the OpenCL call and its CL_... code.
  *
  * Every OpenCL call that can fail goes through FFU_CL / FFU_CL_NEW (cl_fault.h), so tests
@@ -24,6 +25,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "device/launch.h"
+#include "device/profile.h"
+#include "device/tuning_db.h"
+#include "runtime/cache.h"
 #include "runtime/cl_fault.h"
 #include "util/strbuf.h"
 
@@ -31,11 +36,6 @@
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
 
-/*
- * Upper bound of the automatic work-group size: GPUs are saturated by 64-256 work-items per
- * group, and on PoCL larger groups were measured slower (NOTES.md: 256 -> 8.1 ms, 1024 -> 9.3).
- */
-#define FFU_WG_CAP 256
 /* clCreateBuffer rejects size 0; an empty tensor still needs a valid cl_mem to bind. */
 #define FFU_EMPTY_BUFFER_BYTES 16
 
@@ -135,108 +135,31 @@ out:
 	return st;
 }
 
-static ffu_status query_dev(cl_device_id device, cl_device_info param, void *dst, size_t size,
-			    ffu_error *e)
-{
-	cl_int err = FFU_CL(clGetDeviceInfo, device, param, size, dst, NULL);
-	if (err != CL_SUCCESS)
-		return ffu__err_cl(e, "clGetDeviceInfo", err, "querying parameter 0x%x", (unsigned)param);
-	return FFU_STATUS_OK;
-}
-
-static ffu_status query_dev_str(cl_device_id device, cl_device_info param, char *dst, size_t cap,
-				ffu_error *e)
-{
-	char *s = NULL;
-	ffu_status st = query_str(NULL, device, param, &s, e);
-	if (st == FFU_STATUS_OK)
-		copy_trimmed(dst, cap, s);
-	free(s);
-	return st;
-}
-
 /* ---- vendor classes ------------------------------------------------------------------ */
 
 ffu_vendor ffu__cl_classify(const char *platform_name, const char *platform_extensions)
 {
-	const char *n = platform_name ? platform_name : "";
-	const char *x = platform_extensions ? platform_extensions : "";
-
-	/* PoCL first: its device vendor is the CPU's, and it can drive NVIDIA GPUs too. */
-	if (strstr(n, "Portable Computing Language") || ci_contains(n, "pocl"))
-		return FFU_VENDOR_POCL;
-	if (ci_contains(n, "rusticl"))
-		return FFU_VENDOR_RUSTICL;
-	if (ci_contains(n, "NVIDIA"))
-		return FFU_VENDOR_NVIDIA;
-	/* Case-sensitive: "amd" in lower case is too common inside other words. */
-	if (strstr(n, "AMD") || strstr(n, "Advanced Micro Devices"))
-		return FFU_VENDOR_AMD;
-	if (ci_contains(n, "Intel"))
-		return FFU_VENDOR_INTEL;
-	if (ci_contains(n, "Apple"))
-		return FFU_VENDOR_APPLE;
-	/* Renamed or white-labelled platforms still carry their vendor's extension prefix. */
-	if (strstr(x, "cl_pocl_"))
-		return FFU_VENDOR_POCL;
-	if (strstr(x, "cl_nv_"))
-		return FFU_VENDOR_NVIDIA;
-	if (strstr(x, "cl_amd_"))
-		return FFU_VENDOR_AMD;
-	if (strstr(x, "cl_intel_"))
-		return FFU_VENDOR_INTEL;
-	if (strstr(x, "cl_APPLE_") || strstr(x, "cl_apple_"))
-		return FFU_VENDOR_APPLE;
-	return FFU_VENDOR_OTHER;
+	return ffu__caps_classify(platform_name, ffu__caps_ext_bits(platform_extensions), 0, 0);
 }
-
-static const char *const vendor_names[] = {
-	[FFU_VENDOR_OTHER] = "other", [FFU_VENDOR_POCL] = "pocl",   [FFU_VENDOR_RUSTICL] = "rusticl",
-	[FFU_VENDOR_NVIDIA] = "nvidia", [FFU_VENDOR_AMD] = "amd",   [FFU_VENDOR_INTEL] = "intel",
-	[FFU_VENDOR_APPLE] = "apple",
-};
 
 const char *ffu__cl_vendor_str(ffu_vendor v)
 {
-	if ((unsigned)v < sizeof vendor_names / sizeof vendor_names[0] && vendor_names[v])
-		return vendor_names[v];
-	return "other";
+	return ffu__vendor_str(v);
 }
 
 /* ---- listing ------------------------------------------------------------------------- */
 
 static ffu_status fill_device(ffu_device_info *d, cl_platform_id platform, int pi, cl_device_id device,
-			      int di, const char *platform_name, ffu_vendor vc, ffu_error *e)
+			      int di, ffu_error *e)
 {
-	ffu_status st = FFU_STATUS_OK;
-
 	memset(d, 0, sizeof *d);
 	d->platform = platform;
 	d->device = device;
 	d->platform_index = pi;
 	d->device_index = di;
-	d->vendor_class = vc;
-	if (snprintf(d->id, sizeof d->id, "%d:%d", pi, di) >= (int)sizeof d->id) {
-		st = ffu__err(e, FFU_STATUS_ELIMIT, "device index %d:%d is too large", pi, di);
-		goto out;
-	}
-	copy_trimmed(d->platform_name, sizeof d->platform_name, platform_name);
-	if ((st = query_dev_str(device, CL_DEVICE_NAME, d->name, sizeof d->name, e)) ||
-	    (st = query_dev_str(device, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor, e)) ||
-	    (st = query_dev_str(device, CL_DEVICE_VERSION, d->version, sizeof d->version, e)) ||
-	    (st = query_dev_str(device, CL_DRIVER_VERSION, d->driver, sizeof d->driver, e)))
-		goto out;
-	if ((st = query_dev(device, CL_DEVICE_TYPE, &d->type, sizeof d->type, e)) ||
-	    (st = query_dev(device, CL_DEVICE_MAX_COMPUTE_UNITS, &d->compute_units, sizeof d->compute_units, e)) ||
-	    (st = query_dev(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, &d->max_wg, sizeof d->max_wg, e)) ||
-	    (st = query_dev(device, CL_DEVICE_GLOBAL_MEM_SIZE, &d->global_mem, sizeof d->global_mem, e)) ||
-	    (st = query_dev(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, &d->max_alloc, sizeof d->max_alloc, e)) ||
-	    (st = query_dev(device, CL_DEVICE_LOCAL_MEM_SIZE, &d->local_mem, sizeof d->local_mem, e)) ||
-	    (st = query_dev(device, CL_DEVICE_MAX_PARAMETER_SIZE, &d->max_param_size, sizeof d->max_param_size, e)) ||
-	    (st = query_dev(device, CL_DEVICE_ADDRESS_BITS, &d->address_bits, sizeof d->address_bits, e)))
-		goto out;
-out:
-	return st;
+	if (snprintf(d->id, sizeof d->id, "%d:%d", pi, di) >= (int)sizeof d->id)
+		return ffu__err(e, FFU_STATUS_ELIMIT, "device index %d:%d is too large", pi, di);
+	return ffu__caps_query(d, e);
 }
 
 ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
@@ -245,7 +168,7 @@ ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
 	cl_platform_id *platforms = NULL;
 	cl_device_id *devices = NULL;
 	ffu_device_info *list = NULL;
-	char *pname = NULL, *pext = NULL;
+	char *pname = NULL;
 	cl_uint np = 0;
 	int count = 0;
 	cl_int err;
@@ -283,10 +206,8 @@ ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
 		cl_uint nd = 0;
 
 		free(pname);
-		free(pext);
-		pname = pext = NULL;
-		if ((st = query_str(platforms[p], NULL, CL_PLATFORM_NAME, &pname, e)) ||
-		    (st = query_str(platforms[p], NULL, CL_PLATFORM_EXTENSIONS, &pext, e)))
+		pname = NULL;
+		if ((st = query_str(platforms[p], NULL, CL_PLATFORM_NAME, &pname, e)))
 			goto out;
 		/* Platforms without devices (Clover, Rusticl without RUSTICL_ENABLE) say so this way. */
 		err = FFU_CL(clGetDeviceIDs, platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
@@ -311,9 +232,8 @@ ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e)
 			st = ffu__err_cl(e, "clGetDeviceIDs", err, "listing the devices of platform %u (%s)", p, pname);
 			goto out;
 		}
-		ffu_vendor vc = ffu__cl_classify(pname, pext);
 		for (cl_uint d = 0; d < nd; d++) {
-			st = fill_device(&list[count], platforms[p], (int)p, devices[d], (int)d, pname, vc, e);
+			st = fill_device(&list[count], platforms[p], (int)p, devices[d], (int)d, e);
 			if (st)
 				goto out;
 			count++;
@@ -334,7 +254,6 @@ out:
 	free(devices);
 	free(platforms);
 	free(pname);
-	free(pext);
 	return st;
 }
 
@@ -547,11 +466,36 @@ ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e)
 			goto out;
 		}
 	}
+	/* tuning and the disk cache are optimisations: a broken cache file never fails an open */
+	bool found = false;
+	if (ffu__tuning_lookup(&cl->dev.tuned, &found, &cl->dev, NULL) != FFU_STATUS_OK || !found)
+		memset(&cl->dev.tuned, 0, sizeof cl->dev.tuned);
+	memset(&cl->dev.override, 0, sizeof cl->dev.override);
+	const char *disk = getenv("FIELDFUSE_PROGRAM_CACHE");
+	cl->disk_cache = disk && *disk ? strcmp(disk, "0") != 0 : ffu__progcache_disk_default(dev->vendor_class, dev->type);
 out:
 	free(pversion);
 	if (st)
 		ffu__cl_close(cl);
 	return st;
+}
+
+void ffu__cl_set_override(ffu_cl *cl, const ffu_params *p)
+{
+	if (p)
+		cl->dev.override = *p;
+	else
+		memset(&cl->dev.override, 0, sizeof cl->dev.override);
+}
+
+void ffu__cl_set_disk_cache(ffu_cl *cl, bool on)
+{
+	cl->disk_cache = on;
+}
+
+void ffu__cl_forget_programs(ffu_cl *cl)
+{
+	ffu__progcache_free(cl);
 }
 
 void ffu__cl_close(ffu_cl *cl)
@@ -563,6 +507,7 @@ void ffu__cl_close(ffu_cl *cl)
 		clFinish(cl->queue);
 		clReleaseCommandQueue(cl->queue);
 	}
+	ffu__progcache_free(cl);
 	if (cl->ctx)
 		clReleaseContext(cl->ctx);
 	memset(cl, 0, sizeof *cl);
@@ -667,7 +612,7 @@ static void first_error_line(const char *log, char *dst, size_t cap)
 	}
 }
 
-ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e)
+static ffu_status build_source(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
 	cl_program prog = NULL;
@@ -707,11 +652,34 @@ ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const 
 	}
 	*out = prog;
 	prog = NULL;
+	cl->cache_stats.source_builds++;
 out:
 	free(log);
 	if (prog)
 		clReleaseProgram(prog);
 	return st;
+}
+
+ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e)
+{
+	ffu_status st;
+
+	*out = ffu__progcache_find(cl, source, options);
+	if (*out) {
+		cl->cache_stats.memory_hits++;
+		return FFU_STATUS_OK;
+	}
+	if (cl->disk_cache && (st = ffu__progcache_load(cl, out, source, options, e)))
+		return st;
+	if (!*out) {
+		if ((st = build_source(cl, out, source, options, e)))
+			return st;
+		/* a cache that cannot be written (read-only home, full disk) costs speed, not the build */
+		if (cl->disk_cache)
+			(void)ffu__progcache_store(cl, *out, source, options, NULL);
+	}
+	(void)ffu__progcache_add(cl, source, options, *out, NULL);
+	return FFU_STATUS_OK;
 }
 
 ffu_status ffu__cl_kernel(cl_program prog, cl_kernel *out, const char *name, ffu_error *e)
@@ -752,52 +720,14 @@ ffu_status ffu__cl_set_arg(cl_kernel k, cl_uint idx, size_t size, const void *va
 
 /* ---- launches ------------------------------------------------------------------------ */
 
-size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred)
+ffu_status ffu__cl_kernel_limits(ffu_cl *cl, cl_kernel k, ffu_kernel_limits *out, ffu_error *e)
 {
-	size_t cap = FFU_WG_CAP;
-	size_t pm = preferred ? preferred : 1;
-
-	if (kernel_max && kernel_max < cap)
-		cap = kernel_max;
-	if (device_max && device_max < cap)
-		cap = device_max;
-	if (n == 0)
-		n = 1;
-	/* No multiple of the preferred size fits: the largest allowed size, or n if smaller. */
-	if (pm > cap)
-		cap = n < cap ? n : cap;
-	if (pm > cap)
-		return cap;
-	size_t wg = cap - cap % pm;
-	/* Small launches: a power of two not above n; the rest runs as the launch's tail. */
-	if (n < wg) {
-		wg = 1;
-		while (wg * 2 <= n)
-			wg *= 2;
+	ffu_status st = ffu__caps_kernel(out, k, cl->dev.device, e);
+	if (st && e && !strstr(e->message, cl->dev.name)) {
+		size_t n = strlen(e->message);
+		snprintf(e->message + n, sizeof e->message - n, " on %s", cl->dev.name);
 	}
-	return wg;
-}
-
-/* FIELDFUSE_WG_SIZE: a positive decimal, nothing else; unset or empty means 0 (choose). */
-static ffu_status env_wg(size_t *out, ffu_error *e)
-{
-	const char *s = getenv("FIELDFUSE_WG_SIZE");
-	size_t v = 0;
-
-	*out = 0;
-	if (!s || !*s)
-		return FFU_STATUS_OK;
-	for (const char *p = s; *p; p++) {
-		unsigned digit = (unsigned)(*p - '0');
-		if (*p < '0' || *p > '9' || v > (SIZE_MAX - digit) / 10)
-			return ffu__err(e, FFU_STATUS_EINVAL,
-					"FIELDFUSE_WG_SIZE must be a positive decimal integer, not '%.64s'", s);
-		v = v * 10 + digit;
-	}
-	if (v == 0)
-		return ffu__err(e, FFU_STATUS_EINVAL, "FIELDFUSE_WG_SIZE must be a positive decimal integer, not '%.64s'", s);
-	*out = v;
-	return FFU_STATUS_OK;
+	return st;
 }
 
 ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e)
@@ -809,8 +739,10 @@ ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, s
 			     ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
-	size_t kernel_max = 0, preferred = 0, local = wg, global;
-	const char *origin = "requested";
+	ffu_kernel_limits lim;
+	ffu_profile prof;
+	ffu_launch_plan plan;
+	ffu_launch_request req = {.offset = offset, .n = n, .wg = wg};
 	cl_int err;
 
 	if (ev)
@@ -819,64 +751,32 @@ ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, s
 		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
 		goto out;
 	}
-	err = FFU_CL(clGetKernelWorkGroupInfo, k, cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
-				       &kernel_max, NULL);
-	if (err != CL_SUCCESS) {
-		st = ffu__err_cl(e, "clGetKernelWorkGroupInfo", err, "CL_KERNEL_WORK_GROUP_SIZE on %s", cl->dev.name);
+	if ((st = ffu__cl_kernel_limits(cl, k, &lim, e)))
 		goto out;
-	}
-	/* Only a hint: a driver that cannot answer gets multiples of 1 rather than a failure. */
-	if (FFU_CL(clGetKernelWorkGroupInfo, k, cl->dev.device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-				     sizeof preferred, &preferred, NULL) != CL_SUCCESS)
-		preferred = 1;
-	/* The environment overrides only the automatic choice: an explicit wg may be load-bearing. */
-	if (local == 0) {
-		st = env_wg(&local, e);
-		if (st)
-			goto out;
-		origin = "FIELDFUSE_WG_SIZE";
-	}
-	if (local == 0) {
-		local = ffu__cl_pick_wg(n, kernel_max, cl->dev.max_wg, preferred);
-	} else if ((kernel_max && local > kernel_max) || (cl->dev.max_wg && local > cl->dev.max_wg)) {
-		st = ffu__err(e, FFU_STATUS_ELIMIT,
-			      "%s work-group size %zu exceeds the limit on %s (kernel %zu, device %zu)", origin,
-			      local, cl->dev.name, kernel_max, cl->dev.max_wg);
+	/* read at every launch: tests and users change it between runs of one process */
+	if (!wg && (st = ffu__launch_parse_wg(getenv("FIELDFUSE_WG_SIZE"), &req.env_wg, e)))
 		goto out;
-	}
-	/* ids must fit the device's size_t (32-bit devices exist) */
-	if (cl->dev.address_bits && cl->dev.address_bits < 64 &&
-	    (offset > ((size_t)1 << cl->dev.address_bits) - 1 || n > ((size_t)1 << cl->dev.address_bits) - 1 - offset)) {
-		st = ffu__err(e, FFU_STATUS_ELIMIT, "%zu work-items exceed what %s can index (%u-bit addresses)", n,
-			      cl->dev.name, cl->dev.address_bits);
+	ffu__profile_for(&prof, &cl->dev);
+	if ((st = ffu__launch_plan(&plan, &cl->dev, &lim, &prof, &req, e)))
 		goto out;
-	}
-	if (local > n && wg == 0)
-		local = ffu__cl_pick_wg(n, local, 0, 1); /* an override larger than the launch */
-	if (local > n) {
-		st = ffu__err(e, FFU_STATUS_EINVAL, "%s work-group size %zu is larger than the launch (%zu work-items)",
-			      origin, local, n);
-		goto out;
-	}
-	global = n - n % local;
-	if (global > 0) {
-		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &global, &local, 0, NULL,
+	if (plan.whole > 0) {
+		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &plan.whole, &plan.local, 0, NULL,
 			     ev ? &ev->ev[0] : NULL);
 		if (err != CL_SUCCESS) {
 			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "%zu work-items in groups of %zu on %s",
-					 global, local, cl->dev.name);
+					 plan.whole, plan.local, cl->dev.name);
 			goto out;
 		}
 		if (ev)
 			ev->n = 1;
 	}
-	if (global < n) { /* the tail, as groups of one: one extra work-group compile at most */
-		size_t at = offset + global, rest = n - global, one = 1;
-		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &at, &rest, &one, 0, NULL,
+	if (plan.tail > 0) { /* the tail, as groups of one: one extra work-group compile at most */
+		size_t at = offset + plan.whole, one = 1;
+		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &at, &plan.tail, &one, 0, NULL,
 			     ev ? &ev->ev[ev->n] : NULL);
 		if (err != CL_SUCCESS) {
 			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "tail of %zu work-items at offset %zu on %s",
-					 rest, at, cl->dev.name);
+					 plan.tail, at, cl->dev.name);
 			goto out;
 		}
 		if (ev)

@@ -4,8 +4,9 @@
  * builds (with the build log), launches and event timing. Every failing OpenCL call
  * becomes an FFU_STATUS_ECL naming the call and the CL_... code (util/error.h).
  *
- * Ownership: ffu_cl owns its context, queue, and nothing else; callers release the
- * programs, kernels and buffers they create with the matching ffu__cl_*_release.
+ * Ownership: ffu_cl owns its context, queue and program cache (one reference to each cached
+ * program); callers release the programs, kernels and buffers they create with the
+ * matching ffu__cl_*_release. The capability record and its table live in device/caps.h.
  */
 #ifndef FFU_RUNTIME_CL_H
 #define FFU_RUNTIME_CL_H
@@ -16,24 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device/caps.h"
 #include "util/error.h"
-
-typedef enum { FFU_VENDOR_OTHER, FFU_VENDOR_POCL, FFU_VENDOR_RUSTICL, FFU_VENDOR_NVIDIA, FFU_VENDOR_AMD, FFU_VENDOR_INTEL, FFU_VENDOR_APPLE } ffu_vendor;
-
-typedef struct ffu_device_info {
-	cl_platform_id platform;
-	cl_device_id device;
-	int platform_index, device_index;  /* as listed by `fieldfuse devices` */
-	char id[16];                        /* "P:D" */
-	char name[256], vendor[256], platform_name[256], version[256], driver[256];
-	ffu_vendor vendor_class;            /* from the platform name, not the device vendor */
-	cl_device_type type;
-	cl_uint compute_units;
-	size_t max_wg;
-	cl_ulong global_mem, max_alloc, local_mem;
-	size_t max_param_size;
-	cl_uint address_bits;               /* CL_DEVICE_ADDRESS_BITS: work-item ids must fit */
-} ffu_device_info;
 
 /* Every device of every platform (platforms without devices are skipped). *out malloc'd. */
 ffu_status ffu__cl_list_devices(ffu_device_info **out, int *n, ffu_error *e);
@@ -48,20 +33,46 @@ ffu_status ffu__cl_select(ffu_device_info *out, const char *selector, ffu_error 
 ffu_status ffu__cl_select_all(ffu_device_info **out, int *n, const char *selector, ffu_error *e);
 
 typedef struct ffu_cl {
-	ffu_device_info dev;
+	ffu_device_info dev;     /* dev.tuned: the tuning-database entry found at open; dev.override: set below */
 	cl_context ctx;
 	cl_command_queue queue;  /* in-order, profiling enabled */
+	struct ffu_prog_cache *programs; /* built programs by source and options (runtime/cache.h) */
+	bool disk_cache;         /* build through the on-disk program cache (runtime/cache.h) */
+	struct {
+		unsigned memory_hits, disk_hits, disk_rejects, disk_writes, source_builds;
+	} cache_stats;
 } ffu_cl;
 
+/*
+ * Opens a context and queue on dev, looks up its tuning-database entry (a missing or
+ * unreadable database is no error: the built-in profile applies) and decides whether
+ * builds use the disk cache: the vendor class's default, or FIELDFUSE_PROGRAM_CACHE=0|1.
+ */
 ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e);
-void ffu__cl_close(ffu_cl *cl);  /* safe on a zeroed or half-opened ffu_cl */
+void ffu__cl_close(ffu_cl *cl);  /* safe on a zeroed or half-opened ffu_cl; releases cached programs */
+
+/*
+ * The API-level override of this context's launch and code-generation choices (NULL or all
+ * zero: none): a non-zero wg wins over FIELDFUSE_WG_SIZE and the tuning database for every
+ * automatic launch (device/launch.h), non-zero lanes over FIELDFUSE_LANES for programs
+ * compiled afterwards (device/profile.h).
+ */
+void ffu__cl_set_override(ffu_cl *cl, const ffu_params *p);
+/* Turns this context's disk program cache on or off (tests, measurements). */
+void ffu__cl_set_disk_cache(ffu_cl *cl, bool on);
+/* Releases the programs the context's memory cache holds (each holds the context too). */
+void ffu__cl_forget_programs(ffu_cl *cl);
 
 ffu_status ffu__cl_buffer(ffu_cl *cl, cl_mem *out, size_t bytes, ffu_error *e);
 ffu_status ffu__cl_write(ffu_cl *cl, cl_mem buf, const void *src, size_t bytes, ffu_error *e); /* blocking */
 ffu_status ffu__cl_read(ffu_cl *cl, cl_mem buf, void *dst, size_t bytes, ffu_error *e);        /* blocking */
 void ffu__cl_buffer_release(cl_mem *buf);  /* NULLs it */
 
-/* Builds source; on failure FFU_STATUS_EBUILD with e->build_log set. */
+/*
+ * Builds source for cl's device; on failure FFU_STATUS_EBUILD with e->build_log set. Looks
+ * in the context's memory cache, then (where enabled) the disk cache, before building from
+ * source (runtime/cache.h); *out is always the caller's reference to release.
+ */
 ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e);
 ffu_status ffu__cl_kernel(cl_program prog, cl_kernel *out, const char *name, ffu_error *e);
 void ffu__cl_program_release(cl_program *p);
@@ -77,29 +88,33 @@ void ffu__cl_launch_events_release(ffu_launch_events *ev);
 
 /*
  * Enqueues a 1-D launch of exactly n work-items (n >= 1), ids 0 .. n-1: whole work-groups
- * of the chosen local size (wg = 0: FIELDFUSE_WG_SIZE, else ffu__cl_pick_wg; otherwise wg as
- * given), then the n % local left over as groups of one at a global offset. Kernels need no
- * bounds check, which matters: on PoCL any guard or index clamp stops the work-group loop
- * from being vectorised (measured 5-10x slower). ev (if not NULL) receives the launch's
- * events, released with ffu__cl_launch_events_release.
+ * of the chosen local size, then the n % local left over as groups of one at a global
+ * offset. The size is device/launch.h's plan: wg if non-zero, else the context's override,
+ * else FIELDFUSE_WG_SIZE (read at each launch), else the profile's (tuning database or
+ * built-in table) within the kernel's and device's limits. Kernels need no bounds check,
+ * which matters: on PoCL any guard or index clamp stops the work-group loop from being
+ * vectorised (measured 5-10x slower). ev (if not NULL) receives the launch's events,
+ * released with ffu__cl_launch_events_release.
  */
 ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e);
 /* The same for work-item ids offset .. offset + n - 1. */
 ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, size_t wg, ffu_launch_events *ev,
 			     ffu_error *e);
 /*
- * The local size ffu__cl_launch picks when wg = 0 and FIELDFUSE_WG_SIZE is unset. Pure, so
- * tests and the tuner can call it: min(256, kernel_max, device_max) rounded down to a
+ * The local size the built-in default profile gives (device/launch.h's ffu__launch_pick with
+ * a cap of 256). Pure: min(256, kernel_max, device_max) rounded down to a
  * multiple of `preferred` where at least one multiple fits; for n below that, the largest
  * power of two not above n (so small launches use few distinct sizes: PoCL compiles a
  * work-group function per size). A zero limit means "unknown". The result is always >= 1,
  * never above n (n >= 1), and never above a non-zero kernel_max or device_max.
  */
 size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred);
-/* Vendor class from a platform's name and extension string (either may be NULL). */
+/* Vendor class from a platform's name and extension string (either may be NULL); see ffu__caps_classify. */
 ffu_vendor ffu__cl_classify(const char *platform_name, const char *platform_extensions);
 /* Lower-case name of a vendor class as selectors spell it: "pocl", "rusticl", ..., "other". */
 const char *ffu__cl_vendor_str(ffu_vendor v);
+/* The kernel's limits on cl's device (CL_KERNEL_WORK_GROUP_SIZE, preferred multiple). */
+ffu_status ffu__cl_kernel_limits(ffu_cl *cl, cl_kernel k, ffu_kernel_limits *out, ffu_error *e);
 
 ffu_status ffu__cl_finish(ffu_cl *cl, ffu_error *e);
 /* Profiling START / END of a completed event, in ns. */

@@ -1,7 +1,16 @@
 /*
- * runtime/exec.c: running a fused module on a device (see exec.h). Every entry
- * instruction maps to a slot of device buffers: parameters, array constants and fusion
- * outputs own theirs; get-tuple-element and tuple alias them.
+ * runtime/exec.c: running a fused module on a device (see exec.h). Every array value of
+ * the entry (a parameter, a constant, each output of a fusion, each reduction's partial
+ * sums) is one `xval` with a home: an input or output binding, a constant buffer, or a
+ * buffer of the shared pool; entry instructions map to the values they produce
+ * (get-tuple-element and tuple alias them).
+ *
+ * The pool is planned once at create by a linear scan over the kernels in launch order
+ * (an interval-graph colouring, as register allocators do): a value is live from the kernel
+ * that writes it to the last kernel that reads it; before kernel k the buffers whose value
+ * died before k are free again, and each value written by k takes the smallest free buffer
+ * big enough, else grows the largest free one, else a new one. A buffer read by kernel k is
+ * never one that k writes (it is still live at k), so no kernel reads and writes one buffer.
  */
 #include "runtime/exec.h"
 
@@ -23,16 +32,37 @@ typedef struct red_plan {
 	size_t Gf, G;     /* whole chunks of wg * L per output; partials per output (Gf + tail) */
 	cl_kernel tail;   /* stage 1 for the elements after the whole chunks */
 	cl_kernel final;  /* stage 2 */
-	cl_mem *partials; /* one buffer of O * G accumulators per output */
+	int *partials;    /* per output: the value holding its O * G accumulators (an intermediate) */
 	size_t *lm_bytes; /* local scratch per output for a work-group */
 	int n_out;
 } red_plan;
 
-typedef struct dslot {
+typedef enum { HOME_INPUT, HOME_CONST, HOME_POOL, HOME_OUTPUT } home_kind;
+
+/* One array value that lives in device memory. */
+typedef struct xval {
+	const char *name; /* the instruction producing it, for messages */
+	size_t bytes;     /* saturated at SIZE_MAX (value_bytes) */
+	home_kind home;
+	int idx;          /* input number, constant buffer, pool buffer or output number */
+	int def, last;    /* kernel writing it, last kernel reading it (-1: before the first kernel) */
+} xval;
+
+/* The values an entry instruction stands for: one for an array, one per element for a tuple. */
+typedef struct islot {
 	int n;
-	cl_mem *mem;  /* n buffers */
-	bool owned;
-} dslot;
+	int *v;
+} islot;
+
+/* After the kernels: output dst receives value src (a parameter or constant returned, or a value returned twice). */
+typedef struct out_copy {
+	int src, dst;
+} out_copy;
+
+/* The buffers one run works on. */
+typedef struct bindings {
+	const cl_mem *in, *out;
+} bindings;
 
 struct ffu_exec {
 	ffu_cl *cl;
@@ -40,13 +70,29 @@ struct ffu_exec {
 	ffu_strbuf source;
 	cl_program program;
 	int n_kernels;
+	int n_fusions;                /* kernels to be: fusions of the entry (known before the build) */
 	cl_kernel *kernels;
 	const ffu_inst **kernel_inst; /* the fusion instruction of each kernel */
 	cl_kernel *wide;              /* its wide variant (codegen.h), or NULL */
 	int *lanes;                   /* elements per work-item of the wide variant */
 	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
 	int profile_lanes;
-	dslot *slots;                 /* per entry instruction */
+	bool share;                   /* intermediates share pool buffers (else one each) */
+
+	islot *slots;                 /* per entry instruction */
+	xval *vals;
+	int n_vals, cap_vals;
+	int n_in, n_out;
+	int *out_val;                 /* value of each output */
+	out_copy *copies;
+	int n_copies;
+	cl_mem *consts;               /* array constants, written at create */
+	int n_consts;
+	cl_mem *pool;                 /* shared intermediate buffers */
+	size_t *pool_bytes;
+	int n_pool;
+	cl_mem *own_in, *own_out;     /* the exec's own io buffers (upload/run/download), made on first use */
+	ffu_exec_memory mem;
 	size_t device_bytes;
 };
 
@@ -63,6 +109,11 @@ static size_t value_bytes(const ffu_shape *s)
 	return (size_t)(n * eb);
 }
 
+static size_t sat_add(size_t a, size_t b)
+{
+	return b > SIZE_MAX - a ? SIZE_MAX : a + b;
+}
+
 /* "123 bytes", or "more than 2^64 bytes" for a saturated size; buf of 48 bytes. */
 static const char *bytes_str(char *buf, size_t b)
 {
@@ -73,62 +124,228 @@ static const char *bytes_str(char *buf, size_t b)
 	return buf;
 }
 
-static ffu_status alloc_slot(ffu_exec *x, dslot *d, const ffu_shape *s, ffu_error *e)
+/* ---------------------------------------------------------------- values and the plan */
+
+static int new_val(ffu_exec *x, const char *name, size_t bytes, home_kind home, int idx, int def)
 {
-	d->n = s->type == FFU_TYPE_TUPLE ? s->n_elems : 1;
-	d->owned = true;
-	d->mem = calloc((size_t)d->n + 1, sizeof *d->mem);
-	if (!d->mem)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int k = 0; k < d->n; k++) {
-		const ffu_shape *es = s->type == FFU_TYPE_TUPLE ? &s->elems[k] : s;
-		ffu_status st = ffu__cl_buffer(x->cl, &d->mem[k], value_bytes(es), e);
-		if (st)
-			return st;
-		x->device_bytes += value_bytes(es);
+	if (x->n_vals == x->cap_vals) {
+		int cap = x->cap_vals ? 2 * x->cap_vals : 64;
+		xval *nv = realloc(x->vals, sizeof *nv * (size_t)cap);
+		if (!nv)
+			return -1;
+		x->vals = nv;
+		x->cap_vals = cap;
 	}
-	return FFU_STATUS_OK;
+	x->vals[x->n_vals] = (xval){name, bytes, home, idx, def, def};
+	return x->n_vals++;
 }
 
-static ffu_status alias_slot(dslot *d, const cl_mem *src, int n, ffu_error *e)
+static bool set_slot(islot *s, int n)
 {
-	d->n = n;
-	d->owned = false;
-	d->mem = calloc((size_t)n + 1, sizeof *d->mem);
-	if (!d->mem)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if (src)
-		memcpy(d->mem, src, sizeof(cl_mem) * (size_t)n);
-	return FFU_STATUS_OK;
+	s->n = n;
+	s->v = calloc((size_t)n + 1, sizeof *s->v);
+	return s->v != NULL;
 }
 
-/* Refuses programs whose buffers cannot all fit, before allocating anything. */
-static ffu_status check_memory(const ffu_exec *x, ffu_error *e)
+/*
+ * The values of the entry, their homes (inputs, constants, outputs; the rest is left to
+ * the pool) and lifetimes, and the copies outputs need. No OpenCL here.
+ */
+static ffu_status plan_values(ffu_exec *x, ffu_error *e)
 {
 	const ffu_computation *c = x->m->entry;
-	size_t total = 0;
-	char b1[48];
+	int k = 0;
 	for (int i = 0; i < c->n_insts; i++) {
 		const ffu_inst *in = c->insts[i];
-		if (in->op != FFU_OP_PARAMETER && in->op != FFU_OP_CONSTANT && in->op != FFU_OP_FUSION)
-			continue;
-		int n = in->shape.type == FFU_TYPE_TUPLE ? in->shape.n_elems : 1;
-		for (int k = 0; k < n; k++) {
-			const ffu_shape *es = in->shape.type == FFU_TYPE_TUPLE ? &in->shape.elems[k] : &in->shape;
-			size_t b = value_bytes(es);
-			if (b > x->cl->dev.max_alloc)
-				return ffu__err(e, FFU_STATUS_ELIMIT,
-						"%s needs a buffer of %s; %s allows at most %llu per buffer",
-						in->name, bytes_str(b1, b), x->cl->dev.name,
-						(unsigned long long)x->cl->dev.max_alloc);
-			total = b > SIZE_MAX - total ? SIZE_MAX : total + b;
+		islot *s = &x->slots[i];
+		switch (in->op) {
+		case FFU_OP_PARAMETER:
+		case FFU_OP_CONSTANT:
+			if (!set_slot(s, 1))
+				goto oom;
+			s->v[0] = new_val(x, in->name, value_bytes(&in->shape), in->op == FFU_OP_PARAMETER ? HOME_INPUT : HOME_CONST,
+					  in->op == FFU_OP_PARAMETER ? (int)in->index : x->n_consts++, -1);
+			if (s->v[0] < 0)
+				goto oom;
+			break;
+		case FFU_OP_FUSION: {
+			bool tuple = in->shape.type == FFU_TYPE_TUPLE;
+			if (!set_slot(s, tuple ? in->shape.n_elems : 1))
+				goto oom;
+			for (int o = 0; o < s->n; o++) {
+				const ffu_shape *es = tuple ? &in->shape.elems[o] : &in->shape;
+				if ((s->v[o] = new_val(x, in->name, value_bytes(es), HOME_POOL, -1, k)) < 0)
+					goto oom;
+			}
+			/* operands are arrays (fused computations take array parameters) */
+			for (int j = 0; j < in->n_operands; j++) {
+				xval *v = &x->vals[x->slots[in->operands[j]->id].v[0]];
+				if (v->last < k)
+					v->last = k;
+			}
+			x->n_fusions = ++k;
+			break;
+		}
+		case FFU_OP_GET_TUPLE_ELEMENT:
+			if (!set_slot(s, 1))
+				goto oom;
+			s->v[0] = x->slots[in->operands[0]->id].v[in->index];
+			break;
+		case FFU_OP_TUPLE:
+			if (!set_slot(s, in->n_operands))
+				goto oom;
+			for (int j = 0; j < in->n_operands; j++) {
+				if (x->slots[in->operands[j]->id].n != 1 || !ffu__shape_is_array(&in->operands[j]->shape))
+					return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: tuples of tuples cannot run on a device",
+							in->name);
+				s->v[j] = x->slots[in->operands[j]->id].v[0];
+			}
+			break;
+		default:
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
+					"%s: %s outside a fusion cannot run on a device (run the fusion pass first)", in->name,
+					ffu__ops[in->op].keyword);
 		}
 	}
-	if (total > x->cl->dev.global_mem)
-		return ffu__err(e, FFU_STATUS_ELIMIT, "program needs %s of device memory; %s has %llu",
-				bytes_str(b1, total), x->cl->dev.name, (unsigned long long)x->cl->dev.global_mem);
+	const islot *root = &x->slots[c->root->id];
+	x->n_in = c->n_params;
+	x->n_out = root->n;
+	x->out_val = calloc((size_t)x->n_out + 1, sizeof *x->out_val);
+	x->copies = calloc((size_t)x->n_out + 1, sizeof *x->copies);
+	if (!x->out_val || !x->copies)
+		goto oom;
+	/* a kernel's output lands in the caller's buffer directly; anything else is copied there */
+	for (int o = 0; o < x->n_out; o++) {
+		int v = x->out_val[o] = root->v[o];
+		if (x->vals[v].home == HOME_POOL) {
+			x->vals[v].home = HOME_OUTPUT;
+			x->vals[v].idx = o;
+		} else {
+			x->copies[x->n_copies++] = (out_copy){v, o};
+		}
+	}
+	return FFU_STATUS_OK;
+oom:
+	return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+}
+
+/*
+ * Assigns every pool value a buffer (see the file comment) and fills x->mem. Values are
+ * visited by the kernel that writes them (a counting sort: partial sums are appended
+ * after every kernel output); live_bytes comes from a sweep over the kernels.
+ */
+static ffu_status assign_pool(ffu_exec *x, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	int n = 0, K = x->n_fusions > 0 ? x->n_fusions : 1;
+	for (int v = 0; v < x->n_vals; v++)
+		n += x->vals[v].home == HOME_POOL;
+	int *order = calloc((size_t)n + 1, sizeof *order), *start = calloc((size_t)K + 2, sizeof *start);
+	size_t *size = calloc((size_t)n + 1, sizeof *size), *delta = calloc((size_t)K + 2, sizeof *delta);
+	size_t *gone = calloc((size_t)K + 2, sizeof *gone);
+	int *busy = calloc((size_t)n + 1, sizeof *busy); /* last kernel reading the buffer's value */
+	if (!order || !start || !size || !delta || !gone || !busy) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* pool values are written by a kernel: 0 <= def < K */
+	for (int v = 0; v < x->n_vals; v++)
+		if (x->vals[v].home == HOME_POOL)
+			start[x->vals[v].def + 1]++;
+	for (int k = 0; k < K; k++)
+		start[k + 1] += start[k];
+	for (int v = 0; v < x->n_vals; v++)
+		if (x->vals[v].home == HOME_POOL)
+			order[start[x->vals[v].def]++] = v;
+	int nb = 0;
+	size_t unshared = 0;
+	for (int i = 0; i < n; i++) {
+		xval *v = &x->vals[order[i]];
+		unshared = sat_add(unshared, v->bytes);
+		delta[v->def] = sat_add(delta[v->def], v->bytes);
+		gone[v->last + 1] = sat_add(gone[v->last + 1], v->bytes);
+		if (!x->share) {
+			size[nb] = v->bytes;
+			v->idx = nb++;
+			continue;
+		}
+		/* the smallest free buffer that fits, else the largest free one grown, else a new one */
+		int best = -1, largest = -1;
+		for (int b = 0; b < nb; b++) {
+			if (busy[b] >= v->def)
+				continue;
+			if (size[b] >= v->bytes && (best < 0 || size[b] < size[best]))
+				best = b;
+			if (largest < 0 || size[b] > size[largest])
+				largest = b;
+		}
+		if (best < 0 && largest >= 0) {
+			best = largest;
+			size[best] = v->bytes;
+		}
+		if (best < 0) {
+			best = nb++;
+			size[best] = v->bytes;
+		}
+		busy[best] = v->last;
+		v->idx = best;
+	}
+	size_t live = 0, live_max = 0;
+	for (int k = 0; k <= K; k++) {
+		/* saturated sizes only occur in programs refused anyway: keep the sweep from wrapping */
+		live = live >= gone[k] ? live - gone[k] : 0;
+		live = sat_add(live, delta[k]);
+		if (live > live_max)
+			live_max = live;
+	}
+	free(x->pool_bytes);
+	x->pool_bytes = size;
+	size = NULL;
+	x->n_pool = nb;
+	ffu_exec_memory *m = &x->mem;
+	memset(m, 0, sizeof *m);
+	for (int v = 0; v < x->n_vals; v++)
+		if (x->vals[v].home == HOME_CONST)
+			m->constant_bytes = sat_add(m->constant_bytes, x->vals[v].bytes);
+	for (int i = 0; i < x->n_in; i++)
+		m->io_bytes = sat_add(m->io_bytes, x->vals[x->slots[x->m->entry->params[i]->id].v[0]].bytes);
+	for (int o = 0; o < x->n_out; o++)
+		m->io_bytes = sat_add(m->io_bytes, x->vals[x->out_val[o]].bytes);
+	for (int b = 0; b < nb; b++)
+		m->shared_bytes = sat_add(m->shared_bytes, x->pool_bytes[b]);
+	m->unshared_bytes = unshared;
+	m->live_bytes = live_max;
+	m->intermediates = n;
+	m->buffers = nb;
+	m->peak_bytes = sat_add(sat_add(m->io_bytes, m->constant_bytes), m->shared_bytes);
+out:
+	free(order);
+	free(start);
+	free(size);
+	free(delta);
+	free(gone);
+	free(busy);
+	return st;
+}
+
+/* Refuses programs whose buffers cannot fit, before any buffer is created. */
+static ffu_status check_memory(const ffu_exec *x, ffu_error *e)
+{
+	char b1[48];
+	for (int v = 0; v < x->n_vals; v++) {
+		const xval *xv = &x->vals[v];
+		if (xv->bytes > x->cl->dev.max_alloc)
+			return ffu__err(e, FFU_STATUS_ELIMIT, "%s needs a buffer of %s; %s allows at most %llu per buffer",
+					xv->name, bytes_str(b1, xv->bytes), x->cl->dev.name,
+					(unsigned long long)x->cl->dev.max_alloc);
+	}
+	if (x->mem.peak_bytes > x->cl->dev.global_mem)
+		return ffu__err(e, FFU_STATUS_ELIMIT, "program needs %s of device memory at its peak; %s has %llu",
+				bytes_str(b1, x->mem.peak_bytes), x->cl->dev.name, (unsigned long long)x->cl->dev.global_mem);
 	return FFU_STATUS_OK;
 }
+
+/* ---------------------------------------------------------------- kernels */
 
 static size_t pow2_floor(size_t v)
 {
@@ -143,7 +360,8 @@ static size_t pow2_floor(size_t v)
  * (the tree halves it), no larger than the kernel, the device, local memory or the
  * reduced extent allow; the main kernel over the whole chunks of wg * L elements of each
  * output element, the tail kernel over the rest. Stage 2 folds G partials per output in
- * one work-item: G = R / (wg L) stays small next to R.
+ * one work-item: G = R / (wg L) stays small next to R. The partial sums are intermediates
+ * of the memory plan, live during this kernel only.
  */
 static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 {
@@ -198,16 +416,45 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	for (int o = 0; o < rp->n_out; o++) {
 		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
 		rp->lm_bytes[o] = wg * 4 * ffu__cl_words(ffu__shape_field(&outs[o]->shape)->base);
-		if (rp->O == 0)
-			continue;
-		if ((st = ffu__cl_buffer(x->cl, &rp->partials[o], rp->O * rp->G * eb, e)))
-			return st;
-		x->device_bytes += rp->O * rp->G * eb;
+		if ((rp->partials[o] = new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
+			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}
 	return FFU_STATUS_OK;
 }
 
+/* Creates the constant and pool buffers of the plan and writes the constants. */
+static ffu_status make_buffers(ffu_exec *x, ffu_error *e)
+{
+	const ffu_computation *c = x->m->entry;
+	ffu_status st = FFU_STATUS_OK;
+	x->consts = calloc((size_t)x->n_consts + 1, sizeof *x->consts);
+	x->pool = calloc((size_t)x->n_pool + 1, sizeof *x->pool);
+	if (!x->consts || !x->pool)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int i = 0; i < c->n_insts && st == FFU_STATUS_OK; i++) {
+		const ffu_inst *in = c->insts[i];
+		if (in->op != FFU_OP_CONSTANT)
+			continue;
+		const xval *v = &x->vals[x->slots[i].v[0]];
+		st = ffu__cl_buffer(x->cl, &x->consts[v->idx], v->bytes, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_write(x->cl, x->consts[v->idx], in->literal, v->bytes, e);
+		x->device_bytes += v->bytes;
+	}
+	for (int b = 0; b < x->n_pool && st == FFU_STATUS_OK; b++) {
+		st = ffu__cl_buffer(x->cl, &x->pool[b], x->pool_bytes[b], e);
+		x->device_bytes += x->pool_bytes[b];
+	}
+	return st;
+}
+
 ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu_error *e)
+{
+	return ffu__exec_create_opts(out, cl, m, NULL, e);
+}
+
+ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m, const ffu_exec_opts *o,
+				 ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_ENOMEM;
 	const ffu_computation *c = m->entry;
@@ -217,6 +464,7 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 		return ffu__err(e, st, "out of memory");
 	x->cl = cl;
 	x->m = m;
+	x->share = !(o && o->no_sharing);
 	x->slots = calloc((size_t)c->n_insts + 1, sizeof *x->slots);
 	x->kernels = calloc((size_t)c->n_insts + 1, sizeof *x->kernels);
 	x->kernel_inst = calloc((size_t)c->n_insts + 1, sizeof *x->kernel_inst);
@@ -227,7 +475,8 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 		st = ffu__err(e, st, "out of memory");
 		goto fail;
 	}
-	if ((st = check_memory(x, e)))
+	/* the plan without the (small) reduction partials, to refuse before building anything */
+	if ((st = plan_values(x, e)) || (st = assign_pool(x, e)) || (st = check_memory(x, e)))
 		goto fail;
 
 	int n_kernels = 0;
@@ -242,51 +491,27 @@ ffu_status ffu__exec_create(ffu_exec **out, ffu_cl *cl, const ffu_module *m, ffu
 	}
 	for (int i = 0; i < c->n_insts; i++) {
 		const ffu_inst *in = c->insts[i];
-		dslot *d = &x->slots[i];
-		switch (in->op) {
-		case FFU_OP_PARAMETER:
-			st = alloc_slot(x, d, &in->shape, e);
-			break;
-		case FFU_OP_CONSTANT:
-			st = alloc_slot(x, d, &in->shape, e);
-			if (st == FFU_STATUS_OK)
-				st = ffu__cl_write(cl, d->mem[0], in->literal, value_bytes(&in->shape), e);
-			break;
-		case FFU_OP_FUSION: {
-			char name[32];
-			int k = x->n_kernels++;
-			ffu__codegen_kernel_name(name, k);
-			x->kernel_inst[k] = in;
-			x->lanes[k] = ffu__codegen_kernel_lanes(in, x->profile_lanes);
-			st = ffu__cl_kernel(x->program, &x->kernels[k], name, e);
-			if (st == FFU_STATUS_OK && ffu__codegen_is_reduction(in))
-				st = plan_reduction(x, k, e);
-			else if (st == FFU_STATUS_OK && x->lanes[k] > 1) {
-				char wide[40];
-				ffu__codegen_wide_kernel_name(wide, k);
-				st = ffu__cl_kernel(x->program, &x->wide[k], wide, e);
-			}
-			if (st == FFU_STATUS_OK)
-				st = alloc_slot(x, d, &in->shape, e);
-			break;
-		}
-		case FFU_OP_GET_TUPLE_ELEMENT:
-			st = alias_slot(d, &x->slots[in->operands[0]->id].mem[in->index], 1, e);
-			break;
-		case FFU_OP_TUPLE:
-			st = alias_slot(d, NULL, in->n_operands, e);
-			for (int k = 0; st == FFU_STATUS_OK && k < in->n_operands; k++)
-				d->mem[k] = x->slots[in->operands[k]->id].mem[0];
-			break;
-		default:
-			st = ffu__err(e, FFU_STATUS_EUNSUPPORTED,
-				      "%s: %s outside a fusion cannot run on a device (run the fusion pass first)",
-				      in->name, ffu__ops[in->op].keyword);
-			break;
+		if (in->op != FFU_OP_FUSION)
+			continue;
+		char name[32];
+		int k = x->n_kernels++;
+		ffu__codegen_kernel_name(name, k);
+		x->kernel_inst[k] = in;
+		x->lanes[k] = ffu__codegen_kernel_lanes(in, x->profile_lanes);
+		st = ffu__cl_kernel(x->program, &x->kernels[k], name, e);
+		if (st == FFU_STATUS_OK && ffu__codegen_is_reduction(in))
+			st = plan_reduction(x, k, e);
+		else if (st == FFU_STATUS_OK && x->lanes[k] > 1) {
+			char wide[40];
+			ffu__codegen_wide_kernel_name(wide, k);
+			st = ffu__cl_kernel(x->program, &x->wide[k], wide, e);
 		}
 		if (st)
 			goto fail;
 	}
+	/* the final plan, partial sums included */
+	if ((st = assign_pool(x, e)) || (st = check_memory(x, e)) || (st = make_buffers(x, e)))
+		goto fail;
 	*out = x;
 	return FFU_STATUS_OK;
 fail:
@@ -294,19 +519,20 @@ fail:
 	return st;
 }
 
+static void release_all(cl_mem *mems, int n)
+{
+	for (int i = 0; mems && i < n; i++)
+		ffu__cl_buffer_release(&mems[i]);
+	free(mems);
+}
+
 void ffu__exec_destroy(ffu_exec **xp)
 {
 	ffu_exec *x = *xp;
 	if (!x)
 		return;
-	if (x->slots) {
-		for (int i = 0; i < x->m->entry->n_insts; i++) {
-			dslot *d = &x->slots[i];
-			for (int k = 0; d->owned && k < d->n; k++)
-				ffu__cl_buffer_release(&d->mem[k]);
-			free(d->mem);
-		}
-	}
+	for (int i = 0; x->slots && i < x->m->entry->n_insts; i++)
+		free(x->slots[i].v);
 	for (int k = 0; x->kernels && k < x->n_kernels; k++) {
 		ffu__cl_kernel_release(&x->kernels[k]);
 		if (x->wide)
@@ -316,21 +542,316 @@ void ffu__exec_destroy(ffu_exec **xp)
 		red_plan *rp = &x->red[k];
 		ffu__cl_kernel_release(&rp->final);
 		ffu__cl_kernel_release(&rp->tail);
-		for (int o = 0; rp->partials && o < rp->n_out; o++)
-			ffu__cl_buffer_release(&rp->partials[o]);
 		free(rp->partials);
 		free(rp->lm_bytes);
 	}
+	release_all(x->consts, x->n_consts);
+	release_all(x->pool, x->n_pool);
+	release_all(x->own_in, x->n_in);
+	release_all(x->own_out, x->n_out);
 	free(x->red);
 	ffu__cl_program_release(&x->program);
 	ffu__sb_free(&x->source);
 	free(x->slots);
+	free(x->vals);
+	free(x->out_val);
+	free(x->copies);
+	free(x->pool_bytes);
 	free(x->kernels);
 	free(x->kernel_inst);
 	free(x->wide);
 	free(x->lanes);
 	free(x);
 	*xp = NULL;
+}
+
+/* ---------------------------------------------------------------- queries */
+
+int ffu__exec_num_inputs(const ffu_exec *x)
+{
+	return x->n_in;
+}
+
+int ffu__exec_num_outputs(const ffu_exec *x)
+{
+	return x->n_out;
+}
+
+const ffu_shape *ffu__exec_input_shape(const ffu_exec *x, int i)
+{
+	return &x->m->entry->params[i]->shape;
+}
+
+const ffu_shape *ffu__exec_output_shape(const ffu_exec *x, int o)
+{
+	const ffu_inst *root = x->m->entry->root;
+	return root->shape.type == FFU_TYPE_TUPLE ? &root->shape.elems[o] : &root->shape;
+}
+
+void ffu__exec_memory(const ffu_exec *x, ffu_exec_memory *out)
+{
+	*out = x->mem;
+}
+
+int ffu__exec_kernel_count(const ffu_exec *x)
+{
+	return x->n_kernels;
+}
+
+const char *ffu__exec_source(const ffu_exec *x)
+{
+	return x->source.data ? x->source.data : "";
+}
+
+size_t ffu__exec_device_bytes(const ffu_exec *x)
+{
+	return x->device_bytes;
+}
+
+/* ---------------------------------------------------------------- launches */
+
+static cl_mem mem_of(const ffu_exec *x, const bindings *bd, int v)
+{
+	const xval *xv = &x->vals[v];
+	switch (xv->home) {
+	case HOME_INPUT:
+		return bd->in[xv->idx];
+	case HOME_CONST:
+		return x->consts[xv->idx];
+	case HOME_POOL:
+		return x->pool[xv->idx];
+	case HOME_OUTPUT:
+		return bd->out[xv->idx];
+	}
+	return NULL;
+}
+
+static ffu_status set_mem(cl_kernel k, cl_uint arg, cl_mem m, ffu_error *e)
+{
+	return ffu__cl_set_arg(k, arg, sizeof m, &m, e);
+}
+
+/* Binds a fusion's buffers (inputs, then outputs) to kernel k's first arguments. */
+static ffu_status bind(ffu_exec *x, const bindings *bd, cl_kernel k, const ffu_inst *fu, cl_uint *arg, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	const islot *outs = &x->slots[fu->id];
+	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
+		st = set_mem(k, (*arg)++, mem_of(x, bd, x->slots[fu->operands[j]->id].v[0]), e);
+	for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
+		st = set_mem(k, (*arg)++, mem_of(x, bd, outs->v[o]), e);
+	return st;
+}
+
+/*
+ * Kernel k over n elements: the wide variant over n / lanes work-items (stride n / lanes),
+ * then the narrow one over the n % lanes elements left, at their offset. ev (optional)
+ * holds both.
+ */
+static ffu_status launch(ffu_exec *x, ffu_cl *cl, const bindings *bd, int k, size_t n, ffu_launch_events *ev,
+			 ffu_error *e)
+{
+	const ffu_inst *fu = x->kernel_inst[k];
+	cl_uint arg = 0;
+	size_t lanes = (size_t)x->lanes[k], items = lanes > 1 ? n / lanes : 0;
+	ffu_status st = FFU_STATUS_OK;
+	if (items > 0) {
+		cl_ulong stride = items;
+		st = bind(x, bd, x->wide[k], fu, &arg, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_set_arg(x->wide[k], arg, sizeof stride, &stride, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_launch(cl, x->wide[k], items, 0, ev ? &ev[0] : NULL, e);
+	}
+	size_t done = items * (lanes > 1 ? lanes : 1);
+	arg = 0;
+	if (st == FFU_STATUS_OK && done < n)
+		st = bind(x, bd, x->kernels[k], fu, &arg, e);
+	if (st == FFU_STATUS_OK && done < n)
+		st = ffu__cl_launch_at(cl, x->kernels[k], done, n - done, 0, ev ? &ev[1] : NULL, e);
+	return st;
+}
+
+/* Binds stage-1 kernel k1's arguments: inputs, partials, local scratch, R, Gf, G. */
+static ffu_status bind_stage1(ffu_exec *x, const bindings *bd, const ffu_inst *fu, const red_plan *rp, cl_kernel k1,
+			      ffu_error *e)
+{
+	cl_ulong R = rp->R, Gf = rp->Gf, G = rp->G;
+	cl_uint arg = 0;
+	ffu_status st = FFU_STATUS_OK;
+	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
+		st = set_mem(k1, arg++, mem_of(x, bd, x->slots[fu->operands[j]->id].v[0]), e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = set_mem(k1, arg++, mem_of(x, bd, rp->partials[o]), e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = ffu__cl_set_arg(k1, arg++, rp->lm_bytes[o], NULL, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k1, arg++, sizeof R, &R, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k1, arg++, sizeof Gf, &Gf, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k1, arg++, sizeof G, &G, e);
+	return st;
+}
+
+/*
+ * Reduction k: the main stage-1 kernel over O * Gf work-groups, the tail over O (when
+ * there is a rest), then stage 2 over O work-items. ev (optional) holds two launches: the
+ * tail's events go with stage 2's (an in-order queue: first start and last end are what
+ * count).
+ */
+static ffu_status launch_reduction(ffu_exec *x, ffu_cl *cl, const bindings *bd, int k, ffu_launch_events *ev,
+				   ffu_error *e)
+{
+	const ffu_inst *fu = x->kernel_inst[k];
+	const red_plan *rp = &x->red[k];
+	cl_kernel k2 = rp->final;
+	cl_ulong G = rp->G;
+	cl_uint arg = 0;
+	ffu_status st = FFU_STATUS_OK;
+	if (rp->O == 0)
+		return FFU_STATUS_OK;
+	if (rp->Gf > 0) {
+		st = bind_stage1(x, bd, fu, rp, x->kernels[k], e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_launch(cl, x->kernels[k], rp->O * rp->Gf * rp->wg, rp->wg, ev ? &ev[0] : NULL, e);
+	}
+	if (st == FFU_STATUS_OK && rp->G > rp->Gf) {
+		ffu_launch_events tev = {0};
+		st = bind_stage1(x, bd, fu, rp, rp->tail, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_launch(cl, rp->tail, rp->O * rp->wg, rp->wg, !ev ? NULL : rp->Gf > 0 ? &tev : &ev[0], e);
+		ffu__cl_launch_events_release(&tev);
+	}
+	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
+		st = set_mem(k2, arg++, mem_of(x, bd, x->slots[fu->operands[j]->id].v[0]), e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = set_mem(k2, arg++, mem_of(x, bd, rp->partials[o]), e);
+	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
+		st = set_mem(k2, arg++, mem_of(x, bd, x->slots[fu->id].v[o]), e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_set_arg(k2, arg++, sizeof G, &G, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_launch(cl, k2, rp->O, 0, ev ? &ev[1] : NULL, e);
+	return st;
+}
+
+ffu_status ffu__exec_enqueue(ffu_exec *x, cl_command_queue q, const cl_mem *in, const cl_mem *out,
+			     ffu_launch_events *ev, ffu_error *e)
+{
+	/* a launch goes to cl->queue: a shallow copy with the caller's queue (nothing of it is released) */
+	ffu_cl local, *cl = x->cl;
+	if (q && q != x->cl->queue) {
+		local = *x->cl;
+		local.queue = q;
+		cl = &local;
+	}
+	bindings bd = {in, out};
+	ffu_status st = FFU_STATUS_OK;
+	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
+		ffu_launch_events *kev = ev ? &ev[2 * k] : NULL;
+		if (x->red[k].n_out > 0) {
+			st = launch_reduction(x, cl, &bd, k, kev, e);
+			continue;
+		}
+		const ffu_computation *fc = x->kernel_inst[k]->callee;
+		const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
+		size_t n = (size_t)ffu__shape_count(&first_out->shape);
+		if (n > 0)
+			st = launch(x, cl, &bd, k, n, kev, e);
+	}
+	for (int i = 0; i < x->n_copies && st == FFU_STATUS_OK; i++) {
+		const out_copy *cp = &x->copies[i];
+		size_t bytes = x->vals[cp->src].bytes;
+		if (bytes == 0)
+			continue;
+		cl_int err = FFU_CL(clEnqueueCopyBuffer, cl->queue, mem_of(x, &bd, cp->src), out[cp->dst], 0, 0, bytes, 0,
+				    NULL, NULL);
+		if (err != CL_SUCCESS)
+			st = ffu__err_cl(e, "clEnqueueCopyBuffer", err, "%zu bytes of %s to output %d on %s", bytes,
+					 x->vals[cp->src].name, cp->dst, cl->dev.name);
+	}
+	if (st != FFU_STATUS_OK) {
+		/*
+		 * Drain what went in before the failure (a kernel whose tail launch failed, earlier
+		 * kernels): otherwise it is still queued when the caller destroys the exec, and its
+		 * buffers and kernels stay alive until some later flush. The first error stands.
+		 */
+		(void)ffu__cl_finish(cl, NULL);
+		for (int k = 0; ev && k < 2 * x->n_kernels; k++)
+			ffu__cl_launch_events_release(&ev[k]);
+	}
+	return st;
+}
+
+ffu_status ffu__exec_kernel_ms(const ffu_exec *x, ffu_launch_events *ev, double host_ms, double *kernel_ms,
+			       ffu_timer *timer, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	int n_events = 2 * x->n_kernels;
+	/* in-order queue: from the first command's start to the last one's end */
+	cl_ulong first = 0, last = 0;
+	bool any = false;
+	for (int k = 0; k < n_events && st == FFU_STATUS_OK; k++) {
+		for (int i = 0; i < ev[k].n && st == FFU_STATUS_OK; i++) {
+			cl_ulong s, t;
+			st = ffu__cl_event_times(ev[k].ev[i], &s, &t, e);
+			if (!any || s < first)
+				first = s;
+			if (!any || t > last)
+				last = t;
+			any = true;
+		}
+	}
+	if (timer)
+		*timer = FFU_TIMER_EVENTS;
+	if (st == FFU_STATUS_OK) {
+		*kernel_ms = any ? (double)(last - first) * 1e-6 : 0.0;
+		if (any && !ffu__cl_times_real(first, last)) {
+			*kernel_ms = host_ms;
+			if (timer)
+				*timer = FFU_TIMER_HOST;
+		}
+	}
+	for (int k = 0; k < n_events; k++)
+		ffu__cl_launch_events_release(&ev[k]);
+	return st;
+}
+
+/* ---------------------------------------------------------------- the exec's own buffers */
+
+/* Allocates the exec's own input and output buffers on first use (the CLI/bench path). */
+static ffu_status own_io(ffu_exec *x, ffu_error *e)
+{
+	if (x->own_in && x->own_out)
+		return FFU_STATUS_OK;
+	ffu_status st = FFU_STATUS_OK;
+	cl_mem *in = calloc((size_t)x->n_in + 1, sizeof *in), *out = calloc((size_t)x->n_out + 1, sizeof *out);
+	if (!in || !out) {
+		free(in);
+		free(out);
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	}
+	size_t bytes = 0;
+	for (int i = 0; i < x->n_in && st == FFU_STATUS_OK; i++) {
+		size_t b = value_bytes(ffu__exec_input_shape(x, i));
+		st = ffu__cl_buffer(x->cl, &in[i], b, e);
+		bytes += b;
+	}
+	for (int o = 0; o < x->n_out && st == FFU_STATUS_OK; o++) {
+		size_t b = value_bytes(ffu__exec_output_shape(x, o));
+		st = ffu__cl_buffer(x->cl, &out[o], b, e);
+		bytes += b;
+	}
+	if (st) {
+		release_all(in, x->n_in);
+		release_all(out, x->n_out);
+		return st;
+	}
+	x->own_in = in;
+	x->own_out = out;
+	x->device_bytes += bytes;
+	return FFU_STATUS_OK;
 }
 
 ffu_status ffu__exec_upload(ffu_exec *x, const ffu_value *inputs, int n_inputs, ffu_error *e)
@@ -347,167 +868,30 @@ ffu_status ffu__exec_upload(ffu_exec *x, const ffu_value *inputs, int n_inputs, 
 			return ffu__err(e, FFU_STATUS_EINVAL, "input %d (%s): expected %s, got %s", p, in->name,
 					want, got);
 		}
-		ffu_status st = ffu__cl_write(x->cl, x->slots[in->id].mem[0], inputs[p].data, inputs[p].bytes, e);
-		if (st)
-			return st;
 	}
-	return FFU_STATUS_OK;
-}
-
-/* Binds a fusion's buffers (inputs, then outputs) to kernel k's first arguments. */
-static ffu_status bind(ffu_exec *x, cl_kernel k, const ffu_inst *fu, cl_uint *arg, ffu_error *e)
-{
-	ffu_status st = FFU_STATUS_OK;
-	const dslot *outs = &x->slots[fu->id];
-	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
-		st = ffu__cl_set_arg(k, (*arg)++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
-	for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
-		st = ffu__cl_set_arg(k, (*arg)++, sizeof(cl_mem), &outs->mem[o], e);
-	return st;
-}
-
-/*
- * Kernel k over n elements: the wide variant over n / lanes work-items (stride n / lanes),
- * then the narrow one over the n % lanes elements left, at their offset. ev holds both.
- */
-static ffu_status launch(ffu_exec *x, int k, size_t n, ffu_launch_events ev[2], ffu_error *e)
-{
-	const ffu_inst *fu = x->kernel_inst[k];
-	cl_uint arg = 0;
-	size_t lanes = (size_t)x->lanes[k], items = lanes > 1 ? n / lanes : 0;
-	ffu_status st = FFU_STATUS_OK;
-	if (items > 0) {
-		cl_ulong stride = items;
-		st = bind(x, x->wide[k], fu, &arg, e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_set_arg(x->wide[k], arg, sizeof stride, &stride, e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(x->cl, x->wide[k], items, 0, &ev[0], e);
-	}
-	size_t done = items * (lanes > 1 ? lanes : 1);
-	arg = 0;
-	if (st == FFU_STATUS_OK && done < n)
-		st = bind(x, x->kernels[k], fu, &arg, e);
-	if (st == FFU_STATUS_OK && done < n)
-		st = ffu__cl_launch_at(x->cl, x->kernels[k], done, n - done, 0, &ev[1], e);
-	return st;
-}
-
-/* Binds stage-1 kernel k1's arguments: inputs, partials, local scratch, R, Gf, G. */
-static ffu_status bind_stage1(ffu_exec *x, const ffu_inst *fu, const red_plan *rp, cl_kernel k1, ffu_error *e)
-{
-	cl_ulong R = rp->R, Gf = rp->Gf, G = rp->G;
-	cl_uint arg = 0;
-	ffu_status st = FFU_STATUS_OK;
-	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
-		st = ffu__cl_set_arg(k1, arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = ffu__cl_set_arg(k1, arg++, sizeof(cl_mem), &rp->partials[o], e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = ffu__cl_set_arg(k1, arg++, rp->lm_bytes[o], NULL, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k1, arg++, sizeof R, &R, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k1, arg++, sizeof Gf, &Gf, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k1, arg++, sizeof G, &G, e);
-	return st;
-}
-
-/*
- * Reduction k: the main stage-1 kernel over O * Gf work-groups, the tail over O (when
- * there is a rest), then stage 2 over O work-items. ev holds two launches: the tail's
- * events go with stage 2's (an in-order queue: first start and last end are what count).
- */
-static ffu_status launch_reduction(ffu_exec *x, int k, ffu_launch_events ev[2], ffu_error *e)
-{
-	const ffu_inst *fu = x->kernel_inst[k];
-	const red_plan *rp = &x->red[k];
-	cl_kernel k2 = rp->final;
-	cl_ulong G = rp->G;
-	cl_uint arg = 0;
-	ffu_status st = FFU_STATUS_OK;
-	if (rp->O == 0)
-		return FFU_STATUS_OK;
-	if (rp->Gf > 0) {
-		st = bind_stage1(x, fu, rp, x->kernels[k], e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(x->cl, x->kernels[k], rp->O * rp->Gf * rp->wg, rp->wg, &ev[0], e);
-	}
-	if (st == FFU_STATUS_OK && rp->G > rp->Gf) {
-		ffu_launch_events tev = {0};
-		st = bind_stage1(x, fu, rp, rp->tail, e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(x->cl, rp->tail, rp->O * rp->wg, rp->wg, rp->Gf > 0 ? &tev : &ev[0], e);
-		ffu__cl_launch_events_release(&tev);
-	}
-	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
-		st = ffu__cl_set_arg(k2, arg++, sizeof(cl_mem), &x->slots[fu->operands[j]->id].mem[0], e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = ffu__cl_set_arg(k2, arg++, sizeof(cl_mem), &rp->partials[o], e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = ffu__cl_set_arg(k2, arg++, sizeof(cl_mem), &x->slots[fu->id].mem[o], e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k2, arg++, sizeof G, &G, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_launch(x->cl, k2, rp->O, 0, &ev[1], e);
+	ffu_status st = own_io(x, e);
+	for (int p = 0; p < c->n_params && st == FFU_STATUS_OK; p++)
+		st = ffu__cl_write(x->cl, x->own_in[p], inputs[p].data, inputs[p].bytes, e);
 	return st;
 }
 
 ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_error *e)
 {
-	ffu_status st = FFU_STATUS_OK;
 	double host_start = ffu__now_ms();
-	int n_events = 2 * x->n_kernels;
-	ffu_launch_events *events = calloc((size_t)n_events + 1, sizeof *events);
-	if (!events)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
-		if (x->red[k].n_out > 0) {
-			st = launch_reduction(x, k, &events[2 * k], e);
-			continue;
-		}
-		const ffu_computation *fc = x->kernel_inst[k]->callee;
-		const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
-		size_t n = (size_t)ffu__shape_count(&first_out->shape);
-		if (n > 0)
-			st = launch(x, k, n, &events[2 * k], e);
-	}
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_finish(x->cl, e);
-	else
-		/*
-		 * Drain what went in before the failure (a kernel whose tail launch failed, earlier
-		 * kernels): otherwise it is still queued when the caller destroys the exec, and its
-		 * buffers and kernels stay alive until some later flush. The first error stands.
-		 */
-		(void)ffu__cl_finish(x->cl, NULL);
-	double host_ms = ffu__now_ms() - host_start;
+	ffu_launch_events *events = NULL;
 	if (timer)
 		*timer = FFU_TIMER_EVENTS;
-	if (st == FFU_STATUS_OK && kernel_ms) {
-		/* in-order queue: from the first command's start to the last one's end */
-		cl_ulong first = 0, last = 0;
-		bool any = false;
-		for (int k = 0; k < n_events && st == FFU_STATUS_OK; k++) {
-			for (int i = 0; i < events[k].n && st == FFU_STATUS_OK; i++) {
-				cl_ulong s, t;
-				st = ffu__cl_event_times(events[k].ev[i], &s, &t, e);
-				if (!any || s < first)
-					first = s;
-				if (!any || t > last)
-					last = t;
-				any = true;
-			}
-		}
-		*kernel_ms = any ? (double)(last - first) * 1e-6 : 0.0;
-		if (any && !ffu__cl_times_real(first, last)) {
-			*kernel_ms = host_ms;
-			if (timer)
-				*timer = FFU_TIMER_HOST;
-		}
-	}
-	for (int k = 0; k < n_events; k++)
+	if (kernel_ms && !(events = calloc((size_t)2 * x->n_kernels + 1, sizeof *events)))
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = own_io(x, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__exec_enqueue(x, NULL, x->own_in, x->own_out, events, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__cl_finish(x->cl, e);
+	double host_ms = ffu__now_ms() - host_start;
+	if (st == FFU_STATUS_OK && kernel_ms)
+		st = ffu__exec_kernel_ms(x, events, host_ms, kernel_ms, timer, e);
+	for (int k = 0; events && k < 2 * x->n_kernels; k++)
 		ffu__cl_launch_events_release(&events[k]);
 	free(events);
 	return st;
@@ -515,20 +899,19 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_e
 
 ffu_status ffu__exec_download(ffu_exec *x, ffu_value **outputs, int *n_outputs, ffu_error *e)
 {
-	const ffu_computation *c = x->m->entry;
-	const ffu_inst *root = c->root;
-	int n = root->shape.type == FFU_TYPE_TUPLE ? root->shape.n_elems : 1;
+	int n = x->n_out;
 	*outputs = NULL;
 	*n_outputs = 0;
+	ffu_status st = own_io(x, e);
+	if (st)
+		return st;
 	ffu_value *outs = calloc((size_t)n + 1, sizeof *outs);
 	if (!outs)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	ffu_status st = FFU_STATUS_OK;
 	for (int k = 0; k < n && st == FFU_STATUS_OK; k++) {
-		const ffu_shape *s = root->shape.type == FFU_TYPE_TUPLE ? &root->shape.elems[k] : &root->shape;
-		st = ffu__value_alloc(&outs[k], s, e);
+		st = ffu__value_alloc(&outs[k], ffu__exec_output_shape(x, k), e);
 		if (st == FFU_STATUS_OK && outs[k].bytes)
-			st = ffu__cl_read(x->cl, x->slots[root->id].mem[k], outs[k].data, outs[k].bytes, e);
+			st = ffu__cl_read(x->cl, x->own_out[k], outs[k].data, outs[k].bytes, e);
 	}
 	if (st) {
 		for (int k = 0; k < n; k++)
@@ -539,19 +922,4 @@ ffu_status ffu__exec_download(ffu_exec *x, ffu_value **outputs, int *n_outputs, 
 	*outputs = outs;
 	*n_outputs = n;
 	return FFU_STATUS_OK;
-}
-
-int ffu__exec_kernel_count(const ffu_exec *x)
-{
-	return x->n_kernels;
-}
-
-const char *ffu__exec_source(const ffu_exec *x)
-{
-	return x->source.data ? x->source.data : "";
-}
-
-size_t ffu__exec_device_bytes(const ffu_exec *x)
-{
-	return x->device_bytes;
 }

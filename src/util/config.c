@@ -2,16 +2,24 @@
 #include "util/config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static ffu_config config;
+/* a copy: a later setenv may free the environment's string */
+static char disable_passes[512];
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 
 static void load(void)
 {
 	const char *v = getenv("FIELDFUSE_DISABLE_FUSION");
 	config.disable_fusion = v && v[0] && strcmp(v, "0") != 0;
+	v = getenv("FIELDFUSE_DISABLE_PASSES");
+	if (v && *v) {
+		snprintf(disable_passes, sizeof disable_passes, "%s", v);
+		config.disable_passes = disable_passes;
+	}
 	v = getenv("FIELDFUSE_LANES");
 	if (v && *v) {
 		char *end;

@@ -26,5 +26,6 @@ int cmd_devices(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

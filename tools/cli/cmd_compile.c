@@ -1,4 +1,8 @@
-/* tools/cli/cmd_compile.c: `fieldfuse compile`: the fused module as HLO, or its OpenCL C. */
+/*
+ * tools/cli/cmd_compile.c: `fieldfuse compile`: the fused module as HLO, or its OpenCL C.
+ * --dump-after PASS|all prints the module after a pass (or every pass) to stderr;
+ * --disable-pass NAME skips a pass (see passes.h), for bisecting a wrong result.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +22,34 @@ static ffu_status write_text(FILE *f, void *arg, ffu_error *e)
 	return FFU_STATUS_OK;
 }
 
+/*
+ * --disable-pass NAME[,NAME...] (repeatable) joined into one list for the pass manager;
+ * an unknown name is a usage error here, before any work.
+ */
+static int add_disabled(char *list, size_t size, const char *names)
+{
+	ffu_error e = {0};
+	size_t n = strlen(list);
+	if (ffu__pass_check_list(names, "--disable-pass", &e))
+		return cli_usage("compile: %s", e.message);
+	if ((size_t)snprintf(list + n, size - n, "%s%s", n ? "," : "", names) >= size - n)
+		return cli_usage("compile: --disable-pass: list too long");
+	return CLI_OK;
+}
+
 int cmd_compile(int argc, char **argv)
 {
-	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL, *lanes_arg = NULL;
+	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL, *lanes_arg = NULL, *dis = NULL;
+	char disabled[256] = "";
 	bool no_fuse = false;
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_opt(argc, argv, &i, "--emit", &emit)) || (r = cli_opt(argc, argv, &i, "-o", &out)) ||
+		if ((r = cli_opt(argc, argv, &i, "--disable-pass", &dis)) > 0) {
+			if ((r = add_disabled(disabled, sizeof disabled, dis)))
+				return r;
+		} else if (r < 0) {
+			return cli_usage("compile: %s needs a value", argv[i]);
+		} else if ((r = cli_opt(argc, argv, &i, "--emit", &emit)) || (r = cli_opt(argc, argv, &i, "-o", &out)) ||
 		    (r = cli_opt(argc, argv, &i, "--dump-after", &dump)) || (r = cli_opt(argc, argv, &i, "--lanes", &lanes_arg))) {
 			if (r < 0)
 				return cli_usage("compile: %s needs a value", argv[i]);
@@ -52,13 +77,14 @@ int cmd_compile(int argc, char **argv)
 		lanes = (int)v;
 	}
 	if (dump && !ffu__pass_known(dump))
-		return cli_usage("compile: --dump-after: no pass named '%s' (try all)", dump);
+		return cli_usage("compile: --dump-after: no pass named '%s' (passes: %s; or all)", dump, ffu__pass_names());
 
 	ffu_error e = {0};
 	ffu_module *m = NULL;
 	ffu_strbuf sb = {0};
 	int rc = CLI_OK, n_kernels = 0;
-	ffu_pass_opts po = {.fuse = cli_fusion_enabled(no_fuse), .dump_after = dump, .dump_to = stderr};
+	ffu_pass_opts po = {.fuse = cli_fusion_enabled(no_fuse), .dump_after = dump, .dump_to = stderr,
+			    .disable = disabled[0] ? disabled : NULL};
 	ffu_status st = cli_load(path, &m, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__passes_run(m, &po, &e);

@@ -21,7 +21,20 @@ typedef struct run_args {
 	const char *inputs[MAX_INPUT_SPECS];
 	int n_inputs;
 	bool check, no_fuse, json;
+	char disabled[256]; /* --disable-pass names, comma-separated */
 } run_args;
+
+/* --disable-pass NAME[,NAME...] (repeatable): checked here, before any work. */
+static int add_disabled(run_args *a, const char *names)
+{
+	ffu_error e = {0};
+	size_t n = strlen(a->disabled);
+	if (ffu__pass_check_list(names, "--disable-pass", &e))
+		return cli_usage("run: %s", e.message);
+	if ((size_t)snprintf(a->disabled + n, sizeof a->disabled - n, "%s%s", n ? "," : "", names) >= sizeof a->disabled - n)
+		return cli_usage("run: --disable-pass: list too long");
+	return CLI_OK;
+}
 
 static int parse_args(run_args *a, int argc, char **argv)
 {
@@ -32,6 +45,9 @@ static int parse_args(run_args *a, int argc, char **argv)
 			if (a->n_inputs == MAX_INPUT_SPECS)
 				return cli_usage("run: more than %d --input options", MAX_INPUT_SPECS);
 			a->inputs[a->n_inputs++] = v;
+		} else if (!r && (r = cli_opt(argc, argv, &i, "--disable-pass", &v)) > 0) {
+			if ((r = add_disabled(a, v)))
+				return r;
 		} else if (r < 0 || (r = cli_opt(argc, argv, &i, "-o", &a->out)) < 0 ||
 			   (!r && (r = cli_opt(argc, argv, &i, "--device", &a->device)) < 0) ||
 			   (!r && (r = cli_opt(argc, argv, &i, "--random", &a->seed)) < 0)) {
@@ -181,7 +197,7 @@ int cmd_run(int argc, char **argv)
 	/* the oracle runs the program as written, before any pass touches it */
 	if (a.check && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
 		goto out;
-	ffu_pass_opts po = {.fuse = cli_fusion_enabled(a.no_fuse)};
+	ffu_pass_opts po = {.fuse = cli_fusion_enabled(a.no_fuse), .disable = a.disabled[0] ? a.disabled : NULL};
 	if ((st = ffu__passes_run(m, &po, &e)) || (st = ffu__cl_select(&dev, a.device, &e)) ||
 	    (st = ffu__cl_open(&cl, &dev, &e)) || (st = ffu__exec_create(&x, &cl, m, &e)) ||
 	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, NULL, &e)) ||

@@ -1,158 +1,860 @@
 /*
  * tools/gen/gen.c: the random program generator (see gen.h). Only valid programs come out:
- * the point is differential testing of fusion and codegen against the interpreter, not
- * the parser's error paths (the fuzzers cover those).
+ * the point is differential testing of the passes, fusion and codegen against the
+ * interpreter, not the parser's error paths (the fuzzers cover those).
+ *
+ * How: a pool of the values defined so far (name, type, dimensions). Each step picks an
+ * operation and draws its operands from the pool, preferring the newest value half the
+ * time (long chains) and any other value otherwise (shared subexpressions); when no value
+ * of the needed type and dimensions exists, one is made: a broadcast scalar (often the
+ * constant 0, 1 or -1), a new parameter, or an iota. Each operation keeps to the
+ * verifier's rules (docs/hlo.md section 3), so every program parses and verifies.
  *
  * Ownership: the generator keeps nothing between calls; names live in fixed arrays here.
  */
 #include "gen.h"
 
-#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fields/field.h"
+#include "hlo/hlo.h"
+#include "ir/ir.h"
 
-enum { MAX_VALS = 64 };
+enum { MAX_VALS = 160, NAME_LEN = 24, MAX_OUTS = 5, MAX_TYPES = 64, DEFAULT_ELEMS = 1024, DEFAULT_STEPS = 16 };
+
+typedef struct val {
+	char name[NAME_LEN];
+	ffu_type type;
+	int rank;
+	int64_t dims[FFU_MAX_RANK];
+	bool param;
+} val;
+
+/* Reduce bodies a module needs: one per element type and sum/product. */
+typedef struct reducers {
+	bool need[FFU_TYPE_COUNT][2];
+} reducers;
 
 typedef struct gen {
 	ffu_strbuf *sb;
 	uint64_t rng;
-	const ffu_field *f;
-	long long n;
-	int counter;
-	char vec[MAX_VALS][16], sca[MAX_VALS][16]; /* names of vector and scalar values so far */
-	int n_vec, n_sca;
+	const char *prefix; /* "" alone, "g3_" in a batch */
+	int param_base, n_params;
+	ffu_type t, twin;   /* the program's type; its _mont twin (or the prime field), or INVALID */
+	int max_elems, max_steps;
+	bool cheap;         /* gen.h: ffu_gen_opts.cheap */
+	int rank;           /* the base shape, where most values live */
+	int64_t dims[FFU_MAX_RANK];
+	val v[MAX_VALS];
+	int n, counter;
+	reducers *red;
+	int outs[MAX_OUTS], n_outs;
 } gen;
 
 static unsigned pick(gen *g, unsigned n)
 {
-	return (unsigned)(ffu__rand_next(&g->rng) % n);
+	return n ? (unsigned)(ffu__rand_next(&g->rng) % n) : 0;
 }
 
-/* A constant's text: 0, 1 and p-1 often (the edges of every reduction), else random. */
-static void constant_text(gen *g, char *buf)
+static bool chance(gen *g, unsigned one_in)
 {
+	return pick(g, one_in) == 0;
+}
+
+static const ffu_field *fld(ffu_type t)
+{
+	return ffu__field_get((ffu_field_id)t);
+}
+
+static bool is_arith(ffu_type t)
+{
+	ffu_elem_kind k = fld(t)->kind;
+	return k == FFU_ELEM_PRIME || k == FFU_ELEM_MONT || k == FFU_ELEM_EXT;
+}
+
+static int64_t count(int rank, const int64_t *dims)
+{
+	int64_t n = 1;
+	for (int d = 0; d < rank; d++)
+		n *= dims[d];
+	return n;
+}
+
+static void shape_text(char *buf, size_t size, ffu_type t, int rank, const int64_t *dims)
+{
+	int k = snprintf(buf, size, "%s[", ffu__type_name(t));
+	for (int d = 0; d < rank && k > 0 && (size_t)k < size; d++)
+		k += snprintf(buf + k, size - (size_t)k, d ? ",%lld" : "%lld", (long long)dims[d]);
+	if (k > 0 && (size_t)k < size)
+		snprintf(buf + k, size - (size_t)k, "]");
+}
+
+static void dims_attr(char *buf, size_t size, const int64_t *list, int n)
+{
+	int k = snprintf(buf, size, "{");
+	for (int i = 0; i < n && k > 0 && (size_t)k < size; i++)
+		k += snprintf(buf + k, size - (size_t)k, i ? ",%lld" : "%lld", (long long)list[i]);
+	if (k > 0 && (size_t)k < size)
+		snprintf(buf + k, size - (size_t)k, "}");
+}
+
+/*
+ * Starts a new value: names it, records it in the pool and writes "  %name = SHAPE " for
+ * the caller to finish with the opcode. -1 when the pool is full (nothing written).
+ */
+static int begin(gen *g, ffu_type t, int rank, const int64_t *dims)
+{
+	if (g->n == MAX_VALS)
+		return -1;
+	val *x = &g->v[g->n];
+	snprintf(x->name, sizeof x->name, "%sv%d", g->prefix, g->counter++);
+	x->type = t;
+	x->param = false;
+	x->rank = rank;
+	if (rank)
+		memcpy(x->dims, dims, sizeof(int64_t) * (size_t)rank);
+	char sh[96];
+	shape_text(sh, sizeof sh, t, rank, dims);
+	ffu__sb_printf(g->sb, "  %%%s = %s ", x->name, sh);
+	return g->n++;
+}
+
+/* ---- sources ---- */
+
+/* A constant of type t: 0, 1 and -1 often (simplify's identities, reductions' edges). */
+static void constant_text(gen *g, ffu_type t, char *buf)
+{
+	const ffu_field *f = fld(t);
 	unsigned char v[FFU_FIELD_MAX_BYTES], one[FFU_FIELD_MAX_BYTES];
-	ffu__fp_set_u64(g->f, one, 1);
-	switch (pick(g, 4)) {
+	if (f->kind == FFU_ELEM_UINT) { /* exponents: small, where power is cheap and interesting */
+		static const uint64_t small[] = {0, 1, 2, 3, 5, 7, 16, 255};
+		ffu__fp_set_u64(f, v, small[pick(g, sizeof small / sizeof small[0])]);
+		ffu__fp_format_literal(f, buf, v);
+		return;
+	}
+	if (f->kind == FFU_ELEM_PRED) {
+		strcpy(buf, chance(g, 2) ? "true" : "false");
+		return;
+	}
+	ffu__fp_set_u64(f, one, 1);
+	switch (pick(g, 5)) {
 	case 0:
-		ffu__fp_set_u64(g->f, v, 0);
+		ffu__fp_set_u64(f, v, 0);
 		break;
 	case 1:
 		memcpy(v, one, sizeof v);
 		break;
 	case 2:
-		ffu__fp_neg(g->f, v, one, NULL);
+		ffu__fp_neg(f, v, one, NULL);
 		break;
 	default:
-		ffu__fp_random(g->f, v, &g->rng);
+		ffu__fp_random(f, v, &g->rng);
 		break;
 	}
-	ffu__fp_format(g->f, buf, v);
+	ffu__fp_format_literal(f, buf, v);
 }
 
-/* Half the time the newest value (long chains), else any (shared subexpressions). */
-static const char *operand(gen *g, bool vector)
+static int scalar_constant(gen *g, ffu_type t)
 {
-	int n = vector ? g->n_vec : g->n_sca;
-	int i = pick(g, 2) ? n - 1 : (int)pick(g, (unsigned)n);
-	return vector ? g->vec[i] : g->sca[i];
+	char num[FFU_FIELD_TEXT_MAX * 2];
+	constant_text(g, t, num);
+	int i = begin(g, t, 0, NULL);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "constant(%s)\n", num);
+	return i;
 }
 
-/* One element-wise op on vectors or scalars; the result joins the pool. */
-static void op(gen *g, bool vector)
+static int parameter(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
-	static const char *const ops[] = {"add", "subtract", "multiply", "multiply", "negate"};
+	int i = begin(g, t, rank, dims);
+	if (i >= 0) {
+		ffu__sb_printf(g->sb, "parameter(%d)\n", g->param_base + g->n_params++);
+		g->v[i].param = true;
+	}
+	return i;
+}
+
+static int iota(gen *g, ffu_type t, int rank, const int64_t *dims)
+{
+	int d = (int)pick(g, (unsigned)rank);
+	int i = begin(g, t, rank, dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "iota(), iota_dimension=%d\n", d);
+	return i;
+}
+
+/* broadcast of scalar value s into dims. */
+static int broadcast_scalar(gen *g, int s, int rank, const int64_t *dims)
+{
+	if (s < 0)
+		return -1;
+	int i = begin(g, g->v[s].type, rank, dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "broadcast(%%%s), dimensions={}\n", g->v[s].name);
+	return i;
+}
+
+/* A value of type t with these dimensions from the pool, newest first half the time; -1 if none. */
+static int find(gen *g, ffu_type t, int rank, const int64_t *dims)
+{
+	int hits[MAX_VALS], n = 0;
+	for (int i = 0; i < g->n; i++)
+		if (g->v[i].type == t && g->v[i].rank == rank &&
+		    (rank == 0 || memcmp(g->v[i].dims, dims, sizeof(int64_t) * (size_t)rank) == 0))
+			hits[n++] = i;
+	if (!n)
+		return -1;
+	return chance(g, 2) ? hits[n - 1] : hits[pick(g, (unsigned)n)];
+}
+
+static int compare_of(gen *g, ffu_type t, int rank, const int64_t *dims);
+
+/* A fresh value of type t and these dimensions that needs nothing from the pool. */
+static int make(gen *g, ffu_type t, int rank, const int64_t *dims)
+{
+	if (t == FFU_TYPE_PRED)
+		return compare_of(g, g->t, rank, dims);
+	bool can_iota = rank > 0 && fld(t)->kind != FFU_ELEM_EXT;
+	switch (pick(g, 5)) {
+	case 0:
+	case 1: {
+		if (rank == 0)
+			return scalar_constant(g, t);
+		/* a scalar from the pool, or a new constant or scalar parameter, broadcast */
+		int s = chance(g, 3) ? find(g, t, 0, NULL) : -1;
+		if (s < 0)
+			s = chance(g, 4) ? parameter(g, t, 0, NULL) : scalar_constant(g, t);
+		return broadcast_scalar(g, s, rank, dims);
+	}
+	case 2:
+		if (can_iota)
+			return iota(g, t, rank, dims);
+		return parameter(g, t, rank, dims);
+	default:
+		return parameter(g, t, rank, dims);
+	}
+}
+
+/* An operand of type t with these dimensions: from the pool (3 in 4), else made. */
+static int operand(gen *g, ffu_type t, int rank, const int64_t *dims)
+{
+	int i = chance(g, 4) ? -1 : find(g, t, rank, dims);
+	return i >= 0 ? i : make(g, t, rank, dims);
+}
+
+/* compare(a, b) of type-t values: often iota against a constant, where some elements match. */
+static int compare_of(gen *g, ffu_type t, int rank, const int64_t *dims)
+{
+	int a, b;
+	if (rank > 0 && fld(t)->kind != FFU_ELEM_EXT && chance(g, 2)) {
+		a = iota(g, t, rank, dims);
+		/* an index that occurs along the iota's dimension, as a value of type t */
+		unsigned char k[FFU_FIELD_MAX_BYTES];
+		char num[FFU_FIELD_TEXT_MAX];
+		ffu__fp_set_u64(fld(t), k, pick(g, (unsigned)dims[0] + 1));
+		ffu__fp_format_literal(fld(t), num, k);
+		b = begin(g, t, 0, NULL);
+		if (b >= 0)
+			ffu__sb_printf(g->sb, "constant(%s)\n", num);
+		b = broadcast_scalar(g, b, rank, dims);
+	} else {
+		a = operand(g, t, rank, dims);
+		b = chance(g, 3) ? a : operand(g, t, rank, dims);
+	}
+	if (a < 0 || b < 0)
+		return -1;
+	int i = begin(g, FFU_TYPE_PRED, rank, dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "compare(%%%s, %%%s), direction=%s\n", g->v[a].name, g->v[b].name,
+			       chance(g, 2) ? "EQ" : "NE");
+	return i;
+}
+
+/* ---- operations ---- */
+
+/* A random pool value passing ok(), newest half the time; -1 if none. */
+static int any(gen *g, bool (*ok)(const gen *, const val *))
+{
+	int hits[MAX_VALS], n = 0;
+	for (int i = 0; i < g->n; i++)
+		if (ok(g, &g->v[i]))
+			hits[n++] = i;
+	if (!n)
+		return -1;
+	return chance(g, 2) ? hits[n - 1] : hits[pick(g, (unsigned)n)];
+}
+
+static bool ok_arith(const gen *g, const val *x)
+{
+	(void)g;
+	return is_arith(x->type);
+}
+
+static bool ok_array(const gen *g, const val *x)
+{
+	(void)g;
+	return x->rank > 0;
+}
+
+static bool ok_arith_array(const gen *g, const val *x)
+{
+	return ok_arith(g, x) && x->rank > 0;
+}
+
+static bool ok_any(const gen *g, const val *x)
+{
+	(void)g;
+	(void)x;
+	return true;
+}
+
+/* Slow to compile on CPU OpenCL (a 256-bit Fermat inversion): left out of cheap programs. */
+static bool slow_op(const gen *g, ffu_type t)
+{
+	return g->cheap && fld(t)->prime && fld(t)->prime->nlimbs > 1;
+}
+
+/* An arithmetic value from the pool, or a new one of the program's type and base shape. */
+static int arith_value(gen *g)
+{
+	int a = any(g, ok_arith);
+	return a >= 0 && !chance(g, 8) ? a : operand(g, g->t, g->rank, g->dims);
+}
+
+static int op_binary(gen *g)
+{
+	static const char *const ops[] = {"add", "subtract", "multiply", "multiply", "add", "subtract", "multiply", "divide"};
+	int a = arith_value(g);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	int b = chance(g, 6) ? a : operand(g, x.type, x.rank, x.dims);
+	if (b < 0)
+		return -1;
 	const char *o = ops[pick(g, sizeof ops / sizeof ops[0])];
-	char (*pool)[16] = vector ? g->vec : g->sca;
-	int *count = vector ? &g->n_vec : &g->n_sca;
-	char name[16], shape[32];
-
-	if (*count == MAX_VALS)
-		return;
-	snprintf(name, sizeof name, "%c%d", vector ? 'v' : 's', g->counter++);
-	if (vector)
-		snprintf(shape, sizeof shape, "%s[%lld]", g->f->name, g->n);
-	else
-		snprintf(shape, sizeof shape, "%s[]", g->f->name);
-	const char *a = operand(g, vector);
-	if (strcmp(o, "negate") == 0) {
-		ffu__sb_printf(g->sb, "  %%%s = %s %s(%%%s)\n", name, shape, o, a);
-	} else {
-		const char *b = operand(g, vector);
-		ffu__sb_printf(g->sb, "  %%%s = %s %s(%%%s, %%%s)\n", name, shape, o, a, b);
+	if (slow_op(g, x.type) && strcmp(o, "divide") == 0)
+		o = "multiply";
+	int i = -1;
+	/* now and then the same instruction twice: common subexpressions for cse */
+	for (int rep = chance(g, 8) ? 2 : 1; rep > 0; rep--) {
+		if ((i = begin(g, x.type, x.rank, x.dims)) >= 0)
+			ffu__sb_printf(g->sb, "%s(%%%s, %%%s)\n", o, g->v[a].name, g->v[b].name);
 	}
-	memcpy(pool[(*count)++], name, sizeof name);
+	return i;
 }
 
-ffu_status ffu_gen_program(ffu_strbuf *sb, uint64_t seed, ffu_error *e)
+static int op_unary(gen *g)
 {
-	static const long long lengths[] = {1, 2, 3, 7, 64, 100, 257, 1000, 4099};
-	gen g = {.sb = sb, .rng = seed * 0x9e3779b97f4a7c15ull + 1};
-	char num[96];
-	int param = 0;
+	int a = arith_value(g);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	unsigned what = pick(g, 8);
+	if (what < 4) { /* negate, sometimes twice (simplify drops both) */
+		int i = -1;
+		for (int rep = chance(g, 3) ? 2 : 1; rep > 0; rep--, a = i)
+			if ((i = begin(g, x.type, x.rank, x.dims)) >= 0)
+				ffu__sb_printf(g->sb, "negate(%%%s)\n", g->v[a].name);
+		return i;
+	}
+	if (what == 4 && !slow_op(g, x.type)) {
+		int i = begin(g, x.type, x.rank, x.dims);
+		if (i >= 0)
+			ffu__sb_printf(g->sb, "inverse(%%%s)\n", g->v[a].name);
+		return i;
+	}
+	/* power: a constant exponent (unrolled; 0, 1, 2 simplified away), or one per element */
+	ffu_type et = chance(g, 2) ? FFU_TYPE_U32 : FFU_TYPE_U64;
+	int e;
+	if (x.rank > 0 && chance(g, 3) && !slow_op(g, x.type))
+		e = chance(g, 2) ? iota(g, et, x.rank, x.dims) : parameter(g, et, x.rank, x.dims);
+	else if (x.rank == 0)
+		e = scalar_constant(g, et);
+	else
+		e = broadcast_scalar(g, scalar_constant(g, et), x.rank, x.dims);
+	if (e < 0)
+		return -1;
+	int i = begin(g, x.type, x.rank, x.dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "power(%%%s, %%%s)\n", g->v[a].name, g->v[e].name);
+	return i;
+}
 
-	/* bn254 programs compile and run slower: one in three */
-	g.f = ffu__field_get(pick(&g, 3) == 0 ? FFU_FIELD_BN254_SF : FFU_FIELD_BABYBEAR);
-	g.n = lengths[pick(&g, sizeof lengths / sizeof lengths[0])];
-	const char *t = g.f->name;
+/* convert between the program's type, its twin and u32/u64; often straight back again. */
+static int op_convert(gen *g)
+{
+	ffu_type to[4];
+	int n_to = 0, a = any(g, ok_any);
+	if (a < 0 || g->v[a].type == FFU_TYPE_PRED)
+		return -1;
+	val x = g->v[a];
+	const ffu_type cand[] = {g->t, g->twin, FFU_TYPE_U32, FFU_TYPE_U64};
+	for (int k = 0; k < 4; k++)
+		if (cand[k] != FFU_TYPE_INVALID && cand[k] != x.type && ffu__fp_convert_ok(fld(cand[k]), fld(x.type)) &&
+		    (is_arith(cand[k]) || is_arith(x.type)))
+			to[n_to++] = cand[k];
+	/* an extension's own prime field converts into it: start from a parameter of that type */
+	if (!n_to && fld(g->t)->kind == FFU_ELEM_EXT) {
+		x.type = (ffu_type)fld(g->t)->prime->id;
+		if ((a = parameter(g, x.type, x.rank, x.dims)) < 0)
+			return -1;
+		to[n_to++] = g->t;
+	}
+	if (!n_to)
+		return -1;
+	ffu_type t = to[pick(g, (unsigned)n_to)];
+	int i = begin(g, t, x.rank, x.dims);
+	if (i < 0)
+		return -1;
+	ffu__sb_printf(g->sb, "convert(%%%s)\n", g->v[a].name);
+	if (chance(g, 2) && ffu__fp_convert_ok(fld(x.type), fld(t))) {
+		int j = begin(g, x.type, x.rank, x.dims);
+		if (j >= 0)
+			ffu__sb_printf(g->sb, "convert(%%%s)\n", g->v[i].name);
+		return j;
+	}
+	return i;
+}
 
-	ffu__sb_printf(sb, "HloModule soak_%llu\n\nENTRY %%main {\n", (unsigned long long)seed);
-	int nv = 1 + (int)pick(&g, 3), ns = (int)pick(&g, 3), nc = (int)pick(&g, 3);
-	for (int i = 0; i < nv; i++) {
-		snprintf(g.vec[g.n_vec], sizeof g.vec[0], "p%d", param);
-		ffu__sb_printf(sb, "  %%%s = %s[%lld] parameter(%d)\n", g.vec[g.n_vec++], t, g.n, param);
-		param++;
-	}
-	for (int i = 0; i < ns; i++) {
-		snprintf(g.sca[g.n_sca], sizeof g.sca[0], "p%d", param);
-		ffu__sb_printf(sb, "  %%%s = %s[] parameter(%d)\n", g.sca[g.n_sca++], t, param);
-		param++;
-	}
-	for (int i = 0; i < nc; i++) {
-		constant_text(&g, num);
-		snprintf(g.sca[g.n_sca], sizeof g.sca[0], "c%d", i);
-		ffu__sb_printf(sb, "  %%%s = %s[] constant(%s)\n", g.sca[g.n_sca++], t, num);
-	}
-	/* a scalar subchain before the broadcasts: a kernel of its own feeding the vector one */
-	if (g.n_sca && pick(&g, 2))
-		for (int k = 1 + (int)pick(&g, 3); k > 0; k--)
-			op(&g, false);
-	for (int i = 0, n_sca = g.n_sca; i < n_sca; i++) {
-		if (pick(&g, 3) == 0)
-			continue;
-		char name[16];
-		snprintf(name, sizeof name, "b%d", g.counter++);
-		ffu__sb_printf(sb, "  %%%s = %s[%lld] broadcast(%%%s), dimensions={}\n", name, t, g.n, g.sca[i]);
-		memcpy(g.vec[g.n_vec++], name, sizeof name);
-	}
-	for (int k = 2 + (int)pick(&g, 14); k > 0; k--)
-		op(&g, true);
+static int op_select(gen *g)
+{
+	int x = any(g, ok_any);
+	if (x < 0)
+		return -1;
+	val v = g->v[x];
+	int y = operand(g, v.type, v.rank, v.dims);
+	/* a scalar selector picks one array whole */
+	int p = v.rank > 0 && chance(g, 5) ? compare_of(g, g->t, 0, NULL) : compare_of(g, g->t, v.rank, v.dims);
+	if (y < 0 || p < 0)
+		return -1;
+	int i = begin(g, v.type, v.rank, v.dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "select(%%%s, %%%s, %%%s)\n", g->v[p].name, g->v[x].name, g->v[y].name);
+	return i;
+}
 
-	/* outputs: the newest value, then maybe more (a parameter, a repeat, a scalar) */
-	int no = 1 + (int)pick(&g, 3);
-	if (no == 1) {
-		ffu__sb_printf(sb, "  ROOT %%out = %s[%lld] negate(%%%s)\n}\n", t, g.n, g.vec[g.n_vec - 1]);
+static int op_slice(gen *g)
+{
+	int a = any(g, ok_array);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	int64_t st[FFU_MAX_RANK], li[FFU_MAX_RANK], sd[FFU_MAX_RANK], out[FFU_MAX_RANK];
+	for (int d = 0; d < x.rank; d++) {
+		int64_t n = x.dims[d];
+		st[d] = n && !chance(g, 2) ? (int64_t)pick(g, (unsigned)n) : 0;
+		li[d] = n ? st[d] + 1 + (int64_t)pick(g, (unsigned)(n - st[d])) : 0;
+		if (chance(g, 3))
+			li[d] = n; /* to the end */
+		if (chance(g, 30))
+			li[d] = st[d]; /* empty */
+		sd[d] = chance(g, 2) ? 1 : 2 + (int64_t)pick(g, 3);
+		out[d] = (li[d] - st[d] + sd[d] - 1) / sd[d];
+	}
+	int i = begin(g, x.type, x.rank, out);
+	if (i < 0)
+		return -1;
+	ffu__sb_printf(g->sb, "slice(%%%s), slice={", g->v[a].name);
+	for (int d = 0; d < x.rank; d++) {
+		if (sd[d] == 1)
+			ffu__sb_printf(g->sb, "%s[%lld:%lld]", d ? ", " : "", (long long)st[d], (long long)li[d]);
+		else
+			ffu__sb_printf(g->sb, "%s[%lld:%lld:%lld]", d ? ", " : "", (long long)st[d], (long long)li[d],
+				       (long long)sd[d]);
+	}
+	ffu__sb_append(g->sb, "}\n");
+	return i;
+}
+
+/* n split into rank factors, at random (row-major reshape keeps the element order). */
+static void factor(gen *g, int64_t n, int rank, int64_t *dims)
+{
+	for (int d = 0; d < rank; d++)
+		dims[d] = 1;
+	if (rank == 0)
+		return;
+	if (n == 0) {
+		dims[pick(g, (unsigned)rank)] = 0;
+		return;
+	}
+	for (int64_t p = 2; n > 1;) {
+		if (n % p == 0) {
+			dims[pick(g, (unsigned)rank)] *= p;
+			n /= p;
+		} else {
+			p = p * p > n ? n : p + 1;
+		}
+	}
+}
+
+static int op_reshape(gen *g)
+{
+	int a = any(g, ok_any);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	int64_t n = count(x.rank, x.dims), dims[FFU_MAX_RANK];
+	int rank = n == 1 && chance(g, 3) ? 0 : 1 + (int)pick(g, FFU_MAX_RANK);
+	factor(g, n, rank, dims);
+	int i = begin(g, x.type, rank, dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "reshape(%%%s)\n", g->v[a].name);
+	return i;
+}
+
+static bool ok_low_rank(const gen *g, const val *x)
+{
+	(void)g;
+	return x->rank < FFU_MAX_RANK;
+}
+
+/*
+ * broadcast of a lower-rank value: into the base shape when its dimensions are a
+ * subsequence of the base's (a reduction's result goes back where it came from), else into
+ * a shape with new dimensions inserted around its own.
+ */
+static int op_broadcast(gen *g)
+{
+	int a = any(g, ok_low_rank);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	int64_t map[FFU_MAX_RANK], dims[FFU_MAX_RANK];
+	int rank = -1;
+	if (x.rank < g->rank) { /* greedy subsequence match against the base shape */
+		int k = 0;
+		for (int d = 0; d < g->rank && k < x.rank; d++)
+			if (g->dims[d] == x.dims[k])
+				map[k++] = d;
+		if (k == x.rank) {
+			rank = g->rank;
+			memcpy(dims, g->dims, sizeof dims);
+		}
+	}
+	if (rank < 0) {
+		rank = x.rank + 1 + (int)pick(g, (unsigned)(FFU_MAX_RANK - x.rank));
+		int64_t budget = g->max_elems / (count(x.rank, x.dims) ? count(x.rank, x.dims) : 1);
+		/* choose which result dimensions are the operand's, in increasing order */
+		int k = 0;
+		for (int d = 0; d < rank; d++) {
+			bool mine = k < x.rank && (rank - d == x.rank - k || chance(g, 2));
+			if (mine) {
+				map[k] = d;
+				dims[d] = x.dims[k++];
+			} else {
+				dims[d] = 1 + (int64_t)pick(g, 5);
+				if (dims[d] > budget)
+					dims[d] = 1;
+				budget /= dims[d];
+			}
+		}
+	}
+	int i = begin(g, x.type, rank, dims);
+	if (i < 0)
+		return -1;
+	char attr[64];
+	dims_attr(attr, sizeof attr, map, x.rank);
+	ffu__sb_printf(g->sb, "broadcast(%%%s), dimensions=%s\n", g->v[a].name, attr);
+	return i;
+}
+
+static int op_iota(gen *g)
+{
+	if (g->rank == 0)
+		return -1;
+	ffu_type t = fld(g->t)->kind == FFU_ELEM_EXT || chance(g, 3) ? FFU_TYPE_U32 : g->t;
+	return iota(g, t, g->rank, g->dims);
+}
+
+static int op_concatenate(gen *g)
+{
+	int a = any(g, ok_array);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	int d = (int)pick(g, (unsigned)x.rank), parts[3] = {a, -1, -1}, n = 2 + (int)chance(g, 3);
+	int64_t dims[FFU_MAX_RANK];
+	memcpy(dims, x.dims, sizeof dims);
+	for (int k = 1; k < n; k++) {
+		int64_t pd[FFU_MAX_RANK];
+		memcpy(pd, x.dims, sizeof pd);
+		pd[d] = chance(g, 2) ? x.dims[d] : (int64_t)pick(g, 4) + (chance(g, 8) ? 0 : 1);
+		if ((parts[k] = operand(g, x.type, x.rank, pd)) < 0)
+			return -1;
+		dims[d] += pd[d];
+	}
+	int i = begin(g, x.type, x.rank, dims);
+	if (i < 0)
+		return -1;
+	ffu__sb_append(g->sb, "concatenate(");
+	for (int k = 0; k < n; k++)
+		ffu__sb_printf(g->sb, "%s%%%s", k ? ", " : "", g->v[parts[k]].name);
+	ffu__sb_printf(g->sb, "), dimensions={%d}\n", d);
+	return i;
+}
+
+static int op_reduce(gen *g)
+{
+	int a = any(g, ok_arith_array);
+	if (a < 0 && (a = operand(g, g->t, g->rank, g->dims)) < 0)
+		return -1;
+	val x = g->v[a];
+	if (x.rank == 0)
+		return -1;
+	int64_t folded[FFU_MAX_RANK], kept[FFU_MAX_RANK];
+	int nf = 0, nk = 0;
+	for (int d = 0; d < x.rank; d++) {
+		if (chance(g, 2))
+			folded[nf++] = d;
+		else
+			kept[nk++] = x.dims[d];
+	}
+	if (nf == 0 && !chance(g, 10)) { /* {} folds nothing: rare */
+		nk = 0;
+		for (int d = 0; d < x.rank; d++)
+			folded[nf++] = d;
+	}
+	bool product = chance(g, 3);
+	int init = scalar_constant(g, x.type);
+	if (init < 0)
+		return -1;
+	g->red->need[x.type][product] = true;
+	int i = begin(g, x.type, nk, kept);
+	if (i < 0)
+		return -1;
+	char attr[64];
+	dims_attr(attr, sizeof attr, folded, nf);
+	ffu__sb_printf(g->sb, "reduce(%%%s, %%%s), dimensions=%s, to_apply=%%%s.%s\n", g->v[a].name, g->v[init].name, attr,
+		       product ? "product" : "sum", ffu__type_name(x.type));
+	return i;
+}
+
+/* ---- programs ---- */
+
+static void base_shape(gen *g)
+{
+	static const int64_t lengths[] = {1, 2, 3, 5, 7, 16, 33, 64, 100, 257, 1000, 4099};
+	static const int64_t sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17};
+	g->rank = chance(g, 16) ? 0 : 1 + (int)pick(g, FFU_MAX_RANK);
+	if (g->rank == 1) {
+		do
+			g->dims[0] = lengths[pick(g, sizeof lengths / sizeof lengths[0])];
+		while (g->dims[0] > g->max_elems);
+		return;
+	}
+	for (int d = 0; d < g->rank; d++)
+		g->dims[d] = sizes[pick(g, sizeof sizes / sizeof sizes[0])];
+	for (int d = 0; count(g->rank, g->dims) > g->max_elems; d = (d + 1) % g->rank)
+		g->dims[d] = (g->dims[d] + 1) / 2;
+}
+
+/*
+ * Can programs of type t be written yet? Its name must be a type, and a scalar constant of
+ * it must parse: the extension fields' types arrived before their literals (1, 2, 3, 4),
+ * and they join the default mix as soon as both exist.
+ */
+static bool type_landed(ffu_type t)
+{
+	const char *name = ffu__type_name(t);
+	if (ffu__type_by_name(name, strlen(name)) != t)
+		return false;
+	if (fld(t)->kind != FFU_ELEM_EXT)
+		return true;
+	unsigned char zero[FFU_FIELD_MAX_BYTES] = {0};
+	char lit[FFU_FIELD_TEXT_MAX], text[256];
+	ffu__fp_format_literal(fld(t), lit, zero);
+	snprintf(text, sizeof text, "HloModule probe\nENTRY %%m {\n  ROOT %%c = %s[] constant(%s)\n}\n", name, lit);
+	ffu_module *m = NULL;
+	bool ok = ffu__hlo_parse(&m, text, strlen(text), "probe", NULL) == FFU_STATUS_OK;
+	ffu__module_free(m);
+	return ok;
+}
+
+/* The element types a program may have: the fields, their _mont twins, the extensions. */
+static int program_types(const ffu_gen_opts *o, ffu_type *types)
+{
+	int n = 0;
+	if (o && o->types) {
+		for (const char *p = o->types; *p && n < MAX_TYPES;) {
+			size_t len = strcspn(p, ",");
+			ffu_type t = ffu__type_by_name(p, len);
+			if (t != FFU_TYPE_INVALID && is_arith(t))
+				types[n++] = t;
+			p += len + (p[len] == ',');
+		}
+		return n;
+	}
+	for (int t = 0; t < FFU_ELEM_COUNT && n < MAX_TYPES; t++)
+		if (fld((ffu_type)t) && is_arith((ffu_type)t) && type_landed((ffu_type)t))
+			types[n++] = (ffu_type)t;
+	return n;
+}
+
+bool ffu_gen_types_valid(const char *types)
+{
+	for (const char *p = types; *p;) {
+		size_t len = strcspn(p, ",");
+		ffu_type t = ffu__type_by_name(p, len);
+		if (t == FFU_TYPE_INVALID || !is_arith(t))
+			return false;
+		p += len + (p[len] == ',');
+	}
+	return true;
+}
+
+/* Does an operand list in the text so far name value i? (Operands print as %name, or %name).) */
+static bool is_read(const gen *g, int i)
+{
+	char pat[NAME_LEN + 4];
+	const char *text = g->sb->data ? g->sb->data : "";
+	for (const char *end = ",)"; *end; end++) {
+		snprintf(pat, sizeof pat, "%%%s%c", g->v[i].name, *end);
+		if (strstr(text, pat))
+			return true;
+	}
+	return false;
+}
+
+/* One program's instructions into g->sb; its outputs into g->outs. */
+static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
+{
+	ffu_type types[MAX_TYPES];
+	int nt = program_types(o, types);
+	/* the seed hashed once: seeds s and s + 1 must not give one stream shifted by a draw */
+	uint64_t st = seed;
+	g->rng = ffu__rand_next(&st);
+	g->max_elems = o && o->max_elems > 0 ? o->max_elems : DEFAULT_ELEMS;
+	g->max_steps = o && o->max_steps > 0 ? o->max_steps : DEFAULT_STEPS;
+	g->cheap = o && o->cheap;
+	g->t = nt ? types[pick(g, (unsigned)nt)] : FFU_TYPE_BABYBEAR;
+	/* 256-bit programs compile several times slower: half of them (cheap: 7 in 8) become a
+	   31-bit field */
+	if (fld(g->t)->prime && fld(g->t)->prime->nlimbs == 4 && !(o && o->types) && !chance(g, g->cheap ? 8 : 2))
+		g->t = fld(g->t)->kind == FFU_ELEM_MONT ? FFU_TYPE_BABYBEAR_MONT : FFU_TYPE_BABYBEAR;
+	const ffu_field *f = fld(g->t);
+	g->twin = f->kind == FFU_ELEM_PRIME ? (ffu_type)(g->t + FFU_FIELD_COUNT)
+		  : f->kind == FFU_ELEM_MONT ? (ffu_type)(g->t - FFU_FIELD_COUNT)
+					     : FFU_TYPE_INVALID;
+	base_shape(g);
+
+	/* inputs of the base shape, maybe a scalar one */
+	for (int k = 1 + (int)pick(g, 2); k > 0; k--)
+		parameter(g, g->t, g->rank, g->dims);
+	if (chance(g, 3))
+		parameter(g, g->t, 0, NULL);
+
+	static int (*const ops[])(gen *) = {
+		op_binary, op_binary, op_binary, op_binary, op_binary, op_unary, op_unary, op_convert,
+		op_select, op_slice, op_slice, op_reshape, op_broadcast, op_broadcast, op_iota,
+		op_concatenate, op_reduce, op_reduce,
+	};
+	for (int k = 2 + (int)pick(g, (unsigned)g->max_steps - 1); k > 0; k--)
+		ops[pick(g, sizeof ops / sizeof ops[0])](g);
+
+	/*
+	 * outputs: the values nothing reads (newest first), so most of the program stays live;
+	 * then maybe others (parameters, repeats, scalars, preds)
+	 */
+	g->n_outs = 0;
+	for (int i = g->n - 1; i >= 0 && g->n_outs < MAX_OUTS - 2; i--)
+		if (!g->v[i].param && !is_read(g, i))
+			g->outs[g->n_outs++] = i;
+	if (!g->n_outs)
+		g->outs[g->n_outs++] = g->n - 1;
+	for (int k = (int)pick(g, 3); k > 0; k--)
+		g->outs[g->n_outs++] = (int)pick(g, (unsigned)g->n);
+}
+
+static void emit_reducers(ffu_strbuf *sb, const reducers *red)
+{
+	for (int t = 0; t < FFU_TYPE_COUNT; t++)
+		for (int p = 0; p < 2; p++) {
+			if (!red->need[t][p])
+				continue;
+			const char *tn = ffu__type_name((ffu_type)t), *fn = p ? "product" : "sum";
+			ffu__sb_printf(sb,
+				       "%%%s.%s (a: %s[], b: %s[]) -> %s[] {\n"
+				       "  %%%s.%s.a = %s[] parameter(0)\n"
+				       "  %%%s.%s.b = %s[] parameter(1)\n"
+				       "  ROOT %%%s.%s.r = %s[] %s(%%%s.%s.a, %%%s.%s.b)\n}\n\n",
+				       fn, tn, tn, tn, tn, fn, tn, tn, fn, tn, tn, fn, tn, tn, p ? "multiply" : "add", fn,
+				       tn, fn, tn);
+		}
+}
+
+static void output_shape(ffu_strbuf *sb, const val *x)
+{
+	char sh[96];
+	shape_text(sh, sizeof sh, x->type, x->rank, x->dims);
+	ffu__sb_append(sb, sh);
+}
+
+ffu_status ffu_gen_batch(ffu_strbuf *sb, const uint64_t *seeds, int n, const ffu_gen_opts *o, int *out_first,
+			 ffu_error *e)
+{
+	reducers red = {0};
+	ffu_strbuf body = {0};
+	gen *g = calloc((size_t)(n > 0 ? n : 1), sizeof *g);
+	char (*prefix)[16] = calloc((size_t)(n > 0 ? n : 1), sizeof *prefix);
+	if (!g || !prefix) {
+		free(g);
+		free(prefix);
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the program generator");
+	}
+	int params = 0, outs = 0;
+	for (int i = 0; i < n; i++) {
+		if (n > 1)
+			snprintf(prefix[i], sizeof prefix[i], "g%d_", i);
+		g[i].sb = &body;
+		g[i].prefix = prefix[i];
+		g[i].param_base = params;
+		g[i].red = &red;
+		program(&g[i], o, seeds[i]);
+		params += g[i].n_params;
+		out_first[i] = outs;
+		outs += g[i].n_outs;
+	}
+	out_first[n] = outs;
+
+	if (n == 1)
+		ffu__sb_printf(sb, "HloModule soak_%llu\n\n", (unsigned long long)seeds[0]);
+	else
+		ffu__sb_printf(sb, "HloModule soak_batch_%llu_%d\n\n", (unsigned long long)seeds[0], n);
+	emit_reducers(sb, &red);
+	ffu__sb_append(sb, "ENTRY %main {\n");
+	ffu__sb_appendn(sb, body.data ? body.data : "", body.len);
+	if (n == 1 && g[0].n_outs == 1) {
+		/* one output, through an identity reshape: simplify makes the value itself the ROOT */
+		const val *x = &g[0].v[g[0].outs[0]];
+		ffu__sb_append(sb, "  ROOT %out = ");
+		output_shape(sb, x);
+		ffu__sb_printf(sb, " reshape(%%%s)\n}\n", x->name);
 	} else {
-		const char *names[3];
-		bool scalar[3] = {false};
-		names[0] = g.vec[g.n_vec - 1];
-		for (int i = 1; i < no; i++) {
-			scalar[i] = g.n_sca && pick(&g, 4) == 0;
-			names[i] = scalar[i] ? g.sca[pick(&g, (unsigned)g.n_sca)] : g.vec[pick(&g, (unsigned)g.n_vec)];
-		}
 		ffu__sb_append(sb, "  ROOT %out = (");
-		for (int i = 0; i < no; i++) {
-			if (scalar[i])
-				ffu__sb_printf(sb, "%s%s[]", i ? ", " : "", t);
-			else
-				ffu__sb_printf(sb, "%s%s[%lld]", i ? ", " : "", t, g.n);
-		}
+		for (int i = 0, k = 0; i < n; i++)
+			for (int j = 0; j < g[i].n_outs; j++, k++) {
+				ffu__sb_append(sb, k ? ", " : "");
+				output_shape(sb, &g[i].v[g[i].outs[j]]);
+			}
 		ffu__sb_append(sb, ") tuple(");
-		for (int i = 0; i < no; i++)
-			ffu__sb_printf(sb, "%s%%%s", i ? ", " : "", names[i]);
+		for (int i = 0, k = 0; i < n; i++)
+			for (int j = 0; j < g[i].n_outs; j++, k++)
+				ffu__sb_printf(sb, "%s%%%s", k ? ", " : "", g[i].v[g[i].outs[j]].name);
 		ffu__sb_append(sb, ")\n}\n");
 	}
-	return ffu__sb_status(sb, e);
+	ffu_status st = ffu__sb_status(&body, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__sb_status(sb, e);
+	ffu__sb_free(&body);
+	free(g);
+	free(prefix);
+	return st;
+}
+
+ffu_status ffu_gen_program(ffu_strbuf *sb, uint64_t seed, const ffu_gen_opts *o, ffu_error *e)
+{
+	int out_first[2];
+	return ffu_gen_batch(sb, &seed, 1, o, out_first, e);
 }

@@ -1,14 +1,24 @@
 /*
  * tools/gen/soak.c: `fieldfuse-soak`, the random differential test behind tools/soak.sh
- * and the suite's fixed-seed soak run. Each generated program (gen.h) runs fused and
- * unfused on every selected device and every output element is compared with the
- * reference interpreter; counts of programs, elements, mismatches and errors are printed,
- * and any mismatch or error makes the exit status non-zero.
+ * and the suite's fixed-seed soak run. Generated programs (gen.h) are checked against the
+ * reference interpreter run on the program as generated:
+ *  - on the host, after each pass of the pipeline in turn (the interpreter runs fused
+ *    modules too), so a pass that changes a value is named;
+ *  - on every selected device, fused (and with --unfused also one kernel per op), every
+ *    output element compared.
+ * With --batch B, B programs share one module (gen.h: ffu_gen_batch), so one OpenCL build
+ * serves B programs; a mismatch is traced to its program through the output index, and a
+ * failing build or run is retried program by program to find the culprit. Every failure
+ * prints the program's seed and its HLO text (fieldfuse-soak --print SEED gives it again);
+ * counts of programs, runs, elements, mismatches and errors and the time per device end
+ * the run; any mismatch or error makes the exit status 1.
  *
- *   fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]...
- *   fieldfuse-soak --print S          the program of seed S (to reproduce a failure)
+ *   fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]... [--batch B]
+ *                  [--unfused] [--host-only] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]
+ *   fieldfuse-soak --print SEED [--batch B] [--types ...]   the program of SEED (to reproduce
+ *                  a failure), or with --batch the module of seeds SEED .. SEED + B - 1
  *
- * Ownership: one context per device for the whole run; everything per program is freed
+ * Ownership: one context per device for the whole run; everything per batch is freed
  * before the next.
  */
 #include <stdio.h>
@@ -16,194 +26,417 @@
 #include <string.h>
 
 #include "gen.h"
+#include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
 #include "runtime/exec.h"
-#include "hlo/hlo.h"
 
-enum { MAX_DEVICES = 16, MAX_SHOWN = 20 };
+enum { MAX_DEVICES = 16, MAX_SHOWN = 10, MAX_BATCH = 256 };
 
-typedef struct totals {
+static const char *const pass_order[] = {"simplify", "cse", "dce", "fusion"};
+
+typedef struct soak {
+	ffu_gen_opts gen;
+	int batch;
+	bool unfused, host_only;
+	ffu_cl cls[MAX_DEVICES];
+	double device_ms[MAX_DEVICES];
+	int n_cls;
 	long long programs, runs, elements, mismatches, errors;
-	int shown; /* failure reports printed so far */
-} totals;
+	int shown; /* failure reports printed in full so far */
+} soak;
 
-static void report(totals *t, uint64_t seed, const char *what)
+/* One failure: the seed, what happened, and (for the first few) the program's text. */
+static void report(soak *s, uint64_t seed, const char *what)
 {
-	if (t->shown++ < MAX_SHOWN)
-		fprintf(stderr, "soak: seed %llu: %s (reproduce: fieldfuse-soak --print %llu)\n",
-			(unsigned long long)seed, what, (unsigned long long)seed);
-}
-
-/* text fused or not on cl, compared with ref. */
-static void run_on(totals *t, ffu_cl *cl, const char *text, uint64_t seed, const ffu_value *in, int np,
-		   const ffu_value *ref, int n_ref, bool fuse)
-{
-	ffu_error e = {0};
-	ffu_module *m = NULL;
-	ffu_exec *x = NULL;
-	ffu_value *out = NULL;
-	int n_out = 0;
-	char what[1400];
-	ffu_pass_opts po = {.fuse = fuse};
-
-	t->runs++;
-	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", &e) || ffu__passes_run(m, &po, &e) ||
-	    ffu__exec_create(&x, cl, m, &e) || ffu__exec_upload(x, in, np, &e) || ffu__exec_run(x, NULL, NULL, &e) ||
-	    ffu__exec_download(x, &out, &n_out, &e)) {
-		t->errors++;
-		snprintf(what, sizeof what, "%s on %s: %s", fuse ? "fused" : "unfused", cl->dev.name, e.message);
-		report(t, seed, what);
-		goto out;
+	if (s->shown >= MAX_SHOWN) {
+		fprintf(stderr, "soak: seed %llu: %s\n", (unsigned long long)seed, what);
+		return;
 	}
-	for (int o = 0; o < n_ref && o < n_out; o++) {
-		size_t eb = ffu__shape_elem_bytes(&ref[o].shape);
-		long long bad = 0, first = -1;
-		for (size_t i = 0; i < ref[o].bytes; i += eb) {
-			if (memcmp(out[o].data + i, ref[o].data + i, eb) != 0) {
-				if (first < 0)
-					first = (long long)(i / eb);
-				bad++;
-			}
-		}
-		t->elements += (long long)(ref[o].bytes / eb);
-		if (bad) {
-			t->mismatches += bad;
-			snprintf(what, sizeof what, "%s on %s: output %d: %lld elements differ from the interpreter, first %lld",
-				 fuse ? "fused" : "unfused", cl->dev.name, o, bad, first);
-			report(t, seed, what);
-		}
-	}
-	if (n_out != n_ref) {
-		t->errors++;
-		report(t, seed, "output count differs from the interpreter");
-	}
-out:
-	ffu__exec_destroy(&x);
-	ffu__values_free(out, n_out);
-	ffu__module_free(m);
-	ffu_error_clear(&e);
-}
-
-/* One program on every device; generation or interpreter failures count as errors. */
-static void soak_one(totals *t, ffu_cl *cls, int n_cls, uint64_t seed)
-{
-	ffu_error e = {0};
+	s->shown++;
 	ffu_strbuf sb = {0};
-	ffu_module *m = NULL;
-	ffu_value *in = NULL, *ref = NULL;
-	int np = 0, n_ref = 0;
-	uint64_t rng = seed ^ 0x5bd1e995u;
-
-	t->programs++;
-	if (ffu_gen_program(&sb, seed, &e) || ffu__hlo_parse(&m, sb.data, sb.len, "soak.hlo", &e)) {
-		t->errors++;
-		report(t, seed, e.message);
-		goto out;
-	}
-	np = m->entry->n_params;
-	in = calloc((size_t)np + 1, sizeof *in);
-	for (int p = 0; in && p < np; p++) {
-		if (ffu__value_alloc(&in[p], &m->entry->params[p]->shape, &e))
-			break;
-		ffu__value_random(&in[p], &rng);
-	}
-	if (!in || e.status || ffu__interp_run(m, in, np, &ref, &n_ref, &e)) {
-		t->errors++;
-		report(t, seed, e.message[0] ? e.message : "out of memory");
-		goto out;
-	}
-	for (int d = 0; d < n_cls; d++)
-		for (int fuse = 1; fuse >= 0; fuse--)
-			run_on(t, &cls[d], ffu__sb_cstr(&sb), seed, in, np, ref, n_ref, fuse);
-out:
-	ffu__values_free(in, np);
-	ffu__values_free(ref, n_ref);
-	ffu__module_free(m);
+	ffu_error e = {0};
+	char opts[160] = "";
+	ffu_gen_program(&sb, seed, &s->gen, &e);
+	if (s->gen.max_elems)
+		snprintf(opts, sizeof opts, " --max-elems %d", s->gen.max_elems);
+	if (s->gen.cheap)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --cheap");
+	if (s->gen.max_steps)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --max-steps %d", s->gen.max_steps);
+	fprintf(stderr,
+		"soak: seed %llu: %s\n"
+		"soak: replay: fieldfuse-soak --print %llu%s%s%s > p.hlo && fieldfuse run p.hlo --random 1 --check\n"
+		"---- seed %llu ----\n%s---- end of seed %llu ----\n",
+		(unsigned long long)seed, what, (unsigned long long)seed, s->gen.types ? " --types " : "",
+		s->gen.types ? s->gen.types : "", opts, (unsigned long long)seed, ffu__sb_cstr(&sb),
+		(unsigned long long)seed);
 	ffu__sb_free(&sb);
 	ffu_error_clear(&e);
 }
 
+/* The program an output of a batch belongs to. */
+static int program_of(const int *out_first, int n, int o)
+{
+	int i = 0;
+	while (i + 1 < n && out_first[i + 1] <= o)
+		i++;
+	return i;
+}
+
+/* Random inputs whose first elements are the edges 0, 1, -1 (fields) or 0, 1, max (u32/u64). */
+static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed, ffu_error *e)
+{
+	uint64_t rng = seed ^ 0x5bd1e995u;
+	for (int p = 0; p < entry->n_params; p++) {
+		ffu_status st = ffu__value_alloc(&in[p], &entry->params[p]->shape, e);
+		if (st)
+			return st;
+		ffu__value_random(&in[p], &rng);
+		const ffu_field *f = ffu__shape_field(&in[p].shape);
+		int64_t n = ffu__shape_count(&in[p].shape);
+		for (int64_t i = 0; i < n && i < 3 && f->kind != FFU_ELEM_PRED; i++) {
+			unsigned char *d = in[p].data + (size_t)i * f->storage_bytes;
+			ffu__fp_set_u64(f, d, i == 2 ? 1 : (uint64_t)i);
+			if (i == 2 && f->kind == FFU_ELEM_UINT)
+				memset(d, 0xff, f->storage_bytes);
+			else if (i == 2)
+				ffu__fp_neg(f, d, d, NULL);
+		}
+	}
+	return FFU_STATUS_OK;
+}
+
+static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse, const ffu_error *batch_err);
+static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, int *out_first, ffu_value **in,
+			  int *np, ffu_value **ref, int *n_ref);
+
+/* Compares outputs with the reference; each differing output is reported against its program. */
+static void compare(soak *s, const uint64_t *seeds, const int *out_first, int n, const ffu_value *out, int n_out,
+		    const ffu_value *ref, int n_ref, const char *where)
+{
+	char what[512];
+	if (n_out != n_ref) {
+		s->errors++;
+		snprintf(what, sizeof what, "%s: %d outputs, the interpreter has %d (batch of %d from seed %llu)", where,
+			 n_out, n_ref, n, (unsigned long long)seeds[0]);
+		report(s, seeds[0], what);
+		return;
+	}
+	for (int o = 0; o < n_ref; o++) {
+		size_t eb = ffu__shape_elem_bytes(&ref[o].shape);
+		long long bad = 0, first = -1;
+		if (!ffu__shape_eq(&out[o].shape, &ref[o].shape) || out[o].bytes != ref[o].bytes) {
+			bad = 1;
+			first = 0;
+		}
+		for (size_t i = 0; !bad && eb && i < ref[o].bytes; i += eb)
+			if (memcmp(out[o].data + i, ref[o].data + i, eb) != 0 && bad++ == 0)
+				first = (long long)(i / eb);
+		s->elements += eb ? (long long)(ref[o].bytes / eb) : 0;
+		if (!bad)
+			continue;
+		s->mismatches += bad;
+		int p = program_of(out_first, n, o);
+		char got[FFU_FIELD_TEXT_MAX] = "?", want[FFU_FIELD_TEXT_MAX] = "?";
+		const ffu_field *f = ffu__shape_field(&ref[o].shape);
+		if (first >= 0 && out[o].bytes == ref[o].bytes && f) {
+			ffu__fp_format(f, got, out[o].data + (size_t)first * eb);
+			ffu__fp_format(f, want, ref[o].data + (size_t)first * eb);
+		}
+		snprintf(what, sizeof what,
+			 "%s: output %d of the program: %lld elements differ from the interpreter, first %lld (got %s, expected %s)",
+			 where, o - out_first[p], bad, first, got, want);
+		report(s, seeds[p], what);
+	}
+}
+
+/*
+ * Host check: the interpreter after each pass against the interpreter before any. A pass
+ * that fails outright in a batch is retried program by program to name the culprit.
+ */
+static void check_passes(soak *s, const char *text, const uint64_t *seeds, const int *out_first, int n,
+			 const ffu_value *in, int np, const ffu_value *ref, int n_ref)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	ffu_value *out = NULL;
+	int n_out = 0;
+	char where[160] = "parse";
+	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", &e))
+		goto fail;
+	for (int k = 0; k < (int)(sizeof pass_order / sizeof pass_order[0]); k++) {
+		ffu_pass_opts po = {.fuse = true};
+		if (ffu__pass_run_one(m, pass_order[k], &po, &e) || ffu__interp_run(m, in, np, &out, &n_out, &e)) {
+			snprintf(where, sizeof where, "host, after pass %s", pass_order[k]);
+			goto fail;
+		}
+		snprintf(where, sizeof where, "host, interpreter after pass %s", pass_order[k]);
+		compare(s, seeds, out_first, n, out, n_out, ref, n_ref, where);
+		ffu__values_free(out, n_out);
+		out = NULL;
+		n_out = 0;
+	}
+	ffu__module_free(m);
+	return;
+fail:
+	ffu__values_free(out, n_out);
+	ffu__module_free(m);
+	if (n > 1) {
+		retry_alone(s, -1, seeds, n, true, &e);
+	} else {
+		char what[1400];
+		s->errors++;
+		snprintf(what, sizeof what, "%s: %s", where, e.message);
+		report(s, seeds[0], what);
+	}
+	ffu_error_clear(&e);
+}
+
+/*
+ * text (fused or not) on cl against ref: 0 when it ran and matched, 1 on a mismatch, -1 when
+ * it did not run (*e says why). Mismatches are reported here.
+ */
+static int device_run(soak *s, ffu_cl *cl, const char *text, const uint64_t *seeds, const int *out_first, int n,
+		      const ffu_value *in, int np, const ffu_value *ref, int n_ref, bool fuse, ffu_error *e)
+{
+	ffu_module *m = NULL;
+	ffu_exec *x = NULL;
+	ffu_value *out = NULL;
+	int n_out = 0, rc = -1;
+	char where[300];
+	ffu_pass_opts po = {.fuse = fuse}; /* FIELDFUSE_DISABLE_PASSES applies, for bisecting */
+	s->runs++;
+	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", e) || ffu__passes_run(m, &po, e) ||
+	    ffu__exec_create(&x, cl, m, e) || ffu__exec_upload(x, in, np, e) || ffu__exec_run(x, NULL, NULL, e) ||
+	    ffu__exec_download(x, &out, &n_out, e))
+		goto out;
+	long long before = s->mismatches + s->errors;
+	snprintf(where, sizeof where, "%s on %s", fuse ? "fused" : "unfused", cl->dev.name);
+	compare(s, seeds, out_first, n, out, n_out, ref, n_ref, where);
+	rc = s->mismatches + s->errors != before;
+out:
+	ffu__exec_destroy(&x);
+	ffu__values_free(out, n_out);
+	ffu__module_free(m);
+	return rc;
+}
+
+/* Generates and parses a batch, makes its inputs and runs the interpreter; failures are reported. */
+static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, int *out_first, ffu_value **in,
+			  int *np, ffu_value **ref, int *n_ref)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	ffu_status st = ffu_gen_batch(sb, seeds, n, &s->gen, out_first, &e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__hlo_parse(&m, sb->data, sb->len, "soak.hlo", &e);
+	if (st == FFU_STATUS_OK) {
+		*np = m->entry->n_params;
+		*in = calloc((size_t)*np + 1, sizeof **in);
+		st = *in ? make_inputs(m->entry, *in, seeds[0], &e) : ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
+	}
+	if (st == FFU_STATUS_OK)
+		st = ffu__interp_run(m, *in, *np, ref, n_ref, &e);
+	if (st) {
+		char what[1200];
+		s->errors++;
+		snprintf(what, sizeof what, "generated program does not %s: %s", m ? "run in the interpreter" : "parse",
+			 e.message);
+		for (int i = 0; i < n; i++) /* which one: each alone */
+			report(s, seeds[i], what);
+	}
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+	return st;
+}
+
+/*
+ * A batch that failed on device d (-1: in the host check of the passes): each program
+ * alone, to name the culprits; errors are reported and counted here.
+ */
+static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse, const ffu_error *batch_err)
+{
+	char what[1400];
+	long long before = s->errors + s->mismatches;
+	for (int i = 0; i < n && n > 1; i++) {
+		ffu_strbuf sb = {0};
+		ffu_value *in = NULL, *ref = NULL;
+		int np = 0, n_ref = 0, out_first[2];
+		ffu_error e = {0};
+		if (prepare(s, &seeds[i], 1, &sb, out_first, &in, &np, &ref, &n_ref) == FFU_STATUS_OK) {
+			if (d < 0) {
+				check_passes(s, sb.data, &seeds[i], out_first, 1, in, np, ref, n_ref);
+			} else if (device_run(s, &s->cls[d], sb.data, &seeds[i], out_first, 1, in, np, ref, n_ref, fuse, &e) < 0) {
+				s->errors++;
+				snprintf(what, sizeof what, "%s on %s: %s%s%.600s", fuse ? "fused" : "unfused",
+					 s->cls[d].dev.name, e.message, e.build_log ? "\nbuild log:\n" : "",
+					 e.build_log ? e.build_log : "");
+				report(s, seeds[i], what);
+			}
+		}
+		ffu__values_free(in, np);
+		ffu__values_free(ref, n_ref);
+		ffu__sb_free(&sb);
+		ffu_error_clear(&e);
+	}
+	if (s->errors + s->mismatches == before) {
+		s->errors++;
+		snprintf(what, sizeof what, "%s%s%s, batch of %d programs from this seed (each alone runs): %s%s%.600s",
+			 d < 0 ? "host pass check" : fuse ? "fused" : "unfused", d < 0 ? "" : " on ",
+			 d < 0 ? "" : s->cls[d].dev.name, n, batch_err->message, batch_err->build_log ? "\nbuild log:\n" : "",
+			 batch_err->build_log ? batch_err->build_log : "");
+		report(s, seeds[0], what);
+	}
+}
+
+/* One batch of programs: host pass checks, then every device. */
+static void soak_one(soak *s, const uint64_t *seeds, int n)
+{
+	ffu_strbuf sb = {0};
+	ffu_value *in = NULL, *ref = NULL;
+	int np = 0, n_ref = 0, out_first[MAX_BATCH + 1];
+	s->programs += n;
+	if (prepare(s, seeds, n, &sb, out_first, &in, &np, &ref, &n_ref) == FFU_STATUS_OK) {
+		check_passes(s, sb.data, seeds, out_first, n, in, np, ref, n_ref);
+		for (int d = 0; d < s->n_cls && !s->host_only; d++) {
+			double t0 = ffu__now_ms();
+			for (int fuse = 1; fuse >= (s->unfused ? 0 : 1); fuse--) {
+				ffu_error e = {0};
+				if (device_run(s, &s->cls[d], sb.data, seeds, out_first, n, in, np, ref, n_ref, fuse, &e) < 0)
+					retry_alone(s, d, seeds, n, fuse, &e);
+				ffu_error_clear(&e);
+			}
+			s->device_ms[d] += ffu__now_ms() - t0;
+		}
+	}
+	ffu__values_free(in, np);
+	ffu__values_free(ref, n_ref);
+	ffu__sb_free(&sb);
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]...\n"
-			"       fieldfuse-soak --print SEED\n");
+	fprintf(stderr,
+		"usage: fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]... [--batch B]\n"
+		"                      [--unfused] [--host-only] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]\n"
+		"       fieldfuse-soak --print SEED [--batch B] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]\n");
 	return 2;
 }
 
 static bool number(const char *s, unsigned long long *out)
 {
 	char *end;
-	if (!s || !*s)
+	if (!s || !*s || *s == '-')
 		return false;
 	*out = strtoull(s, &end, 0);
 	return *end == '\0';
 }
 
+static int open_devices(soak *s, const char *const *sel, int n_sel)
+{
+	ffu_error e = {0};
+	for (int k = 0; k < n_sel; k++) {
+		ffu_device_info *list = NULL;
+		int n = 0;
+		if (ffu__cl_select_all(&list, &n, sel[k], &e)) {
+			ffu_error_print(stderr, &e);
+			ffu_error_clear(&e);
+			return 1;
+		}
+		for (int d = 0; d < n && s->n_cls < MAX_DEVICES; d++) {
+			if (ffu__cl_open(&s->cls[s->n_cls], &list[d], &e)) {
+				ffu_error_print(stderr, &e);
+				ffu_error_clear(&e);
+				free(list);
+				return 1;
+			}
+			fprintf(stderr, "soak: device %s %s (%s)\n", list[d].id, list[d].name, list[d].platform_name);
+			s->n_cls++;
+		}
+		free(list);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long long count = 0, minutes = 0, seed = 1, v;
-	const char *devices[MAX_DEVICES];
-	int n_sel = 0, rc = 0, n_cls = 0;
-	ffu_cl cls[MAX_DEVICES];
-	totals t = {0};
-	ffu_error e = {0};
+	unsigned long long count = 0, minutes = 0, seed = 1, v, print = 0;
+	bool do_print = false;
+	const char *sel[MAX_DEVICES];
+	int n_sel = 0, rc = 0;
+	static soak s;
 
-	memset(cls, 0, sizeof cls);
+	s.batch = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(argv[i], "--print") == 0 && number(val, &v)) {
-			ffu_strbuf sb = {0};
-			rc = ffu_gen_program(&sb, v, &e) ? 1 : 0;
-			fputs(ffu__sb_cstr(&sb), stdout);
-			ffu__sb_free(&sb);
-			return rc;
-		} else if (strcmp(argv[i], "--count") == 0 && number(val, &count)) {
+		const char *a = argv[i];
+		if (strcmp(a, "--print") == 0 && number(val, &print)) {
+			do_print = true;
 			i++;
-		} else if (strcmp(argv[i], "--minutes") == 0 && number(val, &minutes)) {
+		} else if (strcmp(a, "--count") == 0 && number(val, &count)) {
 			i++;
-		} else if (strcmp(argv[i], "--seed") == 0 && number(val, &seed)) {
+		} else if (strcmp(a, "--minutes") == 0 && number(val, &minutes)) {
 			i++;
-		} else if (strcmp(argv[i], "--device") == 0 && val && n_sel < MAX_DEVICES) {
-			devices[n_sel++] = argv[++i];
+		} else if (strcmp(a, "--seed") == 0 && number(val, &seed)) {
+			i++;
+		} else if (strcmp(a, "--batch") == 0 && number(val, &v) && v >= 1 && v <= MAX_BATCH) {
+			s.batch = (int)v;
+			i++;
+		} else if (strcmp(a, "--max-elems") == 0 && number(val, &v) && v >= 1 && v <= 1u << 24) {
+			s.gen.max_elems = (int)v;
+			i++;
+		} else if (strcmp(a, "--max-steps") == 0 && number(val, &v) && v >= 1 && v <= 64) {
+			s.gen.max_steps = (int)v;
+			i++;
+		} else if (strcmp(a, "--types") == 0 && val && ffu_gen_types_valid(val)) {
+			s.gen.types = argv[++i];
+		} else if (strcmp(a, "--device") == 0 && val && n_sel < MAX_DEVICES) {
+			sel[n_sel++] = argv[++i];
+		} else if (strcmp(a, "--unfused") == 0) {
+			s.unfused = true;
+		} else if (strcmp(a, "--cheap") == 0) {
+			s.gen.cheap = true;
+		} else if (strcmp(a, "--host-only") == 0) {
+			s.host_only = true;
 		} else {
 			return usage();
 		}
 	}
+	if (do_print) { /* with --batch B: the module of seeds SEED .. SEED + B - 1 as the soak runs it */
+		ffu_strbuf sb = {0};
+		ffu_error e = {0};
+		uint64_t seeds[MAX_BATCH];
+		int out_first[MAX_BATCH + 1];
+		for (int i = 0; i < s.batch; i++)
+			seeds[i] = print + (uint64_t)i;
+		rc = ffu_gen_batch(&sb, seeds, s.batch, &s.gen, out_first, &e) ? 1 : 0;
+		fputs(ffu__sb_cstr(&sb), stdout);
+		ffu__sb_free(&sb);
+		return rc;
+	}
 	if (!count && !minutes)
 		return usage();
 	if (!n_sel)
-		devices[n_sel++] = "all";
+		sel[n_sel++] = "all";
+	if (!s.host_only && (rc = open_devices(&s, sel, n_sel)))
+		goto out;
 
-	for (int s = 0; s < n_sel; s++) {
-		ffu_device_info *list = NULL;
+	double t0 = ffu__now_ms(), deadline = t0 + (double)minutes * 60e3;
+	uint64_t seeds[MAX_BATCH];
+	for (unsigned long long i = 0; count ? i < count : ffu__now_ms() < deadline;) {
 		int n = 0;
-		if (ffu__cl_select_all(&list, &n, devices[s], &e)) {
-			ffu_error_print(stderr, &e);
-			rc = 1;
-			goto out;
-		}
-		for (int d = 0; d < n && n_cls < MAX_DEVICES; d++) {
-			if (ffu__cl_open(&cls[n_cls], &list[d], &e)) {
-				ffu_error_print(stderr, &e);
-				free(list);
-				rc = 1;
-				goto out;
-			}
-			fprintf(stderr, "soak: device %s %s (%s)\n", list[d].id, list[d].name, list[d].platform_name);
-			n_cls++;
-		}
-		free(list);
+		while (n < s.batch && (!count || i < count))
+			seeds[n++] = seed + i++;
+		soak_one(&s, seeds, n);
 	}
-	double deadline = ffu__now_ms() + (double)minutes * 60e3;
-	for (unsigned long long i = 0; count ? i < count : ffu__now_ms() < deadline; i++)
-		soak_one(&t, cls, n_cls, seed + i);
-	printf("soak: %lld programs, %lld runs on %d devices, %lld elements compared, %lld mismatches, %lld errors\n",
-	       t.programs, t.runs, n_cls, t.elements, t.mismatches, t.errors);
-	rc = t.mismatches || t.errors || t.programs == 0 ? 1 : 0;
+	printf("soak: %lld programs from seed %llu, %lld device runs on %d devices, %lld elements compared, %lld mismatches, %lld errors, %.1f s\n",
+	       s.programs, seed, s.runs, s.n_cls, s.elements, s.mismatches, s.errors, (ffu__now_ms() - t0) / 1e3);
+	for (int d = 0; d < s.n_cls; d++)
+		printf("soak: %s: %.1f s\n", s.cls[d].dev.name, s.device_ms[d] / 1e3);
+	rc = s.mismatches || s.errors || s.programs == 0 ? 1 : 0;
 out:
-	for (int d = 0; d < n_cls; d++)
-		ffu__cl_close(&cls[d]);
-	ffu_error_clear(&e);
+	for (int d = 0; d < s.n_cls; d++)
+		ffu__cl_close(&s.cls[d]);
 	return rc;
 }

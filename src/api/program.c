@@ -1,28 +1,26 @@
 /*
- * src/api.c: the public API of include/fieldfuse/fieldfuse.h, a thin layer over the
- * internal pieces (HLO front end, passes, executor, interpreter). Owned by the API layer.
+ * src/api/program.c: programs in the public API (include/fieldfuse/fieldfuse.h): parsing,
+ * printing, describing inputs and outputs, the one-shot ffu_program_run and the reference
+ * interpreter. Owned by the API layer (see api.h for the other files).
  *
- * Ownership: an ffu_program owns its verified module (unfused, exactly as parsed), the
- * module's canonical text, and the ffu_array_info tables that describe its inputs and
- * outputs (names point into the module's arena). An ffu_device owns one ffu_cl (context and
- * queue). A run owns everything it creates (a private module copy, the executor, the
- * downloaded values) and frees it before returning.
+ * Ownership: an ffu_program owns its verified module (unfused, exactly as parsed or built),
+ * the module's canonical text, and the ffu_array_info tables that describe its inputs and
+ * outputs (names point into the module's arena). A run owns everything it creates (a
+ * private module copy, the executor, the downloaded values) and frees it before returning.
  *
- * Nothing here mutates a program after parse, which is what makes sharing one across
- * threads safe: runs compile a copy re-parsed from the kept text instead of running the
- * passes on the program's own module.
+ * Nothing here mutates a program after it is made, which is what makes sharing one across
+ * threads safe: runs and executables compile a copy re-parsed from the kept text instead of
+ * running the passes on the program's own module.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fieldfuse/fieldfuse.h"
+#include "api/api.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "ir/value.h"
 #include "passes/passes.h"
-#include "runtime/cl.h"
-#include "runtime/exec.h"
 #include "util/config.h"
 #include "util/strbuf.h"
 
@@ -32,19 +30,6 @@
 
 _Static_assert((int)FFU_ARRAY_MAX_RANK == (int)FFU_MAX_RANK, "public rank limit must match the IR's");
 
-struct ffu_program {
-	ffu_module *m;
-	char *text;               /* canonical text of m: the source of every private copy */
-	size_t text_len;
-	ffu_array_info *inputs, *outputs;
-	int n_inputs, n_outputs;
-};
-
-struct ffu_device {
-	ffu_cl cl;
-};
-
-
 const char *ffu_version(void)
 {
 	return FFU_VERSION;
@@ -52,8 +37,8 @@ const char *ffu_version(void)
 
 /* ---------------------------------------------------------------- programs */
 
-static ffu_status describe(ffu_array_info *info, const char *name, const ffu_shape *s, const char *what, int i,
-			   ffu_error *e)
+ffu_status ffu__api_describe(ffu_array_info *info, const char *name, const ffu_shape *s, const char *what, int i,
+			     ffu_error *e)
 {
 	const ffu_field *f = ffu__shape_field(s);
 	if (!f || !ffu__shape_is_array(s))
@@ -77,6 +62,32 @@ static ffu_status describe(ffu_array_info *info, const char *name, const ffu_sha
 	return FFU_STATUS_OK;
 }
 
+ffu_status ffu__api_shape(ffu_shape *out, const char *type, int rank, const int64_t *dims, const char *call,
+			  ffu_error *e)
+{
+	memset(out, 0, sizeof *out);
+	ffu_type t = type ? ffu__type_by_name(type, strlen(type)) : FFU_TYPE_INVALID;
+	if (t == FFU_TYPE_INVALID)
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: unknown element type '%s'", call, type ? type : "(null)");
+	if (rank < 0 || rank > FFU_MAX_RANK)
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: rank %d is outside 0..%d", call, rank, FFU_MAX_RANK);
+	if (rank > 0 && !dims)
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: dims is NULL for rank %d", call, rank);
+	out->type = t;
+	out->rank = rank;
+	int64_t count = 1;
+	for (int d = 0; d < rank; d++) {
+		if (dims[d] < 0)
+			return ffu__err(e, FFU_STATUS_EINVAL, "%s: dimension %d is negative (%lld)", call, d,
+					(long long)dims[d]);
+		if (dims[d] > 0 && count > INT64_MAX / dims[d])
+			return ffu__err(e, FFU_STATUS_EINVAL, "%s: shape has more than 2^63 elements", call);
+		count *= dims[d];
+		out->dims[d] = dims[d];
+	}
+	return FFU_STATUS_OK;
+}
+
 /* Fills the input and output tables from the entry computation's parameters and ROOT. */
 static ffu_status describe_all(ffu_program *p, ffu_error *e)
 {
@@ -91,34 +102,28 @@ static ffu_status describe_all(ffu_program *p, ffu_error *e)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	ffu_status st = FFU_STATUS_OK;
 	for (int i = 0; i < p->n_inputs && st == FFU_STATUS_OK; i++)
-		st = describe(&p->inputs[i], entry->params[i]->name, &entry->params[i]->shape, "input", i, e);
+		st = ffu__api_describe(&p->inputs[i], entry->params[i]->name, &entry->params[i]->shape, "input", i, e);
 	for (int i = 0; i < p->n_outputs && st == FFU_STATUS_OK; i++) {
 		/* a tuple ROOT's outputs are named after its operands, which is what users wrote */
 		const char *name = !tuple ? root->name : root->op == FFU_OP_TUPLE ? root->operands[i]->name : root->name;
-		st = describe(&p->outputs[i], name, tuple ? &root->shape.elems[i] : &root->shape, "output", i, e);
+		st = ffu__api_describe(&p->outputs[i], name, tuple ? &root->shape.elems[i] : &root->shape, "output", i, e);
 	}
 	return st;
 }
 
-ffu_status ffu_program_parse(ffu_program **out, const char *text, size_t len, const char *name, ffu_error *e)
+ffu_status ffu__program_from_module(ffu_program **out, ffu_module *m, const char *file, ffu_error *e)
 {
-	ffu_error_clear(e);
-	if (!out)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_parse: out is NULL");
-	*out = NULL;
-	if (!text && len)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_parse: text is NULL");
-	const char *file = name && name[0] ? name : "<input>";
 	ffu_strbuf sb = {0};
 	ffu_status st = FFU_STATUS_OK;
+	*out = NULL;
 	ffu_program *p = calloc(1, sizeof *p);
 	if (!p) {
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-		goto out;
+		ffu__module_free(m);
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}
-	if ((st = ffu__hlo_parse(&p->m, text ? text : "", len, file, e)) ||
-	    (st = ffu__module_verify(p->m, file, e)) || (st = describe_all(p, e)) ||
-	    (st = ffu__hlo_print(&sb, p->m, e)) || (st = ffu__sb_status(&sb, e)))
+	p->m = m;
+	if ((st = ffu__module_verify(p->m, file, e)) || (st = describe_all(p, e)) || (st = ffu__hlo_print(&sb, p->m, e)) ||
+	    (st = ffu__sb_status(&sb, e)))
 		goto out;
 	p->text_len = sb.len;
 	p->text = strdup(ffu__sb_cstr(&sb));
@@ -132,6 +137,22 @@ out:
 	ffu__sb_free(&sb);
 	ffu_program_destroy(&p);
 	return st;
+}
+
+ffu_status ffu_program_parse(ffu_program **out, const char *text, size_t len, const char *name, ffu_error *e)
+{
+	ffu_error_clear(e);
+	if (!out)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_parse: out is NULL");
+	*out = NULL;
+	if (!text && len)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_parse: text is NULL");
+	const char *file = name && name[0] ? name : "<input>";
+	ffu_module *m = NULL;
+	ffu_status st = ffu__hlo_parse(&m, text ? text : "", len, file, e);
+	if (st)
+		return st;
+	return ffu__program_from_module(out, m, file, e);
 }
 
 ffu_status ffu_program_print(char **out_text, const ffu_program *p, ffu_error *e)
@@ -188,49 +209,6 @@ ffu_status ffu_program_output(const ffu_program *p, int i, ffu_array_info *info)
 		return FFU_STATUS_EINVAL;
 	*info = p->outputs[i];
 	return FFU_STATUS_OK;
-}
-
-/* ---------------------------------------------------------------- devices */
-
-ffu_status ffu_device_open(ffu_device **out, const char *selector, ffu_error *e)
-{
-	ffu_error_clear(e);
-	if (!out)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_device_open: out is NULL");
-	*out = NULL;
-	ffu_device_info info;
-	ffu_status st = FFU_STATUS_OK;
-	ffu_device *d = calloc(1, sizeof *d);
-	if (!d) {
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((st = ffu__cl_select(&info, selector, e)) || (st = ffu__cl_open(&d->cl, &info, e)))
-		goto out;
-	*out = d;
-	d = NULL;
-out:
-	ffu_device_close(&d);
-	return st;
-}
-
-const char *ffu_device_name(const ffu_device *d)
-{
-	return d ? d->cl.dev.name : "";
-}
-
-const char *ffu_device_id(const ffu_device *d)
-{
-	return d ? d->cl.dev.id : "";
-}
-
-void ffu_device_close(ffu_device **dp)
-{
-	if (!dp || !*dp)
-		return;
-	ffu__cl_close(&(*dp)->cl);
-	free(*dp);
-	*dp = NULL;
 }
 
 /* ---------------------------------------------------------------- running */

@@ -1,0 +1,142 @@
+/*
+ * fieldfuse/builder.h: building a program from C instead of HLO text. Every opcode of the
+ * dialect (docs/hlo.md, HLO.md section 3) has one ffu_build_* call; the finished module is
+ * an ffu_program exactly like one from ffu_program_parse (same verifier, same printer), so
+ * `ffu_program_print` shows what was built and parsing that text gives the same program.
+ * Owned by the API layer (src/api/builder.c).
+ *
+ * Nodes and errors (the XLA XlaBuilder model)
+ *   - Each ffu_build_* call adds one instruction and returns its node: a small non-negative
+ *     integer naming it in this builder. Result shapes are inferred where the operands
+ *     determine them (element-wise ops, compare, convert, slice, concatenate, reduce, tuple,
+ *     get-tuple-element) and given by the caller where they do not (parameter, constant,
+ *     iota, broadcast, reshape).
+ *   - Every instruction is checked by the verifier as it is added, with the same rules and
+ *     messages as parsed text. A failing call returns FFU_NODE_INVALID (-1) and records the
+ *     error, naming the call and the instruction: "ffu_build_add: '%add.3' (add): operand 1
+ *     ('%y') has shape babybear[8], expected babybear[4] ...". The first error sticks: every
+ *     later call returns FFU_NODE_INVALID without adding anything, and ffu_builder_finish
+ *     returns it. So a sequence of calls can be checked once, at the end; ffu_builder_status
+ *     reports it at any time.
+ *   - Names: parameters take the name given (it is the input's name in ffu_array_info);
+ *     other instructions are named `<opcode>.<n>` (`add.3`), and ffu_builder_set_name renames
+ *     any node ([A-Za-z0-9_.-]+, unique in the module). A reduce's to_apply computation is
+ *     created by the builder: `%sum` / `%product` (`sum.<n>` if taken), one per element type
+ *     and kind, shared by every reduce that needs it.
+ *   - Parameters are numbered in the order they are added (parameter(0), parameter(1), ...).
+ *
+ * Element types are their HLO keywords ("babybear", "koalabear_mont", "bn254_sf",
+ * "babybearx4", "u32", "u64", "pred"); shapes are a rank (0 for a scalar, at most
+ * FFU_ARRAY_MAX_RANK) and that many dimensions.
+ *
+ * Ownership: ffu_builder_create makes a builder the caller releases with
+ * ffu_builder_destroy (which takes its address, releases it and NULLs it; NULL and a pointer
+ * to NULL are no-ops). ffu_builder_finish hands the module to a new ffu_program (the
+ * caller's, released with ffu_program_destroy); the builder then accepts no more calls but
+ * must still be destroyed. Array arguments (dims, data, node lists, names) are read during
+ * the call only. Strings the builder returns are its own, valid until it is destroyed.
+ *
+ * Threads: a builder is used by one thread at a time. Different builders are independent.
+ */
+#ifndef FIELDFUSE_BUILDER_H
+#define FIELDFUSE_BUILDER_H
+
+#include "fieldfuse/fieldfuse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ffu_builder ffu_builder;
+/* An instruction of one builder; FFU_NODE_INVALID after a failed call. */
+typedef int32_t ffu_node;
+#define FFU_NODE_INVALID ((ffu_node)-1)
+
+typedef enum ffu_compare_direction { FFU_COMPARE_EQ, FFU_COMPARE_NE } ffu_compare_direction;
+typedef enum ffu_reduce_kind { FFU_REDUCE_SUM, FFU_REDUCE_PRODUCT } ffu_reduce_kind;
+
+/* A builder for module `module_name` (NULL: "module") whose entry computation is `%main`. */
+FFU_API ffu_status ffu_builder_create(ffu_builder **out, const char *module_name, ffu_error *e);
+FFU_API void ffu_builder_destroy(ffu_builder **b);
+/* The first error of any call so far (FFU_STATUS_OK if none), copied into e. */
+FFU_API ffu_status ffu_builder_status(const ffu_builder *b, ffu_error *e);
+/*
+ * Verifies the whole module with root as the entry's ROOT (a tuple node for several
+ * outputs) and makes it a program. Returns the builder's first error if there was one.
+ * On success the builder is spent (later calls fail with FFU_STATUS_EINVAL).
+ */
+FFU_API ffu_status ffu_builder_finish(ffu_builder *b, ffu_node root, ffu_program **out, ffu_error *e);
+/* Renames node n. A failure is recorded like any other (and sticks). */
+FFU_API ffu_status ffu_builder_set_name(ffu_builder *b, ffu_node n, const char *name);
+/* Node n's name (no '%'), or "" for an invalid node. Valid until the builder is destroyed. */
+FFU_API const char *ffu_builder_name(const ffu_builder *b, ffu_node n);
+/* Node n's shape (name "", type static); FFU_STATUS_EINVAL for an invalid node or a tuple. */
+FFU_API ffu_status ffu_builder_shape(const ffu_builder *b, ffu_node n, ffu_array_info *info);
+
+/* ---- sources */
+
+/* Entry parameter number <count of parameters so far>, named `name` (a valid HLO name). */
+FFU_API ffu_node ffu_build_parameter(ffu_builder *b, const char *name, const char *type, int rank,
+				     const int64_t *dims);
+/*
+ * An array literal: `bytes` bytes of row-major storage values, exactly the element count
+ * times the type's storage size (the .bin layout of HLO.md section 4), each a valid value
+ * of the type (canonical, < p; for a _mont type the Montgomery form x * R mod p, as HLO
+ * text writes it).
+ */
+FFU_API ffu_node ffu_build_constant(ffu_builder *b, const char *type, int rank, const int64_t *dims,
+				    const void *data, size_t bytes);
+/* A scalar constant of a value < 2^64, which must be a valid value of the type (< p). */
+FFU_API ffu_node ffu_build_constant_u64(ffu_builder *b, const char *type, uint64_t value);
+/* Element = its index along `dimension` (field or u32/u64 type, rank >= 1). */
+FFU_API ffu_node ffu_build_iota(ffu_builder *b, const char *type, int rank, const int64_t *dims, int dimension);
+
+/* ---- element-wise (operands of identical shape; the result has it) */
+
+FFU_API ffu_node ffu_build_add(ffu_builder *b, ffu_node x, ffu_node y);
+FFU_API ffu_node ffu_build_subtract(ffu_builder *b, ffu_node x, ffu_node y);
+FFU_API ffu_node ffu_build_multiply(ffu_builder *b, ffu_node x, ffu_node y);
+FFU_API ffu_node ffu_build_divide(ffu_builder *b, ffu_node x, ffu_node y);  /* x / 0 = 0 */
+FFU_API ffu_node ffu_build_negate(ffu_builder *b, ffu_node x);
+FFU_API ffu_node ffu_build_inverse(ffu_builder *b, ffu_node x);            /* inverse(0) = 0 */
+/* x^e, e a u32/u64 array of x's dimensions. */
+FFU_API ffu_node ffu_build_power(ffu_builder *b, ffu_node x, ffu_node e);
+/* pred array of x's dimensions. */
+FFU_API ffu_node ffu_build_compare(ffu_builder *b, ffu_node x, ffu_node y, ffu_compare_direction dir);
+/* p ? t : f element-wise; p a pred array of t's dimensions, or a scalar pred. */
+FFU_API ffu_node ffu_build_select(ffu_builder *b, ffu_node p, ffu_node t, ffu_node f);
+/* x as element type `type` (same dimensions): u32/u64 -> field, field <-> field_mont, ... */
+FFU_API ffu_node ffu_build_convert(ffu_builder *b, ffu_node x, const char *type);
+
+/* ---- layout */
+
+/*
+ * x (rank r) to the shape (rank, dims) of x's type: operand dimension i becomes result
+ * dimension map[i] (n_map = r, strictly increasing; a scalar broadcasts with n_map = 0).
+ */
+FFU_API ffu_node ffu_build_broadcast(ffu_builder *b, ffu_node x, int rank, const int64_t *dims,
+				     const int64_t *map, int n_map);
+/* One range per dimension of x: [start, limit) every stride (NULL stride: all 1). */
+FFU_API ffu_node ffu_build_slice(ffu_builder *b, ffu_node x, const int64_t *start, const int64_t *limit,
+				 const int64_t *stride);
+/* xs joined along `dimension` (n >= 1 arrays of one type and rank). */
+FFU_API ffu_node ffu_build_concatenate(ffu_builder *b, const ffu_node *xs, int n, int dimension);
+/* x's elements, row-major, as the shape (rank, dims) of the same count. */
+FFU_API ffu_node ffu_build_reshape(ffu_builder *b, ffu_node x, int rank, const int64_t *dims);
+
+/* ---- reductions and tuples */
+
+/*
+ * Folds the dimensions dims[0..n_dims) of x (a field array) by a sum or a product, starting
+ * from init (a scalar of x's type); the result has x's other dimensions, in order.
+ */
+FFU_API ffu_node ffu_build_reduce(ffu_builder *b, ffu_node x, ffu_node init, const int64_t *dims, int n_dims,
+				  ffu_reduce_kind kind);
+/* A tuple of the nodes (a program with several outputs has a tuple ROOT). */
+FFU_API ffu_node ffu_build_tuple(ffu_builder *b, const ffu_node *xs, int n);
+FFU_API ffu_node ffu_build_get_tuple_element(ffu_builder *b, ffu_node t, int index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

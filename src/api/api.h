@@ -1,0 +1,65 @@
+/*
+ * src/api/api.h: the handles behind the public API (include/fieldfuse/) and the helpers
+ * its files share. One file per concern: program.c (parse, print, describe, one-shot run,
+ * interpret), device.c (open, adopt, OpenCL getters), builder.c (the graph builder),
+ * executable.c (compile once, runs, events), buffer.c (device buffers, upload, download).
+ * Owned by the API layer; nothing outside src/api/ includes this header.
+ *
+ * Ownership of the handles is as the public headers state; in short: a program owns its
+ * verified module and text, a device its ffu_cl, an executable its fused module, its
+ * ffu_exec and copies of its signature, a buffer one reference to its cl_mem (and borrows
+ * its device), an event one reference to its cl_event.
+ */
+#ifndef FFU_API_API_H
+#define FFU_API_API_H
+
+#include <stdbool.h>
+
+#include "fieldfuse/builder.h"
+#include "fieldfuse/opencl.h"
+#include "ir/ir.h"
+#include "runtime/cl.h"
+#include "runtime/exec.h"
+
+struct ffu_program {
+	ffu_module *m;
+	char *text;               /* canonical text of m: the source of every private copy */
+	size_t text_len;
+	ffu_array_info *inputs, *outputs;
+	int n_inputs, n_outputs;
+};
+
+struct ffu_device {
+	ffu_cl cl;
+};
+
+struct ffu_buffer {
+	ffu_device *dev;          /* borrowed */
+	cl_mem mem;               /* one reference, ours */
+	ffu_shape shape;          /* an array shape: no pointers */
+	ffu_array_info info;      /* name "" */
+};
+
+struct ffu_event {
+	cl_event ev;
+};
+
+/*
+ * Makes a program of a module (verified here; the program owns m from the call on, and
+ * frees it on failure). Shared by ffu_program_parse and ffu_builder_finish.
+ */
+ffu_status ffu__program_from_module(ffu_program **out, ffu_module *m, const char *file, ffu_error *e);
+
+/* Describes an array shape for ffu_array_info (what/i/name only name it in errors). */
+ffu_status ffu__api_describe(ffu_array_info *info, const char *name, const ffu_shape *s, const char *what, int i,
+			     ffu_error *e);
+
+/*
+ * An array shape from the public (type keyword, rank, dims) triple; `call` names the
+ * public function in the message. EINVAL for an unknown type, a rank outside 0..4, NULL
+ * dims with rank > 0, a negative dimension, or more than 2^63 elements.
+ */
+ffu_status ffu__api_shape(ffu_shape *out, const char *type, int rank, const int64_t *dims, const char *call,
+			  ffu_error *e);
+
+#endif
