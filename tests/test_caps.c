@@ -405,6 +405,34 @@ Test(caps, profile_rows_sane)
 	}
 }
 
+Test(caps, profile_build_options)
+{
+	ffu_profile p = {.limb_bits = 32, .vector_width = 1};
+	char buf[96];
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "");
+	p.limb_bits = 64;
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "-DFFU_MONT256_LIMB64");
+	p.vector_width = 4;
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "-DFFU_MONT256_LIMB64 -DFFU_VECTOR_LOADS");
+	p.limb_bits = 32;
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "-DFFU_VECTOR_LOADS");
+	/* GPUs get vector loads from the table, CPUs nothing */
+	ffu_device_info d;
+	ffu_kernel_limits k;
+	load_fixture("amd_mi300x.json", &d, &k);
+	ffu__profile_for(&p, &d);
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "-DFFU_VECTOR_LOADS");
+	load_fixture("pocl_cpu.json", &d, &k);
+	ffu__profile_for(&p, &d);
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "");
+}
+
 /* ---- launch plans -------------------------------------------------------------------- */
 
 /* The properties every automatic plan has; returns its local size. */
@@ -1032,6 +1060,33 @@ ON_BOTH(disk_cache)
 	ffu_error_clear(&e);
 }
 
+/* The profile's limb width reaches the device templates as a define, and keys the cache. */
+ON_BOTH(profile_defines_reach_builds)
+{
+	static const char *const needs64 =
+		"#ifndef FFU_MONT256_LIMB64\n#error built without the 64-bit limb define\n#endif\n"
+		"__kernel void tiny(__global uint *x) { x[get_global_id(0)] += 3u; }\n";
+	ffu_cl cl;
+	ffu_error e = {0};
+	cl_program p = NULL;
+	open_dev(&cl, sel);
+	ffu__cl_set_disk_cache(&cl, false);
+	cr_expect_eq(ffu__cl_build(&cl, &p, needs64, NULL, &e), FFU_STATUS_EBUILD, "built without the define?");
+	ffu__cl_set_override(&cl, &(ffu_params){.limb_bits = 64});
+	cr_assert_eq(ffu__cl_build(&cl, &p, needs64, NULL, &e), FFU_STATUS_OK, "%s\n%s", e.message,
+		     e.build_log ? e.build_log : "");
+	ffu__cl_program_release(&p);
+	/* caller options still apply, after the profile's */
+	cr_assert_eq(ffu__cl_build(&cl, &p, needs64, "-DEXTRA=1", &e), FFU_STATUS_OK, "%s", e.message);
+	ffu__cl_program_release(&p);
+	unsigned builds = cl.cache_stats.source_builds;
+	ffu__cl_set_override(&cl, NULL);
+	cr_expect_eq(ffu__cl_build(&cl, &p, needs64, NULL, &e), FFU_STATUS_EBUILD, "a cached limb-64 build was reused");
+	cr_expect_eq(cl.cache_stats.source_builds, builds);
+	ffu_error_clear(&e);
+	ffu__cl_close(&cl);
+}
+
 /* FIELDFUSE_PROGRAM_CACHE decides at open; unset, the vendor's default applies. */
 ON_BOTH(disk_cache_switch)
 {
@@ -1099,14 +1154,16 @@ Test(caps, tune_writes_what_runs_use, .timeout = 600)
 	snprintf(path, sizeof path, "%s/tuning.json", tmpdir);
 
 	/* a small search, so the test stays short; every candidate is checked against the interpreter */
-	int rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4 --no-write");
+	int rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4 --limbs 32,64 --no-write");
 	out = cli_out();
 	cr_assert_eq(rc, 0, "%s", out);
-	cr_expect(strstr(out, "wg     8 lanes  1") && strstr(out, "wg    64 lanes  4") && strstr(out, "best: wg"), "%s", out);
+	cr_expect(strstr(out, "wg     8 lanes  1 limb 32") && strstr(out, "wg    64 lanes  4 limb 64") &&
+			  strstr(out, "best: wg"),
+		  "%s", out);
 	cr_expect_eq(access(path, F_OK), -1, "--no-write wrote %s", path);
 	free(out);
 
-	rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4");
+	rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4 --limbs 64");
 	out = cli_out();
 	cr_assert_eq(rc, 0, "%s", out);
 	cr_expect(strstr(out, "written to"), "%s", out);
@@ -1122,6 +1179,8 @@ Test(caps, tune_writes_what_runs_use, .timeout = 600)
 	cr_expect(wg == 8 || wg == 64 || wg == 256, "wg %lld", (long long)wg);
 	json_t *tune = json_object_get(entry, "tune");
 	cr_expect_eq(json_array_size(json_object_get(tune, "candidates")), 4);
+	json_int_t limb = json_integer_value(json_object_get(json_object_get(entry, "params"), "limb_bits"));
+	cr_expect(limb == 32 || limb == 64, "limb %lld", (long long)limb);
 	cr_expect(json_is_real(json_object_get(tune, "confirmed_gain")));
 	json_decref(db);
 
@@ -1163,6 +1222,7 @@ Test(caps, tune_writes_what_runs_use, .timeout = 600)
 Test(caps, tune_usage_errors)
 {
 	const char *usage[] = {"tune --wg 0", "tune --wg 8,,16", "tune --lanes 17", "tune --k 99", "tune --runs 0",
+			       "tune --limbs 48", "tune --limbs 32,64,32",
 			       "tune no_such_workload", "tune --frob", "tune --device"};
 	for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
 		int rc = cli(usage[i]);

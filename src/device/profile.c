@@ -129,3 +129,9 @@ void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev)
 		note(p, "; %s", "override");
 	}
 }
+
+void ffu__profile_build_options(const ffu_profile *p, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s%s%s", p->limb_bits == 64 ? "-DFFU_MONT256_LIMB64" : "",
+		 p->limb_bits == 64 && p->vector_width >= 4 ? " " : "", p->vector_width >= 4 ? "-DFFU_VECTOR_LOADS" : "");
+}

@@ -26,6 +26,13 @@ typedef struct ffu_profile {
 } ffu_profile;
 
 void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev);
+/*
+ * The build options that carry the profile's code choices into the device templates
+ * (cl/mont256*.cl): "-DFFU_MONT256_LIMB64" for 64-bit limbs, "-DFFU_VECTOR_LOADS" for
+ * vector loads of 256-bit values; "" when the defaults apply. ffu__cl_build prepends them
+ * to every build, so they are part of the program cache's key.
+ */
+void ffu__profile_build_options(const ffu_profile *p, char *buf, size_t cap);
 /* The built-in table alone (no tuning entry, environment or override): what `tune` compares with. */
 void ffu__profile_builtin(ffu_profile *p, const ffu_device_info *dev);
 

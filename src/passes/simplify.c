@@ -400,8 +400,10 @@ static ffu_inst *fold_index(simp *s, ffu_inst *in, bool *changed)
 	for (int j = 0; j < in->n_operands; j++) {
 		if (!const_value(in->operands[j], &cv[j]))
 			return in;
-		all_splat &= cv[j].lit == NULL && memcmp(cv[j].val, cv[0].val, cv[0].eb) == 0;
+		all_splat &= cv[j].lit == NULL;
 	}
+	for (int j = 1; j < in->n_operands && all_splat; j++) /* concatenate: one value throughout */
+		all_splat = memcmp(cv[j].val, cv[0].val, cv[0].eb) == 0;
 	if (all_splat) {
 		if (is_canonical_splat(in))
 			return in;

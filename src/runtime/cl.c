@@ -660,7 +660,34 @@ out:
 	return st;
 }
 
-ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e)
+static ffu_status build_cached(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e);
+
+ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *caller_options, ffu_error *e)
+{
+	ffu_status st;
+	ffu_profile prof;
+	char mine[96], *joined = NULL;
+	const char *options = caller_options;
+
+	*out = NULL;
+	/* the profile's code choices reach the templates as defines (profile.h) */
+	ffu__profile_for(&prof, &cl->dev);
+	ffu__profile_build_options(&prof, mine, sizeof mine);
+	if (mine[0]) {
+		size_t n = strlen(mine) + (caller_options ? strlen(caller_options) : 0) + 2;
+		if (!(joined = malloc(n)))
+			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		snprintf(joined, n, "%s%s%s", mine, caller_options && *caller_options ? " " : "",
+			 caller_options ? caller_options : "");
+		options = joined;
+	}
+	st = build_cached(cl, out, source, options, e);
+	free(joined);
+	return st;
+}
+
+/* ffu__cl_build with the options complete: memory cache, disk cache, source. */
+static ffu_status build_cached(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e)
 {
 	ffu_status st;
 

@@ -69,9 +69,10 @@ ffu_status ffu__cl_read(ffu_cl *cl, cl_mem buf, void *dst, size_t bytes, ffu_err
 void ffu__cl_buffer_release(cl_mem *buf);  /* NULLs it */
 
 /*
- * Builds source for cl's device; on failure FFU_STATUS_EBUILD with e->build_log set. Looks
- * in the context's memory cache, then (where enabled) the disk cache, before building from
- * source (runtime/cache.h); *out is always the caller's reference to release.
+ * Builds source for cl's device; on failure FFU_STATUS_EBUILD with e->build_log set. The
+ * device profile's defines (ffu__profile_build_options: limb width, vector loads) come
+ * before options. Looks in the context's memory cache, then (where enabled) the disk cache,
+ * before building from source (runtime/cache.h); *out is always the caller's reference.
  */
 ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *options, ffu_error *e);
 ffu_status ffu__cl_kernel(cl_program prog, cl_kernel *out, const char *name, ffu_error *e);

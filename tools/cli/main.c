@@ -19,7 +19,8 @@ static const struct {
 	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--timing kernel|end_to_end] [--runs N]\n"
 	 "                          [--warmup N] [--json FILE] [--csv FILE] [--plot FILE.png]"},
 	{"tune", cmd_tune,
-	 "tune [WORKLOAD...] [--device SEL|all] [--k K] [--runs N] [--wg LIST] [--lanes LIST] [--no-write]"},
+	 "tune [WORKLOAD...] [--device SEL|all] [--k K] [--runs N] [--wg LIST] [--lanes LIST]\n"
+	 "                          [--limbs 32,64] [--no-write]"},
 };
 
 static void usage(FILE *out)
