@@ -557,15 +557,10 @@ Test(semantics, pipeline_prefixes)
 	each_generated("simplify,cse,dce", true);
 }
 
-/*
- * fusion is the lead's (fusion.c), but "every pass keeps the values" covers it too.
- * Known bug, open: fusion alone on unsimplified generated programs (seed 59: a slice of a
- * product of broadcasts, concatenated) loses an instruction another fusion reads
- * ("operand 0 ('%v5') is not defined earlier"); with simplify first it does not occur.
- * Only the unfused run is checked here until that is fixed (session note, issue 5).
- */
+/* fusion is the lead's (fusion.c), but "every pass keeps the values" covers it too */
 Test(semantics, fusion)
 {
+	each_generated("fusion", true);
 	each_generated("fusion", false);
 }
 

@@ -105,7 +105,7 @@ static bool merge_makes_cycle(fuse_ctx *x, int a, int b)
 	int lo = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
 	int hi = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
 	int head = 0, tail = 0;
-	memset(x->seen + lo, 0, (size_t)(hi - lo + 1));
+	memset(x->seen, 0, (size_t)(hi - lo + 1)); /* seen[v - lo] */
 	for (int i = lo; i <= hi; i++) {
 		int g = x->group[i] < 0 ? -1 : find(x, i);
 		if (g != a && g != b)
@@ -486,7 +486,9 @@ static ffu_status rewrite_entry(fuse_ctx *x, ffu_error *e)
 				continue;
 			/* ready when all members' external operands are placed */
 			bool ready = true;
-			for (int w = i; w < n && ready; w++) {
+			/* every member of the group, also those before i (the group's id window) */
+			int w_lo = x->group[i] < 0 ? i : x->lo[node[i]], w_hi = x->group[i] < 0 ? i : x->hi[node[i]];
+			for (int w = w_lo; w <= w_hi && ready; w++) {
 				if (node[w] != node[i])
 					continue;
 				const ffu_inst *in = c->insts[w];

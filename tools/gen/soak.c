@@ -44,7 +44,27 @@ typedef struct soak {
 	int n_cls;
 	long long programs, runs, elements, mismatches, errors;
 	int shown; /* failure reports printed in full so far */
+	uint64_t bad[MAX_BATCH]; /* seeds of the current batch that failed on the host */
+	int n_bad;
 } soak;
+
+/* A program failed the host check: it stays out of the batch's device runs. */
+static void mark_bad(soak *s, uint64_t seed)
+{
+	for (int i = 0; i < s->n_bad; i++)
+		if (s->bad[i] == seed)
+			return;
+	if (s->n_bad < MAX_BATCH)
+		s->bad[s->n_bad++] = seed;
+}
+
+static bool is_bad(const soak *s, uint64_t seed)
+{
+	for (int i = 0; i < s->n_bad; i++)
+		if (s->bad[i] == seed)
+			return true;
+	return false;
+}
 
 /* One failure: the seed, what happened, and (for the first few) the program's text. */
 static void report(soak *s, uint64_t seed, const char *what)
@@ -148,6 +168,8 @@ static void compare(soak *s, const uint64_t *seeds, const int *out_first, int n,
 			 "%s: output %d of the program: %lld elements differ from the interpreter, first %lld (got %s, expected %s)",
 			 where, o - out_first[p], bad, first, got, want);
 		report(s, seeds[p], what);
+		if (strncmp(where, "host", 4) == 0)
+			mark_bad(s, seeds[p]);
 	}
 }
 
@@ -189,6 +211,7 @@ fail:
 		s->errors++;
 		snprintf(what, sizeof what, "%s: %s", where, e.message);
 		report(s, seeds[0], what);
+		mark_bad(s, seeds[0]);
 	}
 	ffu_error_clear(&e);
 }
@@ -259,7 +282,15 @@ static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse,
 {
 	char what[1400];
 	long long before = s->errors + s->mismatches;
-	for (int i = 0; i < n && n > 1; i++) {
+	if (n == 1) { /* nothing to narrow down */
+		s->errors++;
+		snprintf(what, sizeof what, "%s on %s: %s%s%.600s", fuse ? "fused" : "unfused", s->cls[d].dev.name,
+			 batch_err->message, batch_err->build_log ? "\nbuild log:\n" : "",
+			 batch_err->build_log ? batch_err->build_log : "");
+		report(s, seeds[0], what);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
 		ffu_strbuf sb = {0};
 		ffu_value *in = NULL, *ref = NULL;
 		int np = 0, n_ref = 0, out_first[2];
@@ -290,26 +321,47 @@ static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse,
 	}
 }
 
-/* One batch of programs: host pass checks, then every device. */
+/*
+ * One batch of programs: the host check of the passes, then every device. Programs that
+ * fail on the host are reported there and left out of the device runs (a module the
+ * passes cannot handle would fail every device run of its batch, and each retry alone
+ * costs an OpenCL build).
+ */
 static void soak_one(soak *s, const uint64_t *seeds, int n)
 {
 	ffu_strbuf sb = {0};
 	ffu_value *in = NULL, *ref = NULL;
 	int np = 0, n_ref = 0, out_first[MAX_BATCH + 1];
+	uint64_t good[MAX_BATCH];
 	s->programs += n;
-	if (prepare(s, seeds, n, &sb, out_first, &in, &np, &ref, &n_ref) == FFU_STATUS_OK) {
-		check_passes(s, sb.data, seeds, out_first, n, in, np, ref, n_ref);
-		for (int d = 0; d < s->n_cls && !s->host_only; d++) {
-			double t0 = ffu__now_ms();
-			for (int fuse = 1; fuse >= (s->unfused ? 0 : 1); fuse--) {
-				ffu_error e = {0};
-				if (device_run(s, &s->cls[d], sb.data, seeds, out_first, n, in, np, ref, n_ref, fuse, &e) < 0)
-					retry_alone(s, d, seeds, n, fuse, &e);
-				ffu_error_clear(&e);
-			}
-			s->device_ms[d] += ffu__now_ms() - t0;
-		}
+	s->n_bad = 0;
+	if (prepare(s, seeds, n, &sb, out_first, &in, &np, &ref, &n_ref))
+		goto out;
+	check_passes(s, sb.data, seeds, out_first, n, in, np, ref, n_ref);
+	int n_good = 0;
+	for (int i = 0; i < n; i++)
+		if (!is_bad(s, seeds[i]))
+			good[n_good++] = seeds[i];
+	if (n_good < n) {
+		ffu__values_free(in, np);
+		ffu__values_free(ref, n_ref);
+		ffu__sb_free(&sb);
+		in = ref = NULL;
+		np = n_ref = 0;
+		if (!n_good || prepare(s, good, n_good, &sb, out_first, &in, &np, &ref, &n_ref))
+			goto out;
 	}
+	for (int d = 0; d < s->n_cls && !s->host_only; d++) {
+		double t0 = ffu__now_ms();
+		for (int fuse = 1; fuse >= (s->unfused ? 0 : 1); fuse--) {
+			ffu_error e = {0};
+			if (device_run(s, &s->cls[d], sb.data, good, out_first, n_good, in, np, ref, n_ref, fuse, &e) < 0)
+				retry_alone(s, d, good, n_good, fuse, &e);
+			ffu_error_clear(&e);
+		}
+		s->device_ms[d] += ffu__now_ms() - t0;
+	}
+out:
 	ffu__values_free(in, np);
 	ffu__values_free(ref, n_ref);
 	ffu__sb_free(&sb);
