@@ -3,9 +3,12 @@
 
 #include "util/file.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char *const ffu_test_devices[2] = {"pocl", "rusticl"};
 
@@ -25,4 +28,25 @@ char *ffu_test_read_file(const char *path, size_t *len)
 {
 	char *text = NULL;
 	return ffu__file_read(path, &text, len, NULL) == FFU_STATUS_OK ? text : NULL;
+}
+
+void ffu_test_remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	char p[512];
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			ffu_test_remove_tree(p);
+		else
+			unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
 }

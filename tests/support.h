@@ -14,5 +14,7 @@ extern const char *const ffu_test_devices[2]; /* "pocl", "rusticl" */
 char *ffu_test_path(const char *rel);
 /* Reads a whole file; NULL on failure. *len optional. malloc'd, NUL-terminated. */
 char *ffu_test_read_file(const char *path, size_t *len);
+/* Removes dir and everything under it (symbolic links are removed, not followed). */
+void ffu_test_remove_tree(const char *dir);
 
 #endif

@@ -42,27 +42,6 @@
 
 static char tmpdir[64];
 
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *de;
-	char p[512];
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(p);
-		else
-			unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 /* A fresh cache folder for the test, and no overrides from the caller's environment. */
 static void setup(void)
 {
@@ -77,7 +56,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	remove_tree(tmpdir);
+	ffu_test_remove_tree(tmpdir);
 }
 
 TestSuite(caps, .init = setup, .fini = teardown, .timeout = 300);

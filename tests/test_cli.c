@@ -35,27 +35,6 @@ enum { N = 7, MAX_ARGS = 32, MAX_ENV = 512 };
 
 static char tmpdir[64];
 
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *de;
-	char p[512];
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(p);
-		else
-			unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 static void make_dir(void)
 {
 	strcpy(tmpdir, "/tmp/ffu_cli_XXXXXX");
@@ -64,7 +43,7 @@ static void make_dir(void)
 
 static void drop_dir(void)
 {
-	remove_tree(tmpdir);
+	ffu_test_remove_tree(tmpdir);
 }
 
 TestSuite(cli, .init = make_dir, .fini = drop_dir, .timeout = 120);

@@ -37,7 +37,10 @@
  *
  * Environment: FIELDFUSE_DISABLE_FUSION=1 makes ffu_program_run behave as if no_fuse were
  * set (a kill switch for bisecting, read once per process); FIELDFUSE_DEVICE is the default
- * device selector; FIELDFUSE_WG_SIZE overrides the work-group size.
+ * device selector; FIELDFUSE_WG_SIZE overrides the work-group size;
+ * FIELDFUSE_DISABLE_PASSES=a,b turns passes off; FIELDFUSE_PROGRAM_CACHE=0|1 turns the
+ * on-disk program cache off or on (default per vendor, docs/tuning.md) and
+ * FIELDFUSE_CACHE_DIR moves it and the tuning database (default $XDG_CACHE_HOME/fieldfuse).
  */
 #ifndef FIELDFUSE_FIELDFUSE_H
 #define FIELDFUSE_FIELDFUSE_H
@@ -132,7 +135,9 @@ typedef struct ffu_run_options {
  * ffu_program_input(p, i).bytes of canonical values, outputs[i] at
  * ffu_program_output(p, i).bytes of writable memory (an array with a NULL entry is only
  * allowed where that size is 0). o may be NULL; its out fields are written on success.
- * Each call compiles afresh (the OpenCL driver caches builds); the program is not modified.
+ * Each call generates the kernels again; the device handle keeps built programs, so a
+ * repeated run skips the OpenCL build. The program is not modified (compile it once with
+ * executable.h to skip generation too).
  * An input value >= p: FFU_STATUS_EINVAL naming the input and element. On failure the
  * contents of the output buffers are unspecified.
  */

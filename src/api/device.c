@@ -80,15 +80,6 @@ static ffu_status context_has(cl_context ctx, cl_device_id device, ffu_error *e)
 		     : ffu__err(e, FFU_STATUS_EINVAL, "ffu_device_adopt: the context does not contain the device");
 }
 
-/* The platform's major OpenCL version from "OpenCL <major>.<minor> ...", 1 if unreadable. */
-static int platform_major(const char *version)
-{
-	int major = 0, minor = 0;
-	if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 1)
-		return 1;
-	return major;
-}
-
 /*
  * As ffu__cl_open, but on the caller's context (retained) instead of a new one: our own
  * in-order profiling queue, the tuning-database entry and the disk-cache choice.
@@ -117,32 +108,8 @@ ffu_status ffu_device_adopt(ffu_device **out, cl_context ctx, cl_device_id devic
 		goto out;
 	}
 	cl->ctx = ctx;
-	/* 2.0+ platforms deprecate clCreateCommandQueue; 1.x ones lack the replacement */
-	if (platform_major(info.platform_version) >= 2) {
-		cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-		cl->queue = FFU_CL_NEW(clCreateCommandQueueWithProperties, &err, ctx, device, qprops, &err);
-		if (!cl->queue || err != CL_SUCCESS) {
-			st = ffu__err_cl(e, "clCreateCommandQueueWithProperties", err, "on %s", info.name);
-			goto out;
-		}
-	} else {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-		cl->queue = FFU_CL_NEW(clCreateCommandQueue, &err, ctx, device, CL_QUEUE_PROFILING_ENABLE, &err);
-#pragma GCC diagnostic pop
-		if (!cl->queue || err != CL_SUCCESS) {
-			st = ffu__err_cl(e, "clCreateCommandQueue", err, "on %s", info.name);
-			goto out;
-		}
-	}
-	/* tuning and the disk cache are optimisations: a broken cache file never fails an adopt */
-	bool found = false;
-	if (ffu__tuning_lookup(&cl->dev.tuned, &found, &cl->dev, NULL) != FFU_STATUS_OK || !found)
-		memset(&cl->dev.tuned, 0, sizeof cl->dev.tuned);
-	memset(&cl->dev.override, 0, sizeof cl->dev.override);
-	const char *disk = getenv("FIELDFUSE_PROGRAM_CACHE");
-	cl->disk_cache = disk && *disk ? strcmp(disk, "0") != 0
-				       : ffu__progcache_disk_default(info.vendor_class, info.type);
+	if ((st = ffu__cl_attach(cl, e)))
+		goto out;
 	*out = d;
 	d = NULL;
 out:

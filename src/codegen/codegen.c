@@ -133,14 +133,6 @@ static void ix_name(const kgen *g, int ix, char buf[24])
 		snprintf(buf, 24, "x%d", ix);
 }
 
-static int64_t stride_of(const ffu_shape *s, int d)
-{
-	int64_t st = 1;
-	for (int k = d + 1; k < s->rank; k++)
-		st *= s->dims[k];
-	return st;
-}
-
 /* Appends the coordinate along dimension d of linear index `var` into shape s. */
 static void put_coord(ffu_strbuf *o, const char *var, const int64_t *dims, int rank, int d)
 {
@@ -176,7 +168,7 @@ static int operand_ix(kgen *g, const ffu_inst *in, int j, int ix)
 	for (int k = 0; k < t->rank; k++) {
 		if (k)
 			ffu__sb_append(&e, " + ");
-		int64_t ts = stride_of(t, k);
+		int64_t ts = ffu__shape_stride(t, k);
 		switch (in->op) {
 		case FFU_OP_BROADCAST:
 			put_coord(&e, var, s->dims, s->rank, (int)in->dims[k]);
@@ -322,7 +314,10 @@ static bool has(const kgen *g, int vn, char form)
 	return v->literal || (form == 'c' ? v->has_c : v->has_m);
 }
 
-/* The form in which operands first..first+n-1 of vn are all available (c preferred). */
+/*
+ * The form in which operands first..first+n-1 of vn are all available (c preferred),
+ * converting what lacks it. Integer and pred values only ever have c, so they get c.
+ */
 static char common_form(kgen *g, int vn, int first, int n)
 {
 	bool all_c = true;
@@ -419,16 +414,13 @@ static void emit_compare(kgen *g, int vn)
 	int a = resolve(g, opval(g, vn, 0)), b = resolve(g, opval(g, vn, 1));
 	const ffu_field *fa = field_of(g, a);
 	const char *neg = in->direction == FFU_CMP_NE ? "!" : "";
-	if (is_int(fa)) {
-		need(g, a, 'c');
-		need(g, b, 'c');
-		decl(g, vn, 'c');
+	/* equal in one form iff equal in the other: compare where both already are */
+	char form = common_form(g, vn, 0, 2);
+	decl(g, vn, 'c');
+	if (is_int(fa))
 		ffu__sb_printf(g->sb, "(pred_t)%s(c%d == c%d);\n", neg, a, b);
-	} else { /* equal in one form iff equal in the other: compare where both already are */
-		char form = common_form(g, vn, 0, 2);
-		decl(g, vn, 'c');
+	else
 		ffu__sb_printf(g->sb, "(pred_t)%s%s_eq(%c%d, %c%d);\n", neg, fa->base->name, form, a, form, b);
-	}
 	set_form(g, vn, 'c');
 }
 
@@ -436,11 +428,7 @@ static void emit_select(kgen *g, int vn)
 {
 	int p = resolve(g, opval(g, vn, 0));
 	need(g, p, 'c');
-	char form = is_int(field_of(g, vn)) ? 'c' : common_form(g, vn, 1, 2);
-	if (form == 'c' && is_int(field_of(g, vn))) {
-		need(g, opval(g, vn, 1), 'c');
-		need(g, opval(g, vn, 2), 'c');
-	}
+	char form = common_form(g, vn, 1, 2);
 	decl(g, vn, form);
 	ffu__sb_printf(g->sb, "c%d ? %c%d : %c%d;\n", p, form, resolve(g, opval(g, vn, 1)), form,
 		       resolve(g, opval(g, vn, 2)));
@@ -577,10 +565,7 @@ static void emit_concatenate(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	int d = (int)in->dims[0];
-	char form = is_int(field_of(g, vn)) ? 'c' : common_form(g, vn, 0, in->n_operands);
-	if (is_int(field_of(g, vn)))
-		for (int j = 0; j < in->n_operands; j++)
-			need(g, opval(g, vn, j), 'c');
+	char form = common_form(g, vn, 0, in->n_operands);
 	char var[24];
 	ix_name(g, g->v[vn].ix, var);
 	decl(g, vn, form);
@@ -787,6 +772,15 @@ static int n_outputs(const ffu_computation *fc, const ffu_inst *const **outs)
 	return root->op == FFU_OP_TUPLE ? root->n_operands : 1;
 }
 
+/* A loop kernel's signature: inputs, outputs, and for the wide variant its stride; "{". */
+static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_computation *fc, int n_out, bool wide)
+{
+	emit_params(sb, name, fc);
+	for (int o = 0; o < n_out; o++)
+		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
+	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
+}
+
 /*
  * A loop fusion becomes kernel ffu_k<k>, one element per work-item, and where lanes > 1
  * also ffu_k<k>_wide: `lanes` elements per work-item (i, i + stride, ...), the body
@@ -822,19 +816,15 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	char name[48];
 	ffu__codegen_kernel_name(name, k);
 	ffu__sb_printf(sb, "/* %s: %s */\n", fusion->name, fc->name);
-	emit_params(sb, name, fc);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
-	ffu__sb_append(sb, ")\n{\n\tconst ulong i = get_global_id(0);\n");
+	emit_loop_signature(sb, name, fc, n_out, false);
+	ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
 	ffu__sb_append(sb, ffu__sb_cstr(&body));
 	ffu__sb_append(sb, "}\n\n");
 	lanes = ffu__codegen_kernel_lanes(fusion, lanes);
 	if (lanes > 1 && st == FFU_STATUS_OK) {
 		ffu__codegen_wide_kernel_name(name, k);
-		emit_params(sb, name, fc);
-		for (int o = 0; o < n_out; o++)
-			ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
-		ffu__sb_append(sb, ", const ulong stride)\n{\n\tconst ulong g = get_global_id(0);\n");
+		emit_loop_signature(sb, name, fc, n_out, true);
+		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
 		for (int r = 0; r < lanes; r++)
 			ffu__sb_printf(sb, "\tconst ulong i_%d = g + %d * stride;\n", r, r);
 		const char *b = ffu__sb_cstr(&body);
@@ -904,7 +894,7 @@ static void put_reduce_index(ffu_strbuf *sb, const ffu_inst *red)
 			put_coord(sb, "r", rd, nr, ir++);
 		else
 			put_coord(sb, "o", kd, nk, ik++);
-		ffu__sb_printf(sb, " * %lluUL", (unsigned long long)stride_of(t, d));
+		ffu__sb_printf(sb, " * %lluUL", (unsigned long long)ffu__shape_stride(t, d));
 	}
 }
 

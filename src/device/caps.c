@@ -7,6 +7,7 @@
  */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include "device/caps.h"
+#include "util/text.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
@@ -123,36 +124,23 @@ unsigned ffu__caps_ext_bits(const char *extensions)
 
 /* ---- classification and derived facts ------------------------------------------------ */
 
-static bool ci_contains(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++) {
-		size_t i = 0;
-		while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
-			return true;
-	}
-	return n == 0;
-}
-
 ffu_vendor ffu__caps_classify(const char *platform_name, unsigned platform_ext, cl_uint vendor_id, unsigned device_ext)
 {
 	const char *n = platform_name ? platform_name : "";
 
 	/* PoCL first: its device vendor is the CPU's, and it can drive NVIDIA GPUs too. */
-	if (strstr(n, "Portable Computing Language") || ci_contains(n, "pocl"))
+	if (strstr(n, "Portable Computing Language") || ffu__str_icontains(n, "pocl"))
 		return FFU_VENDOR_POCL;
-	if (ci_contains(n, "rusticl"))
+	if (ffu__str_icontains(n, "rusticl"))
 		return FFU_VENDOR_RUSTICL;
-	if (ci_contains(n, "NVIDIA"))
+	if (ffu__str_icontains(n, "NVIDIA"))
 		return FFU_VENDOR_NVIDIA;
 	/* Case-sensitive: "amd" in lower case is too common inside other words. */
 	if (strstr(n, "AMD") || strstr(n, "Advanced Micro Devices"))
 		return FFU_VENDOR_AMD;
-	if (ci_contains(n, "Intel"))
+	if (ffu__str_icontains(n, "Intel"))
 		return FFU_VENDOR_INTEL;
-	if (ci_contains(n, "Apple"))
+	if (ffu__str_icontains(n, "Apple"))
 		return FFU_VENDOR_APPLE;
 	/* Renamed or white-labelled platforms still carry their vendor's extension prefix. */
 	if (platform_ext & FFU_EXT(FAMILY_POCL))
@@ -272,20 +260,6 @@ static cl_int live_get(const live *l, const ffu_cap_row *r, size_t size, void *d
 	return CL_INVALID_VALUE;
 }
 
-/* Drivers pad some strings (Rusticl's "OpenCL 3.0 ", Intel's leading blanks): trim both ends. */
-static void copy_trimmed(char *dst, size_t cap, const char *src)
-{
-	while (*src && isspace((unsigned char)*src))
-		src++;
-	size_t n = strlen(src);
-	while (n > 0 && isspace((unsigned char)src[n - 1]))
-		n--;
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* Variable-length rows: the size first, then the value (a fixed buffer fails on long strings). */
 static ffu_status live_var(const live *l, const ffu_cap_row *r, void **out, size_t *len, ffu_error *e)
 {
@@ -322,7 +296,7 @@ static ffu_status live_row(const live *l, const ffu_cap_row *r, unsigned char *b
 		if ((st = live_var(l, r, &buf, &len, e)))
 			break;
 		if (r->kind == FFU_CAP_STR)
-			copy_trimmed(field, r->size, buf);
+			ffu__str_copy_trimmed(field, r->size, buf);
 		else
 			*(unsigned *)field = ffu__caps_ext_bits(buf);
 		break;
@@ -433,7 +407,7 @@ static ffu_status fixture_row(const ffu_cap_row *r, const json_t *v, unsigned ch
 		if (!json_is_string(v))
 			return fixture_err(e, file, r->name, "expected a string");
 		if (r->kind == FFU_CAP_STR)
-			copy_trimmed(field, r->size, json_string_value(v));
+			ffu__str_copy_trimmed(field, r->size, json_string_value(v));
 		else
 			*(unsigned *)field = ffu__caps_ext_bits(json_string_value(v));
 		return FFU_STATUS_OK;

@@ -3,6 +3,7 @@
  * reason is in docs/tuning.md; the short ones are here.
  */
 #include "device/profile.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -50,23 +51,10 @@ const ffu_profile_row ffu__profile_rows[] = {
 };
 const size_t ffu__profile_n_rows = sizeof ffu__profile_rows / sizeof ffu__profile_rows[0];
 
-static bool ci_contains(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++) {
-		size_t i = 0;
-		while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
-			return true;
-	}
-	return n == 0;
-}
-
 static bool row_matches(const ffu_profile_row *r, const ffu_device_info *d)
 {
 	return (r->vendor == ANY || r->vendor == d->vendor_class) && (!r->type || (r->type & d->type)) &&
-	       (!r->arch || strncmp(d->arch, r->arch, strlen(r->arch)) == 0) && (!r->name || ci_contains(d->name, r->name));
+	       (!r->arch || strncmp(d->arch, r->arch, strlen(r->arch)) == 0) && (!r->name || ffu__str_icontains(d->name, r->name));
 }
 
 /* Specificity: the deepest level the row names (vendor < type < arch < name), vendor rows after generic ones. */

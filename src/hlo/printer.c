@@ -218,27 +218,14 @@ static ffu_status put_comp(ffu_strbuf *sb, const ffu_computation *c, ffu_error *
 	return FFU_STATUS_OK;
 }
 
-/* Computation -> index in m->comps through a pointer-sorted copy (modules may hold thousands). */
-typedef struct comp_pos {
-	const ffu_computation *c;
-	int index;
-} comp_pos;
-
-static int cmp_pos(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)((const comp_pos *)a)->c, y = (uintptr_t)((const comp_pos *)b)->c;
-	return x < y ? -1 : x > y;
-}
-
-static bool callees_done(const ffu_module *m, const comp_pos *pos, const ffu_computation *c, const bool *done)
+static bool callees_done(const ffu_module *m, const ffu_comp_pos *pos, const ffu_computation *c, const bool *done)
 {
 	for (int i = 0; i < c->n_insts; i++) {
 		/* fusion calls= and reduce to_apply= */
 		if ((c->insts[i]->op != FFU_OP_FUSION && c->insts[i]->op != FFU_OP_REDUCE) || !c->insts[i]->callee)
 			continue;
-		comp_pos key = {c->insts[i]->callee, -1};
-		const comp_pos *hit = bsearch(&key, pos, (size_t)m->n_comps, sizeof key, cmp_pos);
-		if (hit && !done[hit->index])
+		int k = ffu__comp_pos_find(pos, m->n_comps, c->insts[i]->callee);
+		if (k >= 0 && !done[k])
 			return false;
 	}
 	return true;
@@ -253,15 +240,12 @@ ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e)
 				m->name ? m->name : "(null)");
 	ffu__sb_printf(sb, "HloModule %s\n", m->name);
 	bool *done = calloc((size_t)m->n_comps + 1, sizeof *done);
-	comp_pos *pos = malloc(sizeof *pos * ((size_t)m->n_comps + 1));
+	ffu_comp_pos *pos = ffu__comp_pos_build(m);
 	if (!done || !pos) {
 		free(done);
 		free(pos);
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory printing HLO");
 	}
-	for (int i = 0; i < m->n_comps; i++)
-		pos[i] = (comp_pos){m->comps[i], i};
-	qsort(pos, (size_t)m->n_comps, sizeof *pos, cmp_pos);
 	/* Definition order, except that a callee always precedes its callers (the parser needs
 	   that); a cycle, which the verifier rejects, is printed in plain order. */
 	ffu_status st = FFU_STATUS_OK;

@@ -54,26 +54,6 @@ static ffu_status copy_value(ffu_value *dst, const ffu_value *src, ffu_error *e)
 static ffu_status run_comp(const ffu_computation *c, const ffu_value *args, int n_args, slot *result,
 			   ffu_error *e);
 
-/* --- row-major index arithmetic --- */
-
-/* The multi-index of linear position i in s (idx[0] is the slowest dimension). */
-static void unravel(const ffu_shape *s, int64_t i, int64_t idx[FFU_MAX_RANK])
-{
-	for (int d = s->rank - 1; d >= 0; d--) {
-		idx[d] = s->dims[d] ? i % s->dims[d] : 0;
-		i = s->dims[d] ? i / s->dims[d] : 0;
-	}
-}
-
-/* The linear position of a multi-index in s. */
-static int64_t ravel(const ffu_shape *s, const int64_t idx[FFU_MAX_RANK])
-{
-	int64_t i = 0;
-	for (int d = 0; d < s->rank; d++)
-		i = i * s->dims[d] + idx[d];
-	return i;
-}
-
 /* The operand's value (one array: the verifier rules out tuples everywhere but tuple ops). */
 static const ffu_value *arg(const ffu_inst *in, const slot *slots, int j)
 {
@@ -138,7 +118,7 @@ static void eval_iota(const ffu_inst *in, ffu_value *o)
 	const ffu_field *f = ffu__shape_field(&in->shape);
 	int64_t n = ffu__shape_count(&in->shape), idx[FFU_MAX_RANK];
 	for (int64_t i = 0; i < n; i++) {
-		unravel(&in->shape, i, idx);
+		ffu__shape_unravel(&in->shape, i, idx);
 		ffu__fp_set_u64(f, o->data + i * f->storage_bytes, (uint64_t)idx[in->index]);
 	}
 }
@@ -155,9 +135,9 @@ static void eval_index(const ffu_inst *in, const slot *slots, ffu_value *o)
 			const ffu_value *x = arg(in, slots, j);
 			int64_t m = ffu__shape_count(&x->shape);
 			for (int64_t i = 0; i < m; i++) {
-				unravel(&x->shape, i, idx);
+				ffu__shape_unravel(&x->shape, i, idx);
 				idx[cd] += offset;
-				memcpy(o->data + ravel(s, idx) * eb, x->data + i * eb, eb);
+				memcpy(o->data + ffu__shape_ravel(s, idx) * eb, x->data + i * eb, eb);
 			}
 			offset += x->shape.dims[cd];
 		}
@@ -169,7 +149,7 @@ static void eval_index(const ffu_inst *in, const slot *slots, ffu_value *o)
 		return;
 	}
 	for (int64_t i = 0; i < n; i++) {
-		unravel(s, i, idx);
+		ffu__shape_unravel(s, i, idx);
 		if (in->op == FFU_OP_BROADCAST) {
 			/* operand dimension k is result dimension dims[k]; the others replicate */
 			for (int k = 0; k < in->n_dims; k++)
@@ -178,7 +158,7 @@ static void eval_index(const ffu_inst *in, const slot *slots, ffu_value *o)
 			for (int d = 0; d < s->rank; d++)
 				src[d] = in->slice_start[d] + idx[d] * in->slice_stride[d];
 		}
-		memcpy(o->data + i * eb, x->data + ravel(&x->shape, src) * eb, eb);
+		memcpy(o->data + i * eb, x->data + ffu__shape_ravel(&x->shape, src) * eb, eb);
 	}
 }
 
@@ -201,12 +181,12 @@ static void eval_reduce(const ffu_inst *in, const slot *slots, ffu_value *o)
 	for (int64_t i = 0; i < n; i++)
 		memcpy(o->data + i * eb, init->data, eb);
 	for (int64_t i = 0; i < m; i++) {
-		unravel(&x->shape, i, idx);
+		ffu__shape_unravel(&x->shape, i, idx);
 		int r = 0;
 		for (int d = 0; d < x->shape.rank; d++)
 			if (!folded[d])
 				kept[r++] = idx[d];
-		unsigned char *acc = o->data + ravel(&in->shape, kept) * eb;
+		unsigned char *acc = o->data + ffu__shape_ravel(&in->shape, kept) * eb;
 		fn(f, acc, acc, x->data + i * eb);
 	}
 }

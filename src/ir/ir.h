@@ -131,6 +131,13 @@ struct ffu_module {
 /* --- shapes (ir/shape.c) --- */
 int64_t ffu__shape_count(const ffu_shape *s);   /* elements of an array shape; 1 for scalars */
 bool ffu__shape_eq(const ffu_shape *a, const ffu_shape *b);
+/* Same rank and dimensions (element types may differ); false for tuples. */
+bool ffu__shape_same_dims(const ffu_shape *a, const ffu_shape *b);
+/* Row-major index arithmetic on array shapes: the stride of dimension d (elements), the
+   multi-index of linear position i (idx[0] the slowest dimension), and back. */
+int64_t ffu__shape_stride(const ffu_shape *s, int d);
+void ffu__shape_unravel(const ffu_shape *s, int64_t i, int64_t idx[FFU_MAX_RANK]);
+int64_t ffu__shape_ravel(const ffu_shape *s, const int64_t idx[FFU_MAX_RANK]);
 bool ffu__shape_is_array(const ffu_shape *s);
 const ffu_field *ffu__shape_field(const ffu_shape *s); /* NULL for tuples */
 size_t ffu__shape_elem_bytes(const ffu_shape *s);
@@ -158,6 +165,17 @@ bool ffu__shape_copy(ffu_module *m, ffu_shape *dst, const ffu_shape *src);
 /* A name not used yet in m, built from base ("fusion" -> "fusion.3"). */
 const char *ffu__module_unique_name(ffu_module *m, const char *base);
 ffu_computation *ffu__module_find_comp(const ffu_module *m, const char *name);
+/*
+ * Computation -> its index in m->comps in O(log n) (modules may hold thousands): the
+ * verifier, printer and DCE look callees up through it. Build is malloc'd (m->n_comps
+ * entries sorted by pointer; NULL on out of memory); find returns -1 for c not in m or NULL.
+ */
+typedef struct ffu_comp_pos {
+	const ffu_computation *c;
+	int index;
+} ffu_comp_pos;
+ffu_comp_pos *ffu__comp_pos_build(const ffu_module *m);
+int ffu__comp_pos_find(const ffu_comp_pos *pos, int n, const ffu_computation *c);
 void ffu__comp_renumber(ffu_computation *c);
 /* Number of uses of each instruction of c (array of c->n_insts, malloc'd; ROOT counts as a use). */
 int *ffu__comp_use_counts(const ffu_computation *c);

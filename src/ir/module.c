@@ -1,4 +1,5 @@
 /* ir/module.c: creating modules, computations and instructions in the module's arena. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,4 +203,30 @@ void ffu__inst_copy_attrs(ffu_inst *dst, const ffu_inst *src)
 	dst->callee = src->callee;
 	dst->reduce_fn = src->reduce_fn;
 	dst->fusion_kind = src->fusion_kind;
+}
+
+static int cmp_comp_pos(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const ffu_comp_pos *)a)->c, y = (uintptr_t)((const ffu_comp_pos *)b)->c;
+	return x < y ? -1 : x > y;
+}
+
+ffu_comp_pos *ffu__comp_pos_build(const ffu_module *m)
+{
+	ffu_comp_pos *pos = malloc(sizeof *pos * ((size_t)m->n_comps + 1));
+	if (!pos)
+		return NULL;
+	for (int i = 0; i < m->n_comps; i++)
+		pos[i] = (ffu_comp_pos){m->comps[i], i};
+	qsort(pos, (size_t)m->n_comps, sizeof *pos, cmp_comp_pos);
+	return pos;
+}
+
+int ffu__comp_pos_find(const ffu_comp_pos *pos, int n, const ffu_computation *c)
+{
+	if (!c)
+		return -1;
+	ffu_comp_pos key = {c, -1};
+	const ffu_comp_pos *hit = bsearch(&key, pos, (size_t)n, sizeof key, cmp_comp_pos);
+	return hit ? hit->index : -1;
 }

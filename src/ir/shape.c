@@ -55,12 +55,41 @@ bool ffu__shape_eq(const ffu_shape *a, const ffu_shape *b)
 				return false;
 		return true;
 	}
-	if (a->rank != b->rank)
+	return ffu__shape_same_dims(a, b);
+}
+
+bool ffu__shape_same_dims(const ffu_shape *a, const ffu_shape *b)
+{
+	if (a->type == FFU_TYPE_TUPLE || b->type == FFU_TYPE_TUPLE || a->rank != b->rank)
 		return false;
 	for (int i = 0; i < a->rank; i++)
 		if (a->dims[i] != b->dims[i])
 			return false;
 	return true;
+}
+
+int64_t ffu__shape_stride(const ffu_shape *s, int d)
+{
+	int64_t st = 1;
+	for (int k = d + 1; k < s->rank; k++)
+		st *= s->dims[k];
+	return st;
+}
+
+void ffu__shape_unravel(const ffu_shape *s, int64_t i, int64_t idx[FFU_MAX_RANK])
+{
+	for (int d = s->rank - 1; d >= 0; d--) {
+		idx[d] = s->dims[d] ? i % s->dims[d] : 0;
+		i = s->dims[d] ? i / s->dims[d] : 0;
+	}
+}
+
+int64_t ffu__shape_ravel(const ffu_shape *s, const int64_t idx[FFU_MAX_RANK])
+{
+	int64_t i = 0;
+	for (int d = 0; d < s->rank; d++)
+		i = i * s->dims[d] + idx[d];
+	return i;
 }
 
 const ffu_field *ffu__shape_field(const ffu_shape *s)

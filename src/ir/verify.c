@@ -17,30 +17,16 @@
 
 #include "ir/ir.h"
 
-/* Computation -> index in m->comps, by binary search over pointers (fusion checks). */
-typedef struct comp_pos {
-	const ffu_computation *c;
-	int index;
-} comp_pos;
-
 typedef struct vctx {
 	const ffu_module *m;
 	const char *file;
 	ffu_error *e;
-	comp_pos *pos; /* m->n_comps entries sorted by pointer */
+	ffu_comp_pos *pos; /* ffu__comp_pos_build (fusion checks) */
 } vctx;
-
-static int cmp_pos(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)((const comp_pos *)a)->c, y = (uintptr_t)((const comp_pos *)b)->c;
-	return x < y ? -1 : x > y;
-}
 
 static int comp_index(const vctx *v, const ffu_computation *c)
 {
-	comp_pos key = {c, -1};
-	const comp_pos *hit = bsearch(&key, v->pos, (size_t)v->m->n_comps, sizeof key, cmp_pos);
-	return hit ? hit->index : -1;
+	return ffu__comp_pos_find(v->pos, v->m->n_comps, c);
 }
 
 #define IERR(st, in, ...) inst_err(v, st, in, __VA_ARGS__)
@@ -112,16 +98,6 @@ static bool is_field(const ffu_shape *s)
 	return is_array(s) && elem_kind(s) != FFU_ELEM_UINT && elem_kind(s) != FFU_ELEM_PRED;
 }
 
-static bool same_dims(const ffu_shape *a, const ffu_shape *b)
-{
-	if (a->rank != b->rank)
-		return false;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dims[i] != b->dims[i])
-			return false;
-	return true;
-}
-
 /* Canonical storage bytes are < p (little-endian bytes against p's 64-bit limbs). */
 static bool elem_canonical(const ffu_field *f, const unsigned char *x)
 {
@@ -151,7 +127,7 @@ static ffu_status check_power_convert(const vctx *v, const ffu_inst *in)
 	if (st)
 		return st;
 	if (in->op == FFU_OP_CONVERT) {
-		if (!same_dims(x, s))
+		if (!ffu__shape_same_dims(x, s))
 			return IERR(FFU_STATUS_EVERIFY, in, "operand %s and result %s must have the same dimensions",
 				    fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
 		if (x->type == FFU_TYPE_PRED || s->type == FFU_TYPE_PRED)
@@ -169,7 +145,7 @@ static ffu_status check_power_convert(const vctx *v, const ffu_inst *in)
 			    in->operands[0]->name, fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
 	if (!is_field(s))
 		return IERR(FFU_STATUS_EVERIFY, in, "power needs a field base, not %s", ffu__type_name(s->type));
-	if (!is_array(e) || !same_dims(e, s) || (e->type != FFU_TYPE_U32 && e->type != FFU_TYPE_U64))
+	if (!is_array(e) || !ffu__shape_same_dims(e, s) || (e->type != FFU_TYPE_U32 && e->type != FFU_TYPE_U64))
 		return IERR(FFU_STATUS_EVERIFY, in, "exponent ('%%%s') is %s; it must be u32 or u64 with the dimensions of %s",
 			    in->operands[1]->name, fmt_shape(e, a, sizeof a), fmt_shape(s, b, sizeof b));
 	return FFU_STATUS_OK;
@@ -191,7 +167,7 @@ static ffu_status check_compare(const vctx *v, const ffu_inst *in)
 			    fmt_shape(y, b, sizeof b));
 	if (x->type == FFU_TYPE_PRED)
 		return IERR(FFU_STATUS_EVERIFY, in, "compare operands must be field or integer arrays, not pred");
-	if (s->type != FFU_TYPE_PRED || !same_dims(s, x))
+	if (s->type != FFU_TYPE_PRED || !ffu__shape_same_dims(s, x))
 		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; compare gives pred with the operands' dimensions",
 			    fmt_shape(s, a, sizeof a));
 	if (in->direction != FFU_CMP_EQ && in->direction != FFU_CMP_NE)
@@ -209,7 +185,7 @@ static ffu_status check_select(const vctx *v, const ffu_inst *in)
 		if (st)
 			return st;
 	}
-	if (p->type != FFU_TYPE_PRED || (p->rank != 0 && !same_dims(p, s)))
+	if (p->type != FFU_TYPE_PRED || (p->rank != 0 && !ffu__shape_same_dims(p, s)))
 		return IERR(FFU_STATUS_EVERIFY, in,
 			    "selector ('%%%s') is %s; it must be pred with the dimensions of %s, or a scalar pred",
 			    in->operands[0]->name, fmt_shape(p, a, sizeof a), fmt_shape(s, b, sizeof b));
@@ -705,12 +681,9 @@ ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *
 			if (!m->comps[i]->insts || !m->comps[i]->insts[j] || !m->comps[i]->insts[j]->name)
 				return ffu__err(e, FFU_STATUS_EVERIFY, "computation '%%%s' has an unnamed or NULL instruction",
 						m->comps[i]->name ? m->comps[i]->name : "?");
-	v.pos = malloc(sizeof *v.pos * (size_t)m->n_comps);
+	v.pos = ffu__comp_pos_build(m);
 	if (!v.pos)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory verifying the module");
-	for (int i = 0; i < m->n_comps; i++)
-		v.pos[i] = (comp_pos){m->comps[i], i};
-	qsort(v.pos, (size_t)m->n_comps, sizeof *v.pos, cmp_pos);
 	ffu_status st = FFU_STATUS_OK;
 	for (int i = 0; i < m->n_comps && st == FFU_STATUS_OK; i++)
 		st = check_comp(&v, m->comps[i]);

@@ -48,17 +48,6 @@ out:
 	return st == FFU_STATUS_ENOMEM ? ffu__err(e, st, "out of memory in the dce pass") : st;
 }
 
-typedef struct comp_pos {
-	const ffu_computation *c;
-	int index;
-} comp_pos;
-
-static int cmp_pos(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)((const comp_pos *)a)->c, y = (uintptr_t)((const comp_pos *)b)->c;
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Marks the entry and every computation it reaches through calls. A callee comes before
  * its callers in m->comps (the verifier's rule), so one backward sweep sees every caller
@@ -66,12 +55,9 @@ static int cmp_pos(const void *a, const void *b)
  */
 static bool mark_called(const ffu_module *m, char *used)
 {
-	comp_pos *pos = malloc(sizeof *pos * (size_t)(m->n_comps + 1));
+	ffu_comp_pos *pos = ffu__comp_pos_build(m);
 	if (!pos)
 		return false;
-	for (int i = 0; i < m->n_comps; i++)
-		pos[i] = (comp_pos){m->comps[i], i};
-	qsort(pos, (size_t)m->n_comps, sizeof *pos, cmp_pos);
 	for (int i = m->n_comps - 1; i >= 0; i--) {
 		const ffu_computation *c = m->comps[i];
 		if (c == m->entry)
@@ -79,10 +65,9 @@ static bool mark_called(const ffu_module *m, char *used)
 		if (!used[i])
 			continue;
 		for (int j = 0; j < c->n_insts; j++) {
-			comp_pos key = {c->insts[j]->callee, -1};
-			const comp_pos *hit = key.c ? bsearch(&key, pos, (size_t)m->n_comps, sizeof key, cmp_pos) : NULL;
-			if (hit)
-				used[hit->index] = 1;
+			int k = ffu__comp_pos_find(pos, m->n_comps, c->insts[j]->callee);
+			if (k >= 0)
+				used[k] = 1;
 		}
 	}
 	free(pos);

@@ -141,8 +141,6 @@ static bool merge_makes_cycle(fuse_ctx *x, int a, int b)
 	return false;
 }
 
-static bool same_dims(const ffu_shape *a, const ffu_shape *b);
-
 /*
  * Kernel arguments (distinct external inputs + outputs) of the union of groups a and b,
  * merged into b's iteration space; -1 if some member that stays an output cannot be one
@@ -178,22 +176,11 @@ static int kernel_args(fuse_ctx *x, int a, int b)
 			int gy = x->group[y] < 0 ? -1 : find(x, y);
 			output = gy != a && gy != b;
 		}
-		if (output && (red ? in->op != FFU_OP_REDUCE : !same_dims(&in->shape, &it->shape)))
+		if (output && (red ? in->op != FFU_OP_REDUCE : !ffu__shape_same_dims(&in->shape, &it->shape)))
 			return -1;
 		args += output;
 	}
 	return args;
-}
-
-/* Same iteration space: the element type may differ (a pred from compare, a u32 exponent). */
-static bool same_dims(const ffu_shape *a, const ffu_shape *b)
-{
-	if (!ffu__shape_is_array(a) || !ffu__shape_is_array(b) || a->rank != b->rank)
-		return false;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dims[i] != b->dims[i])
-			return false;
-	return true;
 }
 
 static bool is_reduction_group(fuse_ctx *x, int g)
@@ -232,7 +219,7 @@ static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
 /* Reductions over the same operand dimensions and reduced dimensions. */
 static bool same_reduction(const ffu_inst *r, const ffu_inst *s)
 {
-	if (!same_dims(&r->operands[0]->shape, &s->operands[0]->shape) || r->n_dims != s->n_dims)
+	if (!ffu__shape_same_dims(&r->operands[0]->shape, &s->operands[0]->shape) || r->n_dims != s->n_dims)
 		return false;
 	bool in_r[FFU_MAX_RANK] = {0};
 	for (int k = 0; k < r->n_dims; k++)

@@ -346,23 +346,6 @@ static ffu_inst *fold_elementwise(simp *s, ffu_inst *in, bool *changed)
 	return become_constant(s, in, lit);
 }
 
-/* The multi-index of linear position i in s, and back (row-major). */
-static void unravel(const ffu_shape *s, int64_t i, int64_t idx[FFU_MAX_RANK])
-{
-	for (int d = s->rank - 1; d >= 0; d--) {
-		idx[d] = s->dims[d] ? i % s->dims[d] : 0;
-		i = s->dims[d] ? i / s->dims[d] : 0;
-	}
-}
-
-static int64_t ravel(const ffu_shape *s, const int64_t idx[FFU_MAX_RANK])
-{
-	int64_t i = 0;
-	for (int d = 0; d < s->rank; d++)
-		i = i * s->dims[d] + idx[d];
-	return i;
-}
-
 /* Where element i of an index op comes from: operand *j, its element *src. */
 static void index_source(const ffu_inst *in, int64_t i, int *j, int64_t *src)
 {
@@ -372,7 +355,7 @@ static void index_source(const ffu_inst *in, int64_t i, int *j, int64_t *src)
 		*src = i;
 		return;
 	}
-	unravel(&in->shape, i, idx);
+	ffu__shape_unravel(&in->shape, i, idx);
 	switch (in->op) {
 	case FFU_OP_BROADCAST:
 		for (int k = 0; k < in->n_dims; k++)
@@ -388,7 +371,7 @@ static void index_source(const ffu_inst *in, int64_t i, int *j, int64_t *src)
 			from[in->dims[0]] -= in->operands[(*j)++]->shape.dims[in->dims[0]];
 		break;
 	}
-	*src = ravel(&in->operands[*j]->shape, from);
+	*src = ffu__shape_ravel(&in->operands[*j]->shape, from);
 }
 
 static ffu_inst *fold_index(simp *s, ffu_inst *in, bool *changed)
@@ -476,12 +459,12 @@ static ffu_inst *fold_reduce(simp *s, ffu_inst *in, bool *changed)
 		memcpy(lit + (size_t)i * eb, init, eb);
 	for (int64_t i = 0; i < nx; i++) {
 		int64_t idx[FFU_MAX_RANK], kept[FFU_MAX_RANK];
-		unravel(&x->shape, i, idx);
+		ffu__shape_unravel(&x->shape, i, idx);
 		int r = 0;
 		for (int d = 0; d < x->shape.rank; d++)
 			if (!folded[d])
 				kept[r++] = idx[d];
-		unsigned char *acc = lit + (size_t)ravel(&in->shape, kept) * eb;
+		unsigned char *acc = lit + (size_t)ffu__shape_ravel(&in->shape, kept) * eb;
 		(product ? ffu__fp_mul : ffu__fp_add)(f, acc, acc, cx.lit + (size_t)i * eb);
 	}
 	*changed = true;

@@ -16,6 +16,7 @@
 /* clCreateCommandQueue is deprecated from 2.0 but is the only queue call 1.x platforms have. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include "runtime/cl.h"
+#include "util/text.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
@@ -40,44 +41,6 @@
 #define FFU_EMPTY_BUFFER_BYTES 16
 
 /* ---- small string helpers ------------------------------------------------------------ */
-
-static bool ci_contains(const char *hay, const char *needle)
-{
-	if (!hay || !needle)
-		return false;
-	size_t n = strlen(needle);
-	for (; *hay; hay++) {
-		size_t i = 0;
-		while (i < n && hay[i] &&
-		       tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
-			return true;
-	}
-	return n == 0;
-}
-
-static bool ci_equal(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return false;
-	return *a == *b;
-}
-
-/* Drivers pad some strings (Rusticl's "OpenCL 3.0 ", Intel's leading blanks): trim both ends. */
-static void copy_trimmed(char *dst, size_t cap, const char *src)
-{
-	while (*src && isspace((unsigned char)*src))
-		src++;
-	size_t n = strlen(src);
-	while (n > 0 && isspace((unsigned char)src[n - 1]))
-		n--;
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
 
 /* A whole decimal number of 1+ digits in [s, s+len) that fits an int; no signs or blanks. */
 static bool parse_index(const char *s, size_t len, int *out)
@@ -284,20 +247,20 @@ static void parse_selector(const char *s, bool allow_all, sel_spec *sp)
 	memset(sp, 0, sizeof *sp);
 	sp->text = s;
 	sp->kind = SEL_NAME;
-	if (allow_all && ci_equal(s, "all")) {
+	if (allow_all && ffu__str_iequal(s, "all")) {
 		sp->kind = SEL_ALL;
 		return;
 	}
 	for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++) {
-		if (ci_equal(s, vendors[i].word)) {
+		if (ffu__str_iequal(s, vendors[i].word)) {
 			sp->kind = SEL_VENDOR;
 			sp->vendor = vendors[i].v;
 			return;
 		}
 	}
-	if (ci_equal(s, "cpu") || ci_equal(s, "gpu")) {
+	if (ffu__str_iequal(s, "cpu") || ffu__str_iequal(s, "gpu")) {
 		sp->kind = SEL_TYPE;
-		sp->type = ci_equal(s, "cpu") ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+		sp->type = ffu__str_iequal(s, "cpu") ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
 		return;
 	}
 	if (!colon && parse_index(s, strlen(s), &sp->a)) {
@@ -323,7 +286,7 @@ static bool sel_match(const sel_spec *sp, const ffu_device_info *d, int flat)
 	case SEL_PAIR:
 		return d->platform_index == sp->a && d->device_index == sp->b;
 	case SEL_NAME:
-		return ci_contains(d->name, sp->text);
+		return ffu__str_icontains(d->name, sp->text);
 	}
 	return false;
 }
@@ -349,7 +312,7 @@ static ffu_status no_match(ffu_error *e, const char *sel, bool from_env, const f
 		       from_env ? " (from FIELDFUSE_DEVICE)" : "");
 	for (int i = 0; i < n; i++)
 		ffu__sb_printf(&sb, "%s %s %s (%s)", i ? "," : "", list[i].id, list[i].name, list[i].platform_name);
-	if (ci_contains(sel, "rusticl") && (!rusticl_env || !*rusticl_env))
+	if (ffu__str_icontains(sel, "rusticl") && (!rusticl_env || !*rusticl_env))
 		ffu__sb_append(&sb, "; Mesa Rusticl shows no device unless RUSTICL_ENABLE is set "
 				    "(e.g. RUSTICL_ENABLE=llvmpipe)");
 	ffu_status st = ffu__err(e, FFU_STATUS_ENODEV, "%s", ffu__sb_cstr(&sb));
@@ -434,37 +397,23 @@ static int platform_major(const char *version)
 	return major;
 }
 
-ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e)
+ffu_status ffu__cl_attach(ffu_cl *cl, ffu_error *e)
 {
-	ffu_status st = FFU_STATUS_OK;
-	char *pversion = NULL;
 	cl_int err = CL_SUCCESS;
-
-	memset(cl, 0, sizeof *cl);
-	cl->dev = *dev;
-	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
-	cl->ctx = FFU_CL_NEW(clCreateContext, &err, props, 1, &dev->device, NULL, NULL, &err);
-	if (!cl->ctx || err != CL_SUCCESS) {
-		st = ffu__err_cl(e, "clCreateContext", err, "on %s (%s)", dev->name, dev->platform_name);
-		goto out;
-	}
-	st = query_str(dev->platform, NULL, CL_PLATFORM_VERSION, &pversion, e);
-	if (st)
-		goto out;
+	const ffu_device_info *dev = &cl->dev;
 	/* 2.0+ platforms deprecate clCreateCommandQueue; 1.x ones lack the replacement. */
-	if (platform_major(pversion) >= 2) {
+	if (platform_major(dev->platform_version) >= 2) {
 		cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
 		cl->queue = FFU_CL_NEW(clCreateCommandQueueWithProperties, &err, cl->ctx, dev->device, qprops, &err);
-		if (!cl->queue || err != CL_SUCCESS) {
-			st = ffu__err_cl(e, "clCreateCommandQueueWithProperties", err, "on %s", dev->name);
-			goto out;
-		}
+		if (!cl->queue || err != CL_SUCCESS)
+			return ffu__err_cl(e, "clCreateCommandQueueWithProperties", err, "on %s", dev->name);
 	} else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 		cl->queue = FFU_CL_NEW(clCreateCommandQueue, &err, cl->ctx, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
-		if (!cl->queue || err != CL_SUCCESS) {
-			st = ffu__err_cl(e, "clCreateCommandQueue", err, "on %s", dev->name);
-			goto out;
-		}
+#pragma GCC diagnostic pop
+		if (!cl->queue || err != CL_SUCCESS)
+			return ffu__err_cl(e, "clCreateCommandQueue", err, "on %s", dev->name);
 	}
 	/* tuning and the disk cache are optimisations: a broken cache file never fails an open */
 	bool found = false;
@@ -473,8 +422,22 @@ ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e)
 	memset(&cl->dev.override, 0, sizeof cl->dev.override);
 	const char *disk = getenv("FIELDFUSE_PROGRAM_CACHE");
 	cl->disk_cache = disk && *disk ? strcmp(disk, "0") != 0 : ffu__progcache_disk_default(dev->vendor_class, dev->type);
-out:
-	free(pversion);
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	cl_int err = CL_SUCCESS;
+
+	memset(cl, 0, sizeof *cl);
+	cl->dev = *dev;
+	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
+	cl->ctx = FFU_CL_NEW(clCreateContext, &err, props, 1, &dev->device, NULL, NULL, &err);
+	if (!cl->ctx || err != CL_SUCCESS)
+		st = ffu__err_cl(e, "clCreateContext", err, "on %s (%s)", dev->name, dev->platform_name);
+	else
+		st = ffu__cl_attach(cl, e);
 	if (st)
 		ffu__cl_close(cl);
 	return st;
@@ -604,8 +567,8 @@ static void first_error_line(const char *log, char *dst, size_t cap)
 		size_t k = len < sizeof tmp - 1 ? len : sizeof tmp - 1;
 		memcpy(tmp, line, k);
 		tmp[k] = '\0';
-		if (ci_contains(tmp, "error")) {
-			copy_trimmed(dst, cap, tmp);
+		if (ffu__str_icontains(tmp, "error")) {
+			ffu__str_copy_trimmed(dst, cap, tmp);
 			return;
 		}
 		line = end ? end + 1 : NULL;

@@ -49,6 +49,12 @@ typedef struct ffu_cl {
  * builds use the disk cache: the vendor class's default, or FIELDFUSE_PROGRAM_CACHE=0|1.
  */
 ffu_status ffu__cl_open(ffu_cl *cl, const ffu_device_info *dev, ffu_error *e);
+/*
+ * The rest of an open once cl->dev and cl->ctx are set (ffu__cl_open's new context, or a
+ * caller's context adopted through the API): the in-order profiling queue, the tuning
+ * database entry and the disk-cache choice. On failure the caller closes cl.
+ */
+ffu_status ffu__cl_attach(ffu_cl *cl, ffu_error *e);
 void ffu__cl_close(ffu_cl *cl);  /* safe on a zeroed or half-opened ffu_cl; releases cached programs */
 
 /*

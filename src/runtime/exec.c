@@ -77,6 +77,7 @@ struct ffu_exec {
 	int *lanes;                   /* elements per work-item of the wide variant */
 	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
 	int profile_lanes;
+	size_t profile_wg;            /* the profile's work-group size (0: none given) */
 	bool share;                   /* intermediates share pool buffers (else one each) */
 
 	islot *slots;                 /* per entry instruction */
@@ -388,21 +389,19 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	}
 	if (st)
 		return st;
-	size_t kmax = 0, tmax = 0, lm_per_item = 0;
-	cl_int err = FFU_CL(clGetKernelWorkGroupInfo, x->kernels[k], x->cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE,
-			    sizeof kmax, &kmax, NULL);
-	if (err == CL_SUCCESS)
-		err = FFU_CL(clGetKernelWorkGroupInfo, rp->tail, x->cl->dev.device, CL_KERNEL_WORK_GROUP_SIZE,
-			     sizeof tmax, &tmax, NULL);
-	if (err != CL_SUCCESS)
-		return ffu__err_cl(e, "clGetKernelWorkGroupInfo", err, "CL_KERNEL_WORK_GROUP_SIZE of %s", name);
+	/* the profile's size (tuning entry and override included), within both kernels' limits */
+	ffu_kernel_limits lk, lt;
+	if ((st = ffu__cl_kernel_limits(x->cl, x->kernels[k], &lk, e)) ||
+	    (st = ffu__cl_kernel_limits(x->cl, rp->tail, &lt, e)))
+		return st;
+	size_t lm_per_item = 0;
 	for (int o = 0; o < rp->n_out; o++)
 		lm_per_item += 4 * ffu__cl_words(ffu__shape_field(&outs[o]->shape)->base);
-	size_t wg = 256;
-	if (kmax && wg > kmax)
-		wg = kmax;
-	if (tmax && wg > tmax)
-		wg = tmax;
+	size_t wg = x->profile_wg ? x->profile_wg : 256;
+	if (lk.max_wg && wg > lk.max_wg)
+		wg = lk.max_wg;
+	if (lt.max_wg && wg > lt.max_wg)
+		wg = lt.max_wg;
 	if (x->cl->dev.max_wg && wg > x->cl->dev.max_wg)
 		wg = x->cl->dev.max_wg;
 	while (wg > 1 && wg * lm_per_item > x->cl->dev.local_mem / 2)
@@ -483,6 +482,7 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 	ffu_profile prof;
 	ffu__profile_for(&prof, &cl->dev);
 	x->profile_lanes = prof.lanes;
+	x->profile_wg = prof.wg;
 	if ((st = ffu__codegen_program(&x->source, m, prof.lanes, &n_kernels, e)))
 		goto fail;
 	if (n_kernels > 0) {
