@@ -106,6 +106,17 @@ static const struct expect {
 };
 #define N_EXPECTS (sizeof expects / sizeof expects[0])
 
+/* The fusion budget from CL_DEVICE_MAX_PARAMETER_SIZE: pointers after 64 bytes of scalars. */
+Test(caps, kernel_args_budget)
+{
+	cr_expect_eq(ffu__caps_kernel_args(1024, 64), 64);   /* full profile: (1024-64)/8 = 120, capped */
+	cr_expect_eq(ffu__caps_kernel_args(4352, 64), 64);   /* NVIDIA */
+	cr_expect_eq(ffu__caps_kernel_args(256, 64), 24);    /* embedded profile minimum */
+	cr_expect_eq(ffu__caps_kernel_args(256, 32), 48);
+	cr_expect_eq(ffu__caps_kernel_args(96, 64), 4);      /* never below a binary op's 3 + 1 */
+	cr_expect_eq(ffu__caps_kernel_args(0, 64), 64);      /* not reported: the guaranteed 1024 */
+}
+
 Test(caps, fixtures_classify_and_profile)
 {
 	for (size_t i = 0; i < N_EXPECTS; i++) {
@@ -122,6 +133,9 @@ Test(caps, fixtures_classify_and_profile)
 		cr_expect(d.name[0] && d.driver[0] && d.platform_version[0] && d.max_wg && d.global_mem && d.compute_units,
 			  "%s", x->file);
 		cr_expect(k.max_wg > 0, "%s: kernel rows read", x->file);
+		/* every fixture reports at least the full profile's 1024 parameter bytes */
+		cr_expect(d.max_param_size >= 1024 && d.max_kernel_args == 64, "%s: %zu bytes -> %d kernel args", x->file,
+			  d.max_param_size, d.max_kernel_args);
 
 		ffu_profile p;
 		ffu__profile_for(&p, &d);

@@ -102,7 +102,8 @@ static void expect_same_values(const ffu_value *a, int na, const ffu_value *b, i
  * verifies) on text and checks the interpreter gives the same outputs before and after, on
  * inputs from two seeds. Returns the module after the passes.
  */
-static ffu_module *check_semantics(const char *text, const char *passes, bool fuse, const char *what)
+static ffu_module *check_semantics_opts(const char *text, const char *passes, const ffu_pass_opts *po,
+					const char *what)
 {
 	ffu_module *before = parse(text), *m = parse(text);
 	ffu_value *ref[2] = {NULL}, *out = NULL, *in[2];
@@ -115,9 +116,8 @@ static ffu_module *check_semantics(const char *text, const char *passes, bool fu
 	}
 	char list[128];
 	snprintf(list, sizeof list, "%s", passes);
-	ffu_pass_opts po = {.fuse = fuse};
 	for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
-		cr_assert_eq(ffu__pass_run_one(m, name, &po, &e), FFU_STATUS_OK, "%s: pass %s: %s\n%s", what, name,
+		cr_assert_eq(ffu__pass_run_one(m, name, po, &e), FFU_STATUS_OK, "%s: pass %s: %s\n%s", what, name,
 			     e.message, text);
 	cr_assert_eq(m->entry->n_params, before->entry->n_params, "%s: parameters changed", what);
 	for (int s = 0; s < 2; s++) {
@@ -133,6 +133,11 @@ static ffu_module *check_semantics(const char *text, const char *passes, bool fu
 	ffu__module_free(before);
 	ffu_error_clear(&e);
 	return m;
+}
+
+static ffu_module *check_semantics(const char *text, const char *passes, bool fuse, const char *what)
+{
+	return check_semantics_opts(text, passes, &(ffu_pass_opts){.fuse = fuse}, what);
 }
 
 /* ---- rules: input, one pass, expected entry ---- */
@@ -667,6 +672,38 @@ Test(manager, disable)
 	cr_expect_eq(ffu__passes_run(m, &(ffu_pass_opts){.fuse = true, .disable = "bogus"}, &e), FFU_STATUS_EINVAL);
 	cr_expect(strstr(e.message, "no pass named 'bogus'"), "%s", e.message);
 	ffu__module_free(m);
+}
+
+/* The device's parameter budget (ffu__caps_kernel_args) splits a kernel that would exceed it. */
+Test(manager, kernel_arg_budget)
+{
+	/* a sum of 9 inputs: one kernel of 10 arguments unless the budget says otherwise */
+	ffu_strbuf sb = {0};
+	ffu__sb_append(&sb, "HloModule wide\nENTRY %main {\n");
+	for (int p = 0; p < 9; p++)
+		ffu__sb_printf(&sb, "  %%p%d = goldilocks[64] parameter(%d)\n", p, p);
+	for (int p = 1; p < 9; p++)
+		ffu__sb_printf(&sb, "  %s%%s%d = goldilocks[64] add(%%%s%d, %%p%d)\n", p == 8 ? "ROOT " : "", p,
+			       p == 1 ? "p" : "s", p - 1, p);
+	ffu__sb_append(&sb, "}\n");
+	const int budgets[] = {0, 10, 6, 4};
+	const int kernels[] = {1, 1, 2, 4};
+	for (int b = 0; b < 4; b++) {
+		char what[32];
+		snprintf(what, sizeof what, "max_params %d", budgets[b]);
+		ffu_module *m = check_semantics_opts(ffu__sb_cstr(&sb), "fusion",
+						     &(ffu_pass_opts){.fuse = true, .max_params = budgets[b]}, what);
+		cr_expect_eq(count_op(m, FFU_OP_FUSION), kernels[b], "%s: %d kernels", what, count_op(m, FFU_OP_FUSION));
+		for (int i = 0; i < m->entry->n_insts; i++) {
+			const ffu_inst *in = m->entry->insts[i];
+			int outs = in->shape.n_elems ? in->shape.n_elems : 1;
+			if (in->op == FFU_OP_FUSION && budgets[b])
+				cr_expect(in->n_operands + outs <= budgets[b], "%s: a kernel of %d arguments", what,
+					  in->n_operands + outs);
+		}
+		ffu__module_free(m);
+	}
+	ffu__sb_free(&sb);
 }
 
 Test(manager, dump_after)

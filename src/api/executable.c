@@ -69,7 +69,8 @@ ffu_status ffu_executable_create(ffu_executable **out, ffu_device *d, const ffu_
 	x->dev = d;
 	x->n_in = p->n_inputs;
 	x->n_out = p->n_outputs;
-	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !ffu__config()->disable_fusion};
+	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !ffu__config()->disable_fusion,
+			     .max_params = d->cl.dev.max_kernel_args};
 	ffu_exec_opts eo = {.no_sharing = o && o->no_buffer_reuse};
 	/* a private copy from the kept text: the program itself is never modified */
 	if ((st = ffu__hlo_parse(&x->m, p->text, p->text_len, ffu_program_name(p), e)) ||

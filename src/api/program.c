@@ -289,7 +289,8 @@ ffu_status ffu_program_run(ffu_device *d, const ffu_program *p, ffu_run_options 
 	}
 	if ((st = wrap_inputs(p, inputs, in, e)) || (st = check_outputs(p, outputs, e)))
 		goto out;
-	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !ffu__config()->disable_fusion};
+	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !ffu__config()->disable_fusion,
+			     .max_params = d->cl.dev.max_kernel_args};
 	if ((st = ffu__hlo_parse(&m, p->text, p->text_len, ffu_program_name(p), e)) ||
 	    (st = ffu__passes_run(m, &po, e)) || (st = ffu__exec_create(&x, &d->cl, m, e)) ||
 	    (st = ffu__exec_upload(x, in, p->n_inputs, e)) || (st = ffu__exec_run(x, &ms, NULL, e)) ||

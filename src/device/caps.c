@@ -194,10 +194,24 @@ const char *ffu__device_type_str(cl_device_type t)
 	return t & CL_DEVICE_TYPE_GPU ? "gpu" : t & CL_DEVICE_TYPE_CPU ? "cpu" : t & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator" : "other";
 }
 
+int ffu__caps_kernel_args(size_t max_param_size, cl_uint address_bits)
+{
+	/* OpenCL guarantees 1024 bytes (256 on embedded profiles). A kernel's scalar
+	   arguments (sizes, offsets: a few ulongs) take at most 64 bytes; every buffer is one
+	   pointer. 64 arguments is the fusion pass's own cap: beyond that a kernel gains
+	   nothing and the compilers' register allocation suffers. */
+	size_t ptr = address_bits == 32 ? 4 : 8;
+	size_t room = max_param_size > 64 ? (max_param_size - 64) / ptr : 0;
+	if (!max_param_size)
+		room = 1024 / 8; /* not reported (fixtures): assume the guaranteed minimum */
+	return room < 4 ? 4 : room > 64 ? 64 : (int)room;
+}
+
 void ffu__caps_derive(ffu_device_info *d)
 {
 	d->vendor_class = ffu__caps_classify(d->platform_name, d->platform_ext, d->vendor_id, d->ext);
 	d->int64 = strcmp(d->profile, "FULL_PROFILE") == 0 || (d->ext & FFU_EXT(INT64_EMBEDDED));
+	d->max_kernel_args = ffu__caps_kernel_args(d->max_param_size, d->address_bits);
 	d->arch[0] = '\0';
 	d->warp_width = 0;
 	bool gpu = (d->type & CL_DEVICE_TYPE_GPU) != 0;

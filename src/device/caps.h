@@ -112,6 +112,8 @@ typedef struct ffu_device_info {
 	char arch[FFU_CAPS_SHORT];          /* "sm_90", "sm_120", "gfx942", "intel-12.55"; "" when unknown */
 	cl_uint warp_width;                 /* SIMD width the hardware schedules (warp, wavefront); 0 unknown */
 	bool int64;                         /* 64-bit integers in kernels (FULL_PROFILE or cles_khr_int64) */
+	int max_kernel_args;                /* buffer arguments one kernel may take within max_param_size
+	                                       (room kept for the scalar arguments); the fusion budget */
 
 	/* ---- per context, not per device: zero in listings ---- */
 	ffu_params tuned;                   /* the tuning-database entry found when the context opened */
@@ -176,6 +178,9 @@ ffu_status ffu__caps_from_json(ffu_device_info *d, ffu_kernel_limits *kernel, co
 
 /* Vendor class, arch, warp width and int64 from the rows (called by both fillers). */
 void ffu__caps_derive(ffu_device_info *d);
+/* Buffer arguments a kernel may take on a device with this CL_DEVICE_MAX_PARAMETER_SIZE
+   (0: unknown) and address width: 4..64. Sets the fusion pass's max_params. */
+int ffu__caps_kernel_args(size_t max_param_size, cl_uint address_bits);
 /*
  * The vendor class: the platform name first (PoCL and Rusticl name themselves; PoCL's
  * device vendor is the CPU maker's and its vendor id 0x8086 even on AMD CPUs), then the

@@ -91,6 +91,7 @@ static json_t *view_json(const ffu_device_info *d, const view *v)
 				      v->prof.source));
 	json_object_set_new(o, "tuning", json_pack("{s:b}", "found", v->tuned_found));
 	json_object_set_new(o, "disk_program_cache", json_boolean(v->disk_cache));
+	json_object_set_new(o, "fusion_max_kernel_args", json_integer(d->max_kernel_args));
 	json_object_set_new(o, "kernel_work_group_size", json_integer((json_int_t)v->kernel.max_wg));
 	json_object_set_new(o, "kernel_preferred_multiple", json_integer((json_int_t)v->kernel.preferred_multiple));
 	if (v->probe_error[0])
@@ -113,8 +114,9 @@ static void print_text(const ffu_device_info *d, const view *v)
 	       ffu__vendor_str(d->vendor_class), d->compute_units, (double)d->global_mem / (1u << 30), d->max_wg);
 	printf("      %s, %s, driver %s, %s\n", ffu__device_type_str(d->type), d->version, d->driver,
 	       d->int64 ? "int64" : "no int64");
-	printf("      local %llu KiB, max alloc %.1f GiB, max args %zu B, work-items %zux%zux%zu, preferred multiple %zu\n",
-	       (unsigned long long)(d->local_mem >> 10), (double)d->max_alloc / (1u << 30), d->max_param_size,
+	printf("      local %llu KiB, max alloc %.1f GiB, max args %zu B (kernels of up to %d buffers), work-items "
+	       "%zux%zux%zu, preferred multiple %zu\n",
+	       (unsigned long long)(d->local_mem >> 10), (double)d->max_alloc / (1u << 30), d->max_param_size, d->max_kernel_args,
 	       d->max_work_item_sizes[0], d->max_work_item_sizes[1], d->max_work_item_sizes[2], d->preferred_wg_multiple);
 	if (d->arch[0] || d->warp_width || d->board_name[0])
 		printf("      arch %s, warp %u%s%s\n", d->arch[0] ? d->arch : "?", d->warp_width,

@@ -93,6 +93,27 @@ static int spec_param(const ffu_computation *entry, const char *spec, const char
 	return -1;
 }
 
+/* The parameters' buffers against the device's limits (exec.c checks the whole plan later). */
+static ffu_status check_inputs_fit(const ffu_computation *entry, const ffu_device_info *dev, ffu_error *e)
+{
+	unsigned long long total = 0;
+	for (int p = 0; p < entry->n_params; p++) {
+		const ffu_inst *in = entry->params[p];
+		const ffu_field *f = ffu__shape_field(&in->shape);
+		if (!f)
+			continue; /* a tuple parameter: exec.c's plan checks it */
+		unsigned long long bytes = (unsigned long long)ffu__shape_count(&in->shape) * f->storage_bytes;
+		if (bytes > dev->max_alloc)
+			return ffu__err(e, FFU_STATUS_ELIMIT, "parameter %d (%s) needs %llu bytes; %s allows at most %llu per buffer",
+					p, in->name, bytes, dev->name, (unsigned long long)dev->max_alloc);
+		total += bytes;
+	}
+	if (total > dev->global_mem)
+		return ffu__err(e, FFU_STATUS_ELIMIT, "the parameters need %llu bytes; %s has %llu", total, dev->name,
+				(unsigned long long)dev->global_mem);
+	return FFU_STATUS_OK;
+}
+
 static ffu_status match_inputs(const run_args *a, const ffu_computation *entry, const char **given, ffu_error *e);
 
 static ffu_status load_inputs(const run_args *a, const ffu_computation *entry, ffu_value *in, ffu_error *e)
@@ -192,14 +213,16 @@ int cmd_run(int argc, char **argv)
 		st = ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((st = load_inputs(&a, m->entry, in, &e)))
+	/* the device first: inputs it cannot hold are refused before they are read or made */
+	if ((st = ffu__cl_select(&dev, a.device, &e)) || (st = ffu__cl_open(&cl, &dev, &e)) ||
+	    (st = check_inputs_fit(m->entry, &dev, &e)) || (st = load_inputs(&a, m->entry, in, &e)))
 		goto out;
 	/* the oracle runs the program as written, before any pass touches it */
 	if (a.check && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
 		goto out;
-	ffu_pass_opts po = {.fuse = cli_fusion_enabled(a.no_fuse), .disable = a.disabled[0] ? a.disabled : NULL};
-	if ((st = ffu__passes_run(m, &po, &e)) || (st = ffu__cl_select(&dev, a.device, &e)) ||
-	    (st = ffu__cl_open(&cl, &dev, &e)) || (st = ffu__exec_create(&x, &cl, m, &e)) ||
+	ffu_pass_opts po = {.fuse = cli_fusion_enabled(a.no_fuse), .disable = a.disabled[0] ? a.disabled : NULL,
+			    .max_params = dev.max_kernel_args};
+	if ((st = ffu__passes_run(m, &po, &e)) || (st = ffu__exec_create(&x, &cl, m, &e)) ||
 	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, NULL, &e)) ||
 	    (st = ffu__exec_download(x, &outs, &n_outs, &e)))
 		goto out;

@@ -228,7 +228,8 @@ static int device_run(soak *s, ffu_cl *cl, const char *text, const uint64_t *see
 	ffu_value *out = NULL;
 	int n_out = 0, rc = -1;
 	char where[300];
-	ffu_pass_opts po = {.fuse = fuse}; /* FIELDFUSE_DISABLE_PASSES applies, for bisecting */
+	/* FIELDFUSE_DISABLE_PASSES applies, for bisecting */
+	ffu_pass_opts po = {.fuse = fuse, .max_params = cl->dev.max_kernel_args};
 	s->runs++;
 	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", e) || ffu__passes_run(m, &po, e) ||
 	    ffu__exec_create(&x, cl, m, e) || ffu__exec_upload(x, in, np, e) || ffu__exec_run(x, NULL, NULL, e) ||
