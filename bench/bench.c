@@ -21,6 +21,35 @@ const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT] = {"fused", "unfus
 
 static const char *const default_workloads[] = {"seed_bb", "seed_bn254"};
 
+/* Workload groups: a group name stands for every embedded workload named "<group>_...", in
+ * the order bench/meson.build embeds them. */
+const char *const ffu__bench_group_names[] = {"fieldops", NULL};
+
+int ffu__bench_expand(const char *name, const char **out, int cap)
+{
+	for (int w = 0; ffu__bench_workload_names[w]; w++)
+		if (strcmp(ffu__bench_workload_names[w], name) == 0) {
+			if (cap > 0)
+				out[0] = ffu__bench_workload_names[w];
+			return 1;
+		}
+	int n = 0;
+	size_t len = strlen(name);
+	for (int g = 0; ffu__bench_group_names[g]; g++) {
+		if (strcmp(name, ffu__bench_group_names[g]) != 0)
+			continue;
+		for (int w = 0; ffu__bench_workload_names[w]; w++) {
+			const char *wn = ffu__bench_workload_names[w];
+			if (strncmp(wn, name, len) == 0 && wn[len] == '_') {
+				if (n < cap)
+					out[n] = wn;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
 static ffu_status add_result(ffu_bench_report *rep, const ffu_bench_result *r, ffu_error *e)
 {
 	if (rep->n_results == rep->cap_results) {
@@ -184,9 +213,10 @@ static ffu_status make_inputs(ffu_module **shape_src, ffu_value **inputs, int *n
 }
 
 /*
- * The hand-written C version of a workload at 2^k, timed on the host. Run before any
- * OpenCL call: the drivers' idle worker threads spin and take the 2 cores from OpenMP
- * (measured at 2^22: 2.7 ms alone, 8.0 ms once PoCL had run; Rusticl's 8 workers worse).
+ * The hand-written C version of a workload at 2^k, timed on the host from the moment all
+ * its OpenMP threads run (ffu__bench_baseline). Run before any OpenCL call: the drivers'
+ * idle worker threads spin and take the 2 cores from OpenMP (measured at 2^22: 2.7 ms
+ * alone, 8.0 ms once PoCL had run; Rusticl's 8 workers worse).
  */
 static ffu_status time_baseline(baseline *b, const char *wname, int k, const ffu_bench_opts *o, ffu_error *e)
 {
@@ -208,10 +238,9 @@ static ffu_status time_baseline(baseline *b, const char *wname, int k, const ffu
 		st = ffu__value_alloc(&t->outs[i], root->type == FFU_TYPE_TUPLE ? &root->elems[i] : root, e);
 	int64_t n = st == FFU_STATUS_OK ? ffu__shape_count(&t->outs[0].shape) : 0;
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
-		double start = ffu__now_ms();
-		ffu__bench_baseline(wname, inputs, t->outs, n);
+		double run_ms = ffu__bench_baseline(wname, inputs, t->outs, n);
 		if (r >= o->warmup)
-			ms[r - o->warmup] = ffu__now_ms() - start;
+			ms[r - o->warmup] = run_ms;
 	}
 	if (st == FFU_STATUS_OK) {
 		b->workload = wname;
@@ -245,13 +274,26 @@ static ffu_status same_outputs(const timed *a, const timed *ref, const char *wha
 			       dev, what);
 }
 
-static ffu_status record(ffu_bench_report *rep, ffu_bench_result r, const timed *t, size_t bytes, ffu_error *e)
+/* Field multiplications the workload asks for: one per element of each multiply in the entry
+ * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)). */
+static int64_t count_muls(const ffu_module *m)
+{
+	int64_t n = 0;
+	for (int i = 0; i < m->entry->n_insts; i++)
+		if (m->entry->insts[i]->op == FFU_OP_MULTIPLY)
+			n += ffu__shape_count(&m->entry->insts[i]->shape);
+	return n;
+}
+
+static ffu_status record(ffu_bench_report *rep, ffu_bench_result r, const timed *t, size_t bytes, int64_t muls,
+			 ffu_error *e)
 {
 	r.kernels = t->kernels;
 	r.ms = t->ms;
 	r.min_ms = t->min_ms;
 	r.max_ms = t->max_ms;
 	r.gbps = (double)bytes / (r.ms * 1e6);
+	r.mul_per_s = (double)muls / (r.ms * 1e-3);
 	r.host_timer = t->host_timer;
 	return add_result(rep, &r, e);
 }
@@ -292,18 +334,19 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 		size_t copy_bytes = 2 * (size_t)ffu__shape_count(s0) * ffu__shape_elem_bytes(s0);
 		ffu_bench_result r = {.device = dev, .workload = wname, .field = ffu__type_name(s0->type), .k = k,
 				      .runs = o->runs};
+		int64_t muls = count_muls(shape_src);
 		copy.kernels = 1;
 		r.mode = FFU_BENCH_FUSED;
-		st = record(rep, r, &fused, bytes, e);
+		st = record(rep, r, &fused, bytes, muls, e);
 		r.mode = FFU_BENCH_UNFUSED;
 		if (st == FFU_STATUS_OK)
-			st = record(rep, r, &unfused, bytes, e);
+			st = record(rep, r, &unfused, bytes, muls, e);
 		r.mode = FFU_BENCH_C_BASELINE;
 		if (st == FFU_STATUS_OK && with_base)
-			st = record(rep, r, &base->t, bytes, e);
+			st = record(rep, r, &base->t, bytes, muls, e);
 		r.mode = FFU_BENCH_COPY;
 		if (st == FFU_STATUS_OK)
-			st = record(rep, r, &copy, copy_bytes, e);
+			st = record(rep, r, &copy, copy_bytes, 0, e);
 		/* the device's roof: the largest copy, the one least helped by caches */
 		if (copy_bytes >= rep->copy_bytes[dev]) {
 			rep->copy_bytes[dev] = copy_bytes;
@@ -331,19 +374,44 @@ ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_er
 {
 	memset(rep, 0, sizeof *rep);
 	rep->timing = o->timing;
-	const char *const *names = o->n_workloads ? o->workloads : default_workloads;
-	int n_names = o->n_workloads ? o->n_workloads : 2;
-	for (int w = 0; w < n_names; w++)
-		if (!ffu__bench_workload(names[w]))
-			return ffu__err(e, FFU_STATUS_EINVAL, "unknown workload '%s'", names[w]);
+	const char *const *given = o->n_workloads ? o->workloads : default_workloads;
+	int n_given = o->n_workloads ? o->n_workloads : 2;
 	if (o->k_min < 0 || o->k_max > 40 || o->k_min > o->k_max)
 		return ffu__err(e, FFU_STATUS_EINVAL, "--k range %d..%d is not within 0..40", o->k_min, o->k_max);
 	if (o->runs < 1 || o->warmup < 0)
 		return ffu__err(e, FFU_STATUS_EINVAL, "runs must be at least 1");
+	/* groups expanded, each workload once, in the order given */
+	int n_names = 0, cap_names = 0;
+	for (int w = 0; w < n_given; w++) {
+		int n = ffu__bench_expand(given[w], NULL, 0);
+		if (n == 0)
+			return ffu__err(e, FFU_STATUS_EINVAL, "unknown workload '%s'", given[w]);
+		cap_names += n;
+	}
+	const char **names = calloc((size_t)cap_names, sizeof *names);
+	const char **one = calloc((size_t)cap_names, sizeof *one);
+	if (!names || !one) {
+		free(names);
+		free(one);
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	}
+	for (int w = 0; w < n_given; w++) {
+		int n = ffu__bench_expand(given[w], one, cap_names);
+		for (int i = 0; i < n; i++) {
+			int seen = 0;
+			while (seen < n_names && strcmp(names[seen], one[i]) != 0)
+				seen++;
+			if (seen == n_names)
+				names[n_names++] = one[i];
+		}
+	}
+	free(one);
 	int n_k = o->k_max - o->k_min + 1;
 	baseline *bases = calloc((size_t)(n_names * n_k), sizeof *bases);
-	if (!bases)
+	if (!bases) {
+		free(names);
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	}
 	ffu_status st = FFU_STATUS_OK;
 	/* baselines first, before any OpenCL call starts driver threads (see time_baseline) */
 	for (int w = 0; w < n_names && st == FFU_STATUS_OK; w++)
@@ -368,6 +436,7 @@ ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_er
 		ffu__cl_close(&cl);
 	}
 	free(bases);
+	free(names);
 	return st;
 }
 

@@ -25,7 +25,7 @@ typedef enum { FFU_BENCH_FUSED, FFU_BENCH_UNFUSED, FFU_BENCH_C_BASELINE, FFU_BEN
 typedef enum { FFU_TIMING_KERNEL, FFU_TIMING_END_TO_END } ffu_bench_timing;
 
 typedef struct ffu_bench_opts {
-	const char *const *workloads; /* names; NULL/0 = the seed pair */
+	const char *const *workloads; /* workload or group names; NULL/0 = the seed pair */
 	int n_workloads;
 	const char *device;           /* selector, or "all" */
 	int k_min, k_max;
@@ -43,6 +43,8 @@ typedef struct ffu_bench_result {
 	int kernels;
 	double ms, min_ms, max_ms;    /* median, min, max over runs */
 	double gbps;                  /* minimum traffic (inputs + outputs) / median time */
+	double mul_per_s;             /* field multiplications (elements of the entry's multiplies) / median
+				       * time; 0 for copy and for workloads without multiply */
 	bool host_timer;              /* timed on the host: the driver's event times are placeholders */
 	int runs;
 } ffu_bench_result;
@@ -62,6 +64,12 @@ extern const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT];
 /* Names of the embedded workloads (NULL-terminated) and their text. */
 extern const char *const ffu__bench_workload_names[];
 const char *ffu__bench_workload(const char *name);
+/* Workload groups (NULL-terminated): "fieldops" is every embedded fieldops_* workload. */
+extern const char *const ffu__bench_group_names[];
+/* The workloads a name stands for: itself if it is a workload, else a group's members in
+ * embedded order. Stores up to cap (static) names in out and returns how many there are;
+ * 0 for an unknown name. */
+int ffu__bench_expand(const char *name, const char **out, int cap);
 
 ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_error *e);
 void ffu__bench_report_free(ffu_bench_report *rep);
@@ -71,9 +79,10 @@ ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, 
 			   double *ms, double *min_ms, double *max_ms, bool *host_timer, ffu_error *e);
 double ffu__bench_median(double *v, int n); /* sorts v */
 
-/* baseline.c: hand-written C for a workload, if there is one; in/out as the program's. */
+/* baseline.c: hand-written C for a workload, if there is one; in/out as the program's.
+ * ffu__bench_baseline returns the ms it took once all its threads ran (see baseline.c). */
 bool ffu__bench_has_baseline(const char *workload);
-void ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n);
+double ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n);
 
 /* report.c */
 void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep);

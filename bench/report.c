@@ -23,14 +23,23 @@ void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep)
 {
 	fprintf(out, "timing: %s\n", rep->timing == FFU_TIMING_KERNEL ? "kernel (OpenCL profiling events)"
 									: "end_to_end (host clock: upload + kernels + download)");
+	/* the workload column as wide as the longest name; the Gmul/s column only when some
+	 * workload multiplies */
+	int wl = 12;
+	bool muls = false;
+	for (int i = 0; i < rep->n_results; i++) {
+		int len = (int)strlen(rep->results[i].workload);
+		wl = len > wl ? len : wl;
+		muls = muls || rep->results[i].mul_per_s > 0;
+	}
 	for (int d = 0; d < rep->n_devices; d++) {
 		const ffu_device_info *dev = &rep->devices[d];
 		fprintf(out, "\ndevice %s: %s (%s), copy roof %.1f GB/s\n", dev->id, dev->name, dev->platform_name,
 			rep->copy_gbps[d]);
-		fprintf(out, "%-12s %3s %9s %9s %9s %9s %8s %8s %7s %7s\n", "workload", "k", "unfused", "fused",
-			"c_base", "copy", "unf/fus", "fused", "fused/", "kernels");
-		fprintf(out, "%-12s %3s %9s %9s %9s %9s %8s %8s %7s %7s\n", "", "", "ms", "ms", "ms", "ms", "speedup",
-			"GB/s", "copy", "unf/fus");
+		fprintf(out, "%-*s %3s %9s %9s %9s %9s %8s %8s %7s %7s%s\n", wl, "workload", "k", "unfused", "fused",
+			"c_base", "copy", "unf/fus", "fused", "fused/", "kernels", muls ? "    fused   c_base" : "");
+		fprintf(out, "%-*s %3s %9s %9s %9s %9s %8s %8s %7s %7s%s\n", wl, "", "", "ms", "ms", "ms", "ms",
+			"speedup", "GB/s", "copy", "unf/fus", muls ? "   Gmul/s   Gmul/s" : "");
 		for (int i = 0; i < rep->n_results; i++) {
 			const ffu_bench_result *f = &rep->results[i];
 			if (f->device != d || f->mode != FFU_BENCH_FUSED)
@@ -40,12 +49,21 @@ void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep)
 			const ffu_bench_result *c = find(rep, d, f->workload, f->k, FFU_BENCH_COPY);
 			if (!u || !c)
 				continue;
-			char base[16] = "-";
+			char base[16] = "-", kern[24], gmul[40] = "";
 			if (b)
 				snprintf(base, sizeof base, "%.3f", b->ms);
-			fprintf(out, "%-12s %3d %9.3f %9.3f %9s %9.3f %7.2fx %8.1f %6.0f%% %5d/%d%s\n", f->workload, f->k,
-				u->ms, f->ms, base, c->ms, u->ms / f->ms, f->gbps, 100.0 * f->gbps / c->gbps, u->kernels,
-				f->kernels, f->host_timer ? "  (host-timed)" : "");
+			snprintf(kern, sizeof kern, "%d/%d", u->kernels, f->kernels);
+			if (muls && f->mul_per_s > 0) {
+				char bg[16] = "-";
+				if (b)
+					snprintf(bg, sizeof bg, "%.3f", b->mul_per_s / 1e9);
+				snprintf(gmul, sizeof gmul, " %8.3f %8s", f->mul_per_s / 1e9, bg);
+			} else if (muls) {
+				snprintf(gmul, sizeof gmul, " %8s %8s", "-", "-");
+			}
+			fprintf(out, "%-*s %3d %9.3f %9.3f %9s %9.3f %7.2fx %8.1f %6.0f%% %7s%s%s\n", wl, f->workload,
+				f->k, u->ms, f->ms, base, c->ms, u->ms / f->ms, f->gbps, 100.0 * f->gbps / c->gbps, kern,
+				gmul, f->host_timer ? "  (host-timed)" : "");
 		}
 	}
 	if (rep->n_devices > 1) {
@@ -90,12 +108,13 @@ ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, 
 	}
 	for (int i = 0; i < rep->n_results; i++) {
 		const ffu_bench_result *r = &rep->results[i];
-		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:f, s:i, s:s}",
+		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:i, s:s}",
 						     "device", rep->devices[r->device].id, "workload", r->workload,
 						     "field", r->field, "k", r->k, "mode",
 						     ffu__bench_mode_names[r->mode], "kernels", r->kernels, "ms", r->ms,
 						     "min_ms", r->min_ms, "max_ms", r->max_ms, "gbps", r->gbps,
-						     "runs", r->runs, "timer", r->host_timer ? "host" : "events"));
+						     "mul_per_s", r->mul_per_s, "runs", r->runs, "timer",
+						     r->host_timer ? "host" : "events"));
 	}
 	json_object_set(root, "devices", devs);
 	json_object_set(root, "results", res);
@@ -110,14 +129,14 @@ out:
 static ffu_status dump_csv(FILE *f, void *arg, ffu_error *e)
 {
 	const ffu_bench_report *rep = arg;
-	fprintf(f, "device,device_name,workload,field,k,mode,kernels,ms,min_ms,max_ms,gbps,runs,timer\n");
+	fprintf(f, "device,device_name,workload,field,k,mode,kernels,ms,min_ms,max_ms,gbps,runs,timer,mul_per_s\n");
 	for (int i = 0; i < rep->n_results; i++) {
 		const ffu_bench_result *r = &rep->results[i];
 		const ffu_device_info *dev = &rep->devices[r->device];
 		/* device names never contain '"'; quote them for the commas some have */
-		fprintf(f, "%s,\"%s\",%s,%s,%d,%s,%d,%.6f,%.6f,%.6f,%.3f,%d,%s\n", dev->id, dev->name, r->workload,
-			r->field, r->k, ffu__bench_mode_names[r->mode], r->kernels, r->ms, r->min_ms, r->max_ms,
-			r->gbps, r->runs, r->host_timer ? "host" : "events");
+		fprintf(f, "%s,\"%s\",%s,%s,%d,%s,%d,%.6f,%.6f,%.6f,%.3f,%d,%s,%.0f\n", dev->id, dev->name,
+			r->workload, r->field, r->k, ffu__bench_mode_names[r->mode], r->kernels, r->ms, r->min_ms,
+			r->max_ms, r->gbps, r->runs, r->host_timer ? "host" : "events", r->mul_per_s);
 	}
 	return FFU_STATUS_OK;
 }

@@ -56,7 +56,7 @@ echo "== test: valgrind, host-only suites ($build)" >&2
 rm -f "$build"/meson-logs/hostonly*
 vg=(meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 10
 	--wrapper "valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --trace-children=yes --suppressions=$root/tests/sanitizers/valgrind.supp")
-"${vg[@]}" --logbase hostonly test_hlo test_values test_fuzz_replay || status=$?
+"${vg[@]}" --logbase hostonly test_hlo test_values test_fuzz_replay test_addchain || status=$?
 # 10^5 GMP-checked values per op and field (prime and extension) take longer than those
 # tests' own Criterion timeouts under valgrind; the other test_fields tests (edge values of
 # every op, the extension table, parse and convert) cover the same code at valgrind speed.

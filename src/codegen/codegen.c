@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/addchain.h"
 #include "codegen/field_cl.h"
 
 enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
@@ -381,30 +382,76 @@ static void emit_product(kgen *g, int vn)
 }
 
 /*
- * power by a constant exponent: an unrolled left-to-right square-and-multiply chain on the
- * Montgomery form (the addition chain of the exponent's binary expansion); no loop, no
- * select. Exponent 0 gives one (also for x = 0).
+ * power by a constant exponent, unrolled on the Montgomery form along an addition chain
+ * (codegen/addchain.h): a shortest chain for small exponents, sliding windows for large
+ * ones, never longer than square-and-multiply; no loop, no select. Doublings call the
+ * field's dedicated squaring. Chain elements live in a block-local array t_ (constant
+ * indices: registers after scalar replacement; one name, which the wide kernels' lane
+ * renaming knows), an entry reused once the element it holds has had its last use; the
+ * last step writes the result.
+ * A window table costs registers, so values of 16 bytes or more (256-bit fields, quartic
+ * extensions) get at most 8 table entries (w = 4), smaller ones 16 (w = 5). Exponent 0
+ * gives one (also for x = 0).
  */
 static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 {
-	const char *fn = field_of(g, vn)->base->name;
+	const ffu_field *f = field_of(g, vn);
+	const char *fn = f->base->name;
 	char tn[64];
+	cl_type(f, tn);
 	need(g, x, 'm');
-	ffu__sb_printf(g->sb, "\t%s m%d;\n", cl_type(field_of(g, vn), tn), vn);
+	ffu__sb_printf(g->sb, "\t%s m%d;\n", tn, vn);
 	if (ev == 0) {
 		ffu__sb_printf(g->sb, "\tm%d = %s_one_m();\n", vn, fn);
-	} else {
-		int top = 63;
-		while (!((ev >> top) & 1))
-			top--;
-		ffu__sb_printf(g->sb, "\t{\n\t\t%s t_ = m%d;\n", tn, x);
-		for (int b = top - 1; b >= 0; b--) {
-			ffu__sb_printf(g->sb, "\t\tt_ = %s_sqr(t_);\n", fn);
-			if ((ev >> b) & 1)
-				ffu__sb_printf(g->sb, "\t\tt_ = %s_mul(t_, m%d);\n", fn, x);
-		}
-		ffu__sb_printf(g->sb, "\t\tm%d = t_;\n\t}\n", vn);
+		set_form(g, vn, 'm');
+		return;
 	}
+	ffu_addchain_step st[FFU_ADDCHAIN_MAX_STEPS];
+	int n = 0;
+	if (ffu__addchain_build(st, &n, ev, f->base->storage_bytes >= 16 ? 4 : 5) != FFU_STATUS_OK) {
+		g->oom = true; /* cannot happen: ev >= 1 and the window is in range */
+		return;
+	}
+	/* slot[i]: the temporary holding element i (element 0 is m<x>, the last is m<vn>) */
+	int last[FFU_ADDCHAIN_MAX_STEPS + 1], slot[FFU_ADDCHAIN_MAX_STEPS + 1], nslots = 0;
+	bool busy[FFU_ADDCHAIN_MAX_STEPS] = {0};
+	for (int i = 0; i <= n; i++)
+		last[i] = -1;
+	for (int k = 0; k < n; k++)
+		last[st[k].a] = last[st[k].b] = k;
+	for (int k = 0; k + 1 < n; k++) {
+		for (int q = 0; q < 2; q++) {
+			int el = q ? st[k].b : st[k].a;
+			if (el > 0 && last[el] == k)
+				busy[slot[el]] = false;
+		}
+		int t = 0;
+		while (busy[t])
+			t++;
+		busy[t] = true;
+		slot[k + 1] = t;
+		nslots = t + 1 > nslots ? t + 1 : nslots;
+	}
+	if (nslots)
+		ffu__sb_printf(g->sb, "\t{\n\t\t%s t_[%d];\n", tn, nslots);
+	for (int k = 0; k < n; k++) {
+		char dst[24], a[24], b[24];
+		if (k + 1 == n)
+			snprintf(dst, sizeof dst, "m%d", vn);
+		else
+			snprintf(dst, sizeof dst, "t_[%d]", slot[k + 1]);
+		snprintf(a, sizeof a, st[k].a ? "t_[%d]" : "m%d", st[k].a ? slot[st[k].a] : x);
+		snprintf(b, sizeof b, st[k].b ? "t_[%d]" : "m%d", st[k].b ? slot[st[k].b] : x);
+		const char *ind = nslots ? "\t\t" : "\t";
+		if (st[k].op == FFU_ADDCHAIN_SQR)
+			ffu__sb_printf(g->sb, "%s%s = %s_sqr(%s);\n", ind, dst, fn, a);
+		else
+			ffu__sb_printf(g->sb, "%s%s = %s_mul(%s, %s);\n", ind, dst, fn, a, b);
+	}
+	if (nslots)
+		ffu__sb_append(g->sb, "\t}\n");
+	else if (n == 0)
+		ffu__sb_printf(g->sb, "\tm%d = m%d;\n", vn, x);
 	set_form(g, vn, 'm');
 }
 

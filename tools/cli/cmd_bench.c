@@ -48,10 +48,13 @@ int cmd_bench(int argc, char **argv)
 				return cli_usage("bench: %s needs a value", argv[i]);
 		} else if (argv[i][0] == '-') {
 			return cli_usage("bench: unknown option '%s'", argv[i]);
-		} else if (!ffu__bench_workload(argv[i])) {
+		} else if (ffu__bench_expand(argv[i], NULL, 0) == 0) {
 			fprintf(stderr, "fieldfuse: error: bench: unknown workload '%s'; known:", argv[i]);
 			for (int w = 0; ffu__bench_workload_names[w]; w++)
 				fprintf(stderr, " %s", ffu__bench_workload_names[w]);
+			fprintf(stderr, "; groups:");
+			for (int g = 0; ffu__bench_group_names[g]; g++)
+				fprintf(stderr, " %s", ffu__bench_group_names[g]);
 			fprintf(stderr, "\n");
 			return CLI_USAGE;
 		} else if (o.n_workloads == MAX_WORKLOADS) {
