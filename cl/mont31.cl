@@ -31,6 +31,26 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 	return FFU_FN(mul)(a, a);
 }
 
+/*
+ * Lazy reduction for the extension templates (cl/ext4.cl, with FX_DOT4): a0 b0 + a1 b1 +
+ * a2 b2 + a3 b3 / 2^32 mod p with one Montgomery reduction instead of four. Each product
+ * is below p^2 < 2^62, so the sum t < 4 p^2 < 2^64. With t = h 2^32 + l, the reduction of
+ * l alone, u = (l + q p) / 2^32 with q = l (-p^-1) mod 2^32, is exact and u <= p; then
+ * (t + q p) / 2^32 = h + u, and h < 4 p^2 / 2^32 < 2 p (p < 2^31). One correction brings h
+ * below p, so h + u < 2 p < 2^32 and one more makes it canonical. Same form rules as a
+ * sum of mul(a_i, b_i).
+ */
+FFU_INLINE FP_t FFU_FN(dot4_)(FP_t a0, FP_t b0, FP_t a1, FP_t b1, FP_t a2, FP_t b2, FP_t a3, FP_t b3)
+{
+	ulong t = (ulong)a0 * b0 + (ulong)a1 * b1 + (ulong)a2 * b2 + (ulong)a3 * b3;
+	uint l = (uint)t, h = (uint)(t >> 32);
+	uint q = l * FP_PINV;
+	uint u = (uint)(((ulong)l + (ulong)q * FP_P) >> 32);
+	h = min(h, h - FP_P);
+	uint r = h + u;
+	return min(r, r - FP_P);
+}
+
 FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)
 {
 	return FFU_FN(mul)(a, (uint)FP_R2);
