@@ -1,0 +1,39 @@
+#!/bin/sh
+# bench/record.sh: re-measures everything recorded in bench/results/ on this machine's PoCL
+# (and Rusticl, for the device comparison), writing the tables (.txt), JSON, CSV and plots
+# the README quotes. Run it on a quiet machine: every figure is a median, but two processes
+# sharing two cores still move medians by 2x. Usage: bench/record.sh [BUILD_DIR]
+# (default build). The JAX comparison runs only if `python3 -c "import jax"` works, or with
+# JAX_PYTHON=/path/to/python that has jax.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+ff="$root/${1:-build}/tools/fieldfuse"
+out="$root/bench/results"
+mkdir -p "$out"
+run() { # NAME ARGS...: fieldfuse bench ARGS with --json/--csv/--plot under bench/results/NAME
+	name=$1
+	shift
+	echo "== $name: fieldfuse bench $*" >&2
+	"$ff" bench "$@" --json "$out/$name.json" --csv "$out/$name.csv" --plot "$out/$name.png" >"$out/$name.txt"
+}
+run seed-pocl-2core seed_bb seed_bn254 --device pocl --k 20..24 --runs 10
+run fieldops-pocl-2core fieldops --device pocl --k 20 --runs 10
+run workloads-pocl-2core sumcheck sumcheck3 sumcheck_bbx4 fold chain --device pocl --k 20..22 --runs 10
+run quotient-pocl-2core quotient --device pocl --k 18..20 --runs 5
+# Rusticl lists no device unless told which Gallium driver to expose
+RUSTICL_ENABLE=${RUSTICL_ENABLE:-llvmpipe}
+export RUSTICL_ENABLE
+run seed-all-k20 seed_bb seed_bn254 --device all --k 20 --runs 5
+# 32- against 64-bit limbs for the 256-bit fields (tune measures each against the built-in
+# profile, alternating; --no-write leaves the tuning database alone)
+echo "== limbs: fieldfuse tune fieldops_bn254_sf fieldops_bls12_381_sf --limbs 32,64" >&2
+"$ff" tune fieldops_bn254_sf fieldops_bls12_381_sf --device pocl --k 18 --runs 10 --wg 256 --lanes 1 \
+	--limbs 32,64 --no-write >"$out/limbs-pocl-2core.txt" 2>&1
+py=${JAX_PYTHON:-python3}
+if "$py" -c "import jax" 2>/dev/null; then
+	echo "== jax: bench/jax/seed_bb.py" >&2
+	"$py" "$root/bench/jax/seed_bb.py" --k 20..24 --runs 10 --fieldfuse "$ff" --device pocl \
+		--json "$out/jax-seed_bb-cpu.json" >"$out/jax-seed_bb-cpu.txt"
+else
+	echo "== jax: skipped ($py has no jax module)" >&2
+fi
