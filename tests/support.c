@@ -1,7 +1,10 @@
 /* tests/support.c: see support.h. */
 #include "support.h"
 
+#include "runtime/cl.h"
 #include "util/file.h"
+
+#include <criterion/criterion.h>
 
 #include <dirent.h>
 #include <stdio.h>
@@ -49,4 +52,14 @@ void ffu_test_remove_tree(const char *dir)
 	}
 	closedir(d);
 	rmdir(dir);
+}
+
+void ffu_test_open_device(ffu_cl *cl, const char *device)
+{
+	setenv("RUSTICL_ENABLE", "llvmpipe", 0);
+	ffu_error e = {0};
+	ffu_device_info dev;
+	cr_assert_eq(ffu__cl_select(&dev, device, &e), FFU_STATUS_OK, "no %s device: %s", device, e.message);
+	cr_assert_eq(ffu__cl_open(cl, &dev, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_error_clear(&e);
 }

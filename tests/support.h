@@ -17,4 +17,9 @@ char *ffu_test_read_file(const char *path, size_t *len);
 /* Removes dir and everything under it (symbolic links are removed, not followed). */
 void ffu_test_remove_tree(const char *dir);
 
+struct ffu_cl;
+/* Opens a context on the device a selector names (RUSTICL_ENABLE=llvmpipe unless already
+   set). No such device fails the calling test loudly: device tests never skip. */
+void ffu_test_open_device(struct ffu_cl *cl, const char *device);
+
 #endif

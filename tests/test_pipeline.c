@@ -98,12 +98,8 @@ static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse,
 
 static void run_all_matching(const char *device, const char *name_part)
 {
-	setenv("RUSTICL_ENABLE", "llvmpipe", 0);
-	ffu_error e = {0};
-	ffu_device_info dev;
 	ffu_cl cl = {0};
-	cr_assert_eq(ffu__cl_select(&dev, device, &e), FFU_STATUS_OK, "no %s device: %s", device, e.message);
-	cr_assert_eq(ffu__cl_open(&cl, &dev, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_test_open_device(&cl, device);
 	for (int p = 0; p < ffu_test_n_programs; p++) {
 		const test_program *tp = &ffu_test_programs[p];
 		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0] && strstr(tp->name, name_part); l++) {

@@ -229,12 +229,8 @@ static const char *const fields[] = {"babybear",      "koalabear",       "mersen
 
 static void run_device(const char *device)
 {
-	setenv("RUSTICL_ENABLE", "llvmpipe", 0);
-	ffu_error e = {0};
-	ffu_device_info dev;
 	ffu_cl cl = {0};
-	cr_assert_eq(ffu__cl_select(&dev, device, &e), FFU_STATUS_OK, "no %s device: %s", device, e.message);
-	cr_assert_eq(ffu__cl_open(&cl, &dev, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_test_open_device(&cl, device);
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		/* without simplify power(x, 0) and power(x, 1) reach the device too */
 		run_field(&cl, fields[i], "simplify");
@@ -242,7 +238,6 @@ static void run_device(const char *device)
 			run_field(&cl, fields[i], NULL);
 	}
 	ffu__cl_close(&cl);
-	ffu_error_clear(&e);
 }
 
 Test(power, pocl, .timeout = 600)
