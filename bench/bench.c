@@ -96,12 +96,13 @@ static char *sized_text(const char *text, int k)
 	return out;
 }
 
-static ffu_status compile(ffu_module **m, const char *text, const char *name, bool fuse, ffu_error *e)
+static ffu_status compile(ffu_module **m, const char *text, const char *name, bool fuse, const ffu_cl *cl,
+			  ffu_error *e)
 {
 	ffu_status st = ffu__hlo_parse(m, text, strlen(text), name, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__module_verify(*m, name, e);
-	ffu_pass_opts po = {.fuse = fuse};
+	ffu_pass_opts po = {.fuse = fuse, .max_params = cl->dev.max_kernel_args};
 	if (st == FFU_STATUS_OK)
 		st = ffu__passes_run(*m, &po, e);
 	return st;
@@ -160,7 +161,7 @@ static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool
 	ffu_module *m = NULL;
 	ffu_exec *x = NULL;
 	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
-	ffu_status st = ms ? compile(&m, text, name, fuse, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = ms ? compile(&m, text, name, fuse, cl, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
 		st = ffu__exec_create(&x, cl, m, e);
 	if (st == FFU_STATUS_OK)

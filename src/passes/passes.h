@@ -24,7 +24,9 @@
 
 typedef struct ffu_pass_opts {
 	bool fuse;          /* false: one kernel per operation (--no-fuse, FIELDFUSE_DISABLE_FUSION=1) */
-	int max_params;     /* kernel arguments (inputs + outputs) one fusion may take; 0 = default */
+	int max_params;     /* kernel arguments (inputs + outputs) one fusion may take; 0 = 64. Every
+	                       path that runs on a device passes its ffu_device_info.max_kernel_args
+	                       (ffu__caps_kernel_args); `compile` has no device and uses 64 */
 	const char *dump_after; /* pass name or "all": print the module after it to dump_to */
 	FILE *dump_to;
 	/*

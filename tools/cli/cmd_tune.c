@@ -157,7 +157,7 @@ static ffu_status runner_open(ffu_cl *cl, const workload *w, const ffu_params *p
 {
 	ffu_value *out = NULL;
 	int n_out = 0;
-	ffu_pass_opts po = {.fuse = true};
+	ffu_pass_opts po = {.fuse = true, .max_params = cl->dev.max_kernel_args};
 	ffu_status st;
 
 	memset(r, 0, sizeof *r);

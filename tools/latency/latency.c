@@ -63,7 +63,7 @@ static ffu_status once(ffu_cl *cl, const char *text, const char *name, phases *p
 	ffu_value *in = NULL, *out = NULL;
 	int n_in = 0, n_out = 0;
 	uint64_t seed = 1;
-	ffu_pass_opts po = {.fuse = !ffu__config()->disable_fusion};
+	ffu_pass_opts po = {.fuse = !ffu__config()->disable_fusion, .max_params = cl->dev.max_kernel_args};
 	double t0 = ffu__now_ms(), t;
 	ffu_status st = ffu__hlo_parse(&m, text, strlen(text), name, e);
 	if (st == FFU_STATUS_OK)
