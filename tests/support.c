@@ -13,7 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const ffu_test_devices[2] = {"pocl", "rusticl"};
+const char *ffu_test_devices[2] = {"pocl", "rusticl"};
+
+/* FIELDFUSE_TEST_DEVICE=SEL puts SEL in both slots: how the device suites run on a GPU
+   machine (tools/gpu/h200.sh). CI leaves it unset, so every device test runs on both
+   PoCL and Rusticl there. */
+__attribute__((constructor)) static void pick_test_devices(void)
+{
+	const char *sel = getenv("FIELDFUSE_TEST_DEVICE");
+	if (sel && *sel)
+		ffu_test_devices[0] = ffu_test_devices[1] = sel;
+}
 
 char *ffu_test_path(const char *rel)
 {

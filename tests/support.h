@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-/* Selectors of the OpenCL implementations every device test must pass on. */
-extern const char *const ffu_test_devices[2]; /* "pocl", "rusticl" */
+/* Selectors of the OpenCL implementations every device test must pass on: "pocl" and
+   "rusticl", or twice $FIELDFUSE_TEST_DEVICE where that is set (support.c). */
+extern const char *ffu_test_devices[2];
 
 /* $FFU_SOURCE_ROOT/rel (meson sets it); malloc'd. */
 char *ffu_test_path(const char *rel);

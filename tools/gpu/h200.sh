@@ -1,0 +1,78 @@
+#!/bin/sh
+# tools/gpu/h200.sh: run ON the GPU machine, from the repository root, with .gpu/ carried
+# (tools/gpu/prepare.sh). Makes NVIDIA's OpenCL usable without installing anything (the
+# carried ocl-icd loader, told by OCL_ICD_FILENAMES where the driver's
+# libnvidia-opencl.so.1 is), then records into ./gpu-out/ and packs it as $OUT/gpu-results.tar.gz (the device tool
+# returns at most 8 files), next to $OUT/summary.txt:
+#   devices.json              fieldfuse devices --json
+#   tests.txt                 the device suites (test_field_device, test_pipeline,
+#                             test_power) with FIELDFUSE_TEST_DEVICE=nvidia, and the soak
+#   bench-*.{txt,json,csv}    the bench suite on nvidia (seed k=20..25, fieldops, workloads)
+#   tune.txt, tuning.json     fieldfuse tune --device nvidia, its database written to $OUT
+#   jax-seed_bb.txt           bench/jax/seed_bb.py on the GPU's JAX next to fieldfuse
+# Each step's exit status is logged in summary.txt; one failing step does not stop the rest.
+# STEPS="devices tests bench tune jax" selects steps (default: all); FFU_GPU_DEVICE another
+# selector than nvidia (with FFU_NVIDIA_ICD another ICD: how the script was tried on PoCL).
+set -u
+root=$(pwd)
+out=$root/gpu-out
+rm -rf "$out"
+mkdir -p "$out"
+steps=${STEPS:-devices tests bench tune jax}
+dev=${FFU_GPU_DEVICE:-nvidia} # the selector every step uses
+icd=${FFU_NVIDIA_ICD:-}
+if [ -z "$icd" ]; then
+	for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+		[ -e "$d/libnvidia-opencl.so.1" ] && icd=$d/libnvidia-opencl.so.1 && break
+	done
+fi
+[ -z "$icd" ] && icd=$(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl.so.1/ { print $NF; exit }')
+if [ -z "$icd" ]; then
+	echo "h200.sh: no libnvidia-opencl.so.1 found (set FFU_NVIDIA_ICD=/path/to/it)" | tee "$out/summary.txt"
+	exit 1
+fi
+export OCL_ICD_FILENAMES="$icd"
+export LD_LIBRARY_PATH="$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export FFU_SOURCE_ROOT="$root" FFU_BUILD_ROOT="$root/.gpu/build"
+export XDG_CACHE_HOME="$out/cache" # the tuning database and program cache land in $OUT
+ff="$root/.gpu/build/tools/fieldfuse"
+echo "icd: $icd" >"$out/summary.txt"
+step() { # NAME CMD...: runs CMD, logs its status
+	name=$1
+	shift
+	echo "== $name: $*" >&2
+	"$@"
+	echo "$name: exit $?" >>"$out/summary.txt"
+}
+for s in $steps; do
+	case $s in
+	devices)
+		step devices sh -c "'$ff' devices --json >'$out/devices.json' 2>'$out/devices.err'; '$ff' devices >>'$out/summary.txt'" ;;
+	tests)
+		export FIELDFUSE_TEST_DEVICE="$dev"
+		for t in test_field_device test_pipeline test_power; do
+			step "$t" sh -c "'$root/.gpu/build/tests/$t' --jobs 1 >>'$out/tests.txt' 2>&1"
+		done
+		step soak sh -c "'$root/.gpu/build/tools/fieldfuse-soak' --count 500 --seed 1 --batch 25 --cheap --max-elems 512 --device "$dev" >>'$out/tests.txt' 2>&1"
+		unset FIELDFUSE_TEST_DEVICE ;;
+	bench)
+		step bench-seed "$ff" bench seed_bb seed_bn254 --device "$dev" --k 20..25 --runs 10 \
+			--json "$out/bench-seed.json" --csv "$out/bench-seed.csv" >"$out/bench-seed.txt"
+		step bench-fieldops "$ff" bench fieldops --device "$dev" --k 22 --runs 10 \
+			--json "$out/bench-fieldops.json" --csv "$out/bench-fieldops.csv" >"$out/bench-fieldops.txt"
+		step bench-workloads "$ff" bench sumcheck sumcheck3 sumcheck_bbx4 fold chain quotient --device "$dev" \
+			--k 22..24 --runs 10 --json "$out/bench-workloads.json" --csv "$out/bench-workloads.csv" \
+			>"$out/bench-workloads.txt" ;;
+	tune)
+		step tune sh -c "'$ff' tune --device "$dev" --limbs 32,64 >'$out/tune.txt' 2>&1; cp '$out'/cache/fieldfuse/tuning*.json '$out/tuning.json' 2>/dev/null; true" ;;
+	jax)
+		step jax sh -c "python3 '$root/bench/jax/seed_bb.py' --k 20..25 --runs 10 --fieldfuse '$ff' --device "$dev" --json '$out/jax-seed_bb.json' >'$out/jax-seed_bb.txt' 2>&1" ;;
+	*) echo "h200.sh: unknown step '$s'" >>"$out/summary.txt" ;;
+	esac
+done
+# the results without the program cache (the tuning database is copied out above)
+if [ -n "${OUT:-}" ]; then
+	tar -C "$root" --exclude=gpu-out/cache -czf "$OUT/gpu-results.tar.gz" gpu-out
+	cp "$out/summary.txt" "$OUT/summary.txt"
+fi
+cat "$out/summary.txt"
