@@ -1150,13 +1150,13 @@ Test(caps, tune_writes_what_runs_use, .timeout = 600)
 	int rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4 --limbs 32,64 --no-write");
 	out = cli_out();
 	cr_assert_eq(rc, 0, "%s", out);
-	cr_expect(strstr(out, "wg     8 lanes  1 limb 32") && strstr(out, "wg    64 lanes  4 limb 64") &&
+	cr_expect(strstr(out, "wg     8 lanes  1 vector 1 limb 32") && strstr(out, "wg    64 lanes  4 vector 4 limb 64") &&
 			  strstr(out, "best: wg"),
 		  "%s", out);
 	cr_expect_eq(access(path, F_OK), -1, "--no-write wrote %s", path);
 	free(out);
 
-	rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4 --limbs 64");
+	rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4 --vector 1,4 --limbs 64");
 	out = cli_out();
 	cr_assert_eq(rc, 0, "%s", out);
 	cr_expect(strstr(out, "written to"), "%s", out);
@@ -1171,7 +1171,9 @@ Test(caps, tune_writes_what_runs_use, .timeout = 600)
 	json_int_t wg = json_integer_value(json_object_get(json_object_get(entry, "params"), "wg"));
 	cr_expect(wg == 8 || wg == 64 || wg == 256, "wg %lld", (long long)wg);
 	json_t *tune = json_object_get(entry, "tune");
-	cr_expect_eq(json_array_size(json_object_get(tune, "candidates")), 4);
+	cr_expect_eq(json_array_size(json_object_get(tune, "candidates")), 8); /* 2 sizes x 2 lanes x 2 vectors */
+	json_int_t vec = json_integer_value(json_object_get(json_object_get(entry, "params"), "vector_width"));
+	cr_expect(vec == 1 || vec == 4, "vector_width %lld", (long long)vec);
 	json_int_t limb = json_integer_value(json_object_get(json_object_get(entry, "params"), "limb_bits"));
 	cr_expect(limb == 32 || limb == 64, "limb %lld", (long long)limb);
 	cr_expect(json_is_real(json_object_get(tune, "confirmed_gain")));
@@ -1214,7 +1216,7 @@ Test(caps, tune_writes_what_runs_use, .timeout = 600)
 
 Test(caps, tune_usage_errors)
 {
-	const char *usage[] = {"tune --wg 0", "tune --wg 8,,16", "tune --lanes 17", "tune --k 99", "tune --runs 0",
+	const char *usage[] = {"tune --wg 0", "tune --wg 8,,16", "tune --lanes 17", "tune --vector 2", "tune --vector 1,4,1", "tune --k 99", "tune --runs 0",
 			       "tune --limbs 48", "tune --limbs 32,64,32",
 			       "tune no_such_workload", "tune --frob", "tune --device"};
 	for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {

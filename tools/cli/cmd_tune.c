@@ -1,10 +1,11 @@
 /*
  * tools/cli/cmd_tune.c: `fieldfuse tune [WORKLOAD...] [--device SEL|all] [--k K] [--runs N]
- * [--wg LIST] [--lanes LIST] [--limbs LIST] [--no-write]`.
+ * [--wg LIST] [--lanes LIST] [--vector LIST] [--limbs LIST] [--no-write]`.
  *
  * For each device: runs representative workloads (default the embedded seed_bb at 2^K and
  * seed_bn254 at 2^(K-2), about the same bytes; K from the device's cache size unless given,
  * see auto_k) under every candidate of work-group size x elements per work-item (lanes) x
+ * vector width (1: element-wise loads; 4: one vload per extension element, -DFFU_VECTOR_LOADS) x
  * limb width of 256-bit fields (32 or 64: cl/mont256.cl, cl/mont256_64.cl),
  * through the API-level override of the context (ffu__cl_set_override), so the runs go
  * through the same code generation and launches as any other run. Every candidate's outputs
@@ -36,7 +37,7 @@
 #include "runtime/cl.h"
 #include "runtime/exec.h"
 
-enum { MAX_WORKLOADS = 8, MAX_LIST = 16, MAX_CANDIDATES = MAX_LIST * MAX_LIST * 2 + 1, CONFIRM_ROUNDS = 5 };
+enum { MAX_WORKLOADS = 8, MAX_LIST = 16, MAX_CANDIDATES = MAX_LIST * MAX_LIST * 2 * 2 + 1, CONFIRM_ROUNDS = 5 };
 #define WORKLOAD_SIZE "[1048576]"
 #define MIN_GAIN 1.05
 
@@ -67,6 +68,8 @@ typedef struct tune_opts {
 	int n_lanes;
 	int limbs[2];       /* limb widths of 256-bit fields: 32, 64 */
 	int n_limbs;
+	int vectors[2];     /* vector widths: 1, 4 */
+	int n_vectors;
 	bool write;
 } tune_opts;
 
@@ -260,7 +263,8 @@ static ffu_status measure(ffu_cl *cl, const workload *ws, runner *base, int nw, 
 /* {"wg", "lanes", "ms": {workload: ms}, "builtin_ms": {...}} (builtin_ms only when given) */
 static json_t *params_json(const ffu_params *p, const double *ms, int nw, const workload *ws, const double *base_ms)
 {
-	json_t *o = json_pack("{s:I, s:i, s:i}", "wg", (json_int_t)p->wg, "lanes", p->lanes, "limb_bits", p->limb_bits);
+	json_t *o = json_pack("{s:I, s:i, s:i, s:i}", "wg", (json_int_t)p->wg, "lanes", p->lanes, "vector_width",
+			      p->vector_width, "limb_bits", p->limb_bits);
 	json_t *t = json_object(), *b = base_ms ? json_object() : NULL;
 	for (int i = 0; o && t && i < nw; i++) {
 		char key[64];
@@ -296,9 +300,11 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 	/* the search compares with the built-in table, not with an earlier tuning entry */
 	memset(&cl.dev.tuned, 0, sizeof cl.dev.tuned);
 	ffu__profile_builtin(&builtin, &cl.dev);
-	base.p = (ffu_params){.wg = builtin.wg, .lanes = builtin.lanes, .limb_bits = builtin.limb_bits};
-	fprintf(out, "%s %s (%s): built-in profile wg %zu, lanes %d, limb %d (%s); workloads", cl.dev.id, cl.dev.name,
-		ffu__vendor_str(cl.dev.vendor_class), builtin.wg, builtin.lanes, builtin.limb_bits, builtin.source);
+	base.p = (ffu_params){.wg = builtin.wg, .lanes = builtin.lanes, .vector_width = builtin.vector_width,
+			      .limb_bits = builtin.limb_bits};
+	fprintf(out, "%s %s (%s): built-in profile wg %zu, lanes %d, vector %d, limb %d (%s); workloads", cl.dev.id,
+		cl.dev.name, ffu__vendor_str(cl.dev.vendor_class), builtin.wg, builtin.lanes, builtin.vector_width,
+		builtin.limb_bits, builtin.source);
 	for (int w = 0; w < nw; w++)
 		fprintf(out, " %s at 2^%d", ws[w].name, ws[w].k);
 	fputc('\n', out);
@@ -310,8 +316,11 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 	for (int a = 0; a < o->n_wgs; a++)
 		for (int b = 0; b < o->n_lanes; b++)
 			for (int c = 0; c < o->n_limbs; c++)
-				if (!limit || o->wgs[a] <= limit)
-					cands[nc++].p = (ffu_params){.wg = o->wgs[a], .lanes = o->lanes[b], .limb_bits = o->limbs[c]};
+				for (int d = 0; d < o->n_vectors; d++)
+					if (!limit || o->wgs[a] <= limit)
+						cands[nc++].p = (ffu_params){.wg = o->wgs[a], .lanes = o->lanes[b],
+									     .vector_width = o->vectors[d],
+									     .limb_bits = o->limbs[c]};
 	/*
 	 * The built-in profile runs as runs do: its lanes, and its size as the soft cap the
 	 * launch plan lowers to each kernel's limits (Rusticl's kernels take 32 at most), so
@@ -330,10 +339,11 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		if ((st = measure(&cl, ws, base_run, nw, c, o->runs, o->warmup, e)))
 			goto out;
 		if (!c->ok) {
-			fprintf(out, "  wg %5zu lanes %2d limb %d: skipped (%s)\n", c->p.wg, c->p.lanes, c->p.limb_bits, c->skipped);
+			fprintf(out, "  wg %5zu lanes %2d vector %d limb %d: skipped (%s)\n", c->p.wg, c->p.lanes,
+				c->p.vector_width, c->p.limb_bits, c->skipped);
 			continue;
 		}
-		fprintf(out, "  wg %5zu lanes %2d limb %d:", c->p.wg, c->p.lanes, c->p.limb_bits);
+		fprintf(out, "  wg %5zu lanes %2d vector %d limb %d:", c->p.wg, c->p.lanes, c->p.vector_width, c->p.limb_bits);
 		for (int w = 0; w < nw; w++)
 			fprintf(out, " %s %.3f ms (built-in %.3f)", ws[w].name, c->ms[w], c->base_ms[w]);
 		fprintf(out, "  -> %.3f of built-in\n", c->score);
@@ -356,10 +366,11 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		gain_sum += median_ratio[w] / nw;
 	}
 	bool keep = gain_sum >= MIN_GAIN &&
-		    (best.p.wg != base.p.wg || best.p.lanes != base.p.lanes || best.p.limb_bits != base.p.limb_bits);
+		    (best.p.wg != base.p.wg || best.p.lanes != base.p.lanes || best.p.vector_width != base.p.vector_width ||
+		     best.p.limb_bits != base.p.limb_bits);
 	ffu_params chosen = keep ? best.p : base.p;
-	fprintf(out, "  best: wg %zu, lanes %d, limb %d: %.2fx the built-in profile's speed (", best.p.wg, best.p.lanes,
-		best.p.limb_bits, gain_sum);
+	fprintf(out, "  best: wg %zu, lanes %d, vector %d, limb %d: %.2fx the built-in profile's speed (", best.p.wg,
+		best.p.lanes, best.p.vector_width, best.p.limb_bits, gain_sum);
 	for (int w = 0; w < nw; w++)
 		fprintf(out, "%s%s %.2fx", w ? ", " : "", ws[w].name, median_ratio[w]);
 	fprintf(out, "; confirmed over %d alternating runs)%s\n", o->runs * CONFIRM_ROUNDS,
@@ -387,7 +398,8 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		char *path = NULL;
 		if ((st = ffu__tuning_store(&cl.dev, &chosen, tune, e)) || (st = ffu__tuning_path(&path, e)))
 			goto out;
-		fprintf(out, "  written to %s: wg %zu, lanes %d, limb %d\n", path, chosen.wg, chosen.lanes, chosen.limb_bits);
+		fprintf(out, "  written to %s: wg %zu, lanes %d, vector %d, limb %d\n", path, chosen.wg, chosen.lanes,
+			chosen.vector_width, chosen.limb_bits);
 		free(path);
 	}
 out:
@@ -436,16 +448,18 @@ static int parse_list(const char *s, size_t *out, size_t max)
 
 int cmd_tune(int argc, char **argv)
 {
-	const char *names[MAX_WORKLOADS], *k = NULL, *runs = NULL, *wgs = NULL, *lanes = NULL, *limbs = NULL;
+	const char *names[MAX_WORKLOADS], *k = NULL, *runs = NULL, *wgs = NULL, *lanes = NULL, *limbs = NULL,
+		   *vectors = NULL;
 	int n_names = 0;
 	tune_opts o = {.k = 0, .runs = 9, .warmup = 2, .write = true,
 		       .wgs = {8, 16, 32, 64, 128, 256, 512, 1024}, .n_wgs = 8, .lanes = {1, 2, 4, 8}, .n_lanes = 4,
-		       .limbs = {32, 64}, .n_limbs = 2};
+		       .limbs = {32, 64}, .n_limbs = 2, .vectors = {1, 4}, .n_vectors = 2};
 	for (int i = 1; i < argc; i++) {
 		int r;
 		if ((r = cli_opt(argc, argv, &i, "--device", &o.device)) || (r = cli_opt(argc, argv, &i, "--k", &k)) ||
 		    (r = cli_opt(argc, argv, &i, "--runs", &runs)) || (r = cli_opt(argc, argv, &i, "--wg", &wgs)) ||
-		    (r = cli_opt(argc, argv, &i, "--lanes", &lanes)) || (r = cli_opt(argc, argv, &i, "--limbs", &limbs))) {
+		    (r = cli_opt(argc, argv, &i, "--lanes", &lanes)) || (r = cli_opt(argc, argv, &i, "--limbs", &limbs)) ||
+		    (r = cli_opt(argc, argv, &i, "--vector", &vectors))) {
 			if (r < 0)
 				return cli_usage("tune: %s needs a value", argv[i]);
 		} else if (strcmp(argv[i], "--no-write") == 0) {
@@ -496,6 +510,16 @@ int cmd_tune(int argc, char **argv)
 			o.limbs[i] = (int)tmp[i];
 		}
 		o.n_limbs = n;
+	}
+	if (vectors) {
+		if ((n = parse_list(vectors, tmp, 4)) < 1 || n > 2)
+			return cli_usage("tune: --vector takes 1, 4 or 1,4, not '%s'", vectors);
+		for (int i = 0; i < n; i++) {
+			if (tmp[i] != 1 && tmp[i] != 4)
+				return cli_usage("tune: --vector takes 1, 4 or 1,4, not '%s'", vectors);
+			o.vectors[i] = (int)tmp[i];
+		}
+		o.n_vectors = n;
 	}
 	if (n_names == 0) {
 		names[n_names++] = "seed_bb";

@@ -22,7 +22,7 @@ static const struct {
 	 "                          [--warmup N] [--json FILE] [--csv FILE] [--plot FILE.png]"},
 	{"tune", cmd_tune,
 	 "tune [WORKLOAD...] [--device SEL|all] [--k K] [--runs N] [--wg LIST] [--lanes LIST]\n"
-	 "                          [--limbs 32,64] [--no-write]"},
+	 "                          [--vector 1,4] [--limbs 32,64] [--no-write]"},
 };
 
 static void usage(FILE *out)
