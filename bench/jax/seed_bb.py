@@ -2,7 +2,7 @@
 """
 bench/jax/seed_bb.py: the seed_bb expression, (x + y) * x over BabyBear, written in JAX, so
 XLA's own fusion can be timed next to fieldfuse on the same machine. Not part of the build
-or of CI: JAX comes from PyPI (`pip install jax`, or `jax[cuda12]` on an NVIDIA machine).
+or of CI: JAX comes from PyPI (`pip install jax`; a CUDA-enabled JAX on an NVIDIA machine).
 
 BabyBear has no JAX type, so the expression is written the way a JAX user would write it:
 uint32 inputs, a conditional subtraction for the sum, a uint64 product and `%` by p.
