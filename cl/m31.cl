@@ -22,6 +22,19 @@ FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 	return min(t, t - FP_P);
 }
 
+/*
+ * Lazy reduction for cl/ext2.cl (FX_DOT2): a0 b0 + a1 b1 mod p with one reduction. The sum
+ * t < 2 p^2 < 2^63; with 2^31 = 1 mod p, folding at bit 31 gives s < 2^31 + 2^32, folding
+ * s again gives r < 2^31 + 3 (s >> 31 <= 2), and one correction makes it canonical.
+ */
+FFU_INLINE FP_t FFU_FN(dot2_)(FP_t a0, FP_t b0, FP_t a1, FP_t b1)
+{
+	ulong t = (ulong)a0 * b0 + (ulong)a1 * b1;
+	ulong s = (t & FP_P) + (t >> 31);
+	uint r = (uint)(s & FP_P) + (uint)(s >> 31);
+	return min(r, r - FP_P);
+}
+
 /* Canonical element of an integer: x < 2^32 = 2p + 2, so two corrections reduce it. */
 FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
 {

@@ -149,9 +149,11 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x)
 		       (long long)w, x->cl_template);
 	ffu__sb_printf(sb, "#define FP %s\n#define FB %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", x->name,
 		       p->name, (long long)w, ffu__cl_words(p));
-	/* the 31-bit Montgomery template sums products before reducing (dot4_ in cl/mont31.cl) */
+	/* templates that sum products before reducing: dot4_ in cl/mont31.cl, dot2_ in cl/m31.cl */
 	if (strcmp(p->cl_template, "mont31") == 0)
 		ffu__sb_append(sb, "#define FX_DOT4 1\n");
+	if (strcmp(p->cl_template, "m31") == 0)
+		ffu__sb_append(sb, "#define FX_DOT2 1\n");
 	/* mulw_(a) = W a; addw_(s, a) = s + W a; subw_(s, a) = s - W a; mulw1_(a) = (1 + W) a */
 	emit_small_mul(sb, x, "wabs_", mag, false);
 	if (w < 0)
@@ -176,7 +178,7 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x)
 	ffu__sb_printf(sb, "#define FP_WORDS %zu\n", ffu__cl_words(x));
 	const char *ops = ffu__cl_source("fp_ops");
 	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
-	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n#undef FX_DOT4\n\n");
+	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n#undef FX_DOT4\n#undef FX_DOT2\n\n");
 }
 
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
