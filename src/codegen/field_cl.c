@@ -136,6 +136,23 @@ static void emit_small_mul(ffu_strbuf *sb, const ffu_field *x, const char *fn, u
 }
 
 /*
+ * Prime templates whose products an extension template may sum before one reduction, and
+ * the macro that tells cl/ext<d>.cl so: dot4_ in cl/mont31.cl (4 products < 4p^2 < 2^64),
+ * dot2_ in cl/m31.cl. A template not listed gets one reduction per product.
+ */
+static const struct {
+	const char *tmpl, *macro;
+} ext_lazy[] = {{"mont31", "FX_DOT4"}, {"m31", "FX_DOT2"}};
+
+static const char *ext_lazy_macro(const ffu_field *prime)
+{
+	for (size_t i = 0; i < sizeof ext_lazy / sizeof ext_lazy[0]; i++)
+		if (strcmp(prime->cl_template, ext_lazy[i].tmpl) == 0)
+			return ext_lazy[i].macro;
+	return NULL;
+}
+
+/*
  * An extension's instantiation (its prime field must be emitted before): the generated
  * multiplies by the non-residue W, then cl/ext<d>.cl and cl/fp_ops.cl (one_m and the
  * powers; inv is the template's own) with FP = the extension, FB = its prime field.
@@ -149,11 +166,9 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x)
 		       (long long)w, x->cl_template);
 	ffu__sb_printf(sb, "#define FP %s\n#define FB %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", x->name,
 		       p->name, (long long)w, ffu__cl_words(p));
-	/* templates that sum products before reducing: dot4_ in cl/mont31.cl, dot2_ in cl/m31.cl */
-	if (strcmp(p->cl_template, "mont31") == 0)
-		ffu__sb_append(sb, "#define FX_DOT4 1\n");
-	if (strcmp(p->cl_template, "m31") == 0)
-		ffu__sb_append(sb, "#define FX_DOT2 1\n");
+	const char *lazy = ext_lazy_macro(p);
+	if (lazy)
+		ffu__sb_printf(sb, "#define %s 1\n", lazy);
 	/* mulw_(a) = W a; addw_(s, a) = s + W a; subw_(s, a) = s - W a; mulw1_(a) = (1 + W) a */
 	emit_small_mul(sb, x, "wabs_", mag, false);
 	if (w < 0)
@@ -178,7 +193,10 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x)
 	ffu__sb_printf(sb, "#define FP_WORDS %zu\n", ffu__cl_words(x));
 	const char *ops = ffu__cl_source("fp_ops");
 	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
-	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n#undef FX_DOT4\n#undef FX_DOT2\n\n");
+	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n");
+	if (lazy)
+		ffu__sb_printf(sb, "#undef %s\n", lazy);
+	ffu__sb_append(sb, "\n");
 }
 
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)

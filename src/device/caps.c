@@ -331,16 +331,24 @@ static ffu_status live_row(const live *l, const ffu_cap_row *r, unsigned char *b
 	return st;
 }
 
+/* Whether row r is read for this scope, clearing its field first: rows of other scopes are
+   not; a vendor row only when its extension is listed (ext NULL: none are). Shared by the
+   live queries and the fixtures, so both fill the record alike. */
+static bool row_wanted(const ffu_cap_row *r, ffu_cap_scope scope, unsigned char *base, const unsigned *ext)
+{
+	if (r->scope != scope)
+		return false;
+	memset(base + r->offset, 0, r->size);
+	return !r->needs_ext || (ext && (*ext & r->needs_ext) == r->needs_ext);
+}
+
 /* The rows of one scope; optional rows that fail (or are not asked) leave their field zero. */
 static ffu_status live_rows(const live *l, ffu_cap_scope scope, unsigned char *base, const unsigned *ext,
 			    ffu_error *e)
 {
 	for (size_t i = 0; i < ffu__cap_n_rows; i++) {
 		const ffu_cap_row *r = &ffu__cap_rows[i];
-		if (r->scope != scope)
-			continue;
-		memset(base + r->offset, 0, r->size);
-		if (r->needs_ext && (!ext || (*ext & r->needs_ext) != r->needs_ext))
+		if (!row_wanted(r, scope, base, ext))
 			continue;
 		ffu_status st = live_row(l, r, base, r->required ? e : NULL);
 		if (st && (r->required || st == FFU_STATUS_ENOMEM))
@@ -478,11 +486,7 @@ static ffu_status fixture_scope(const json_t *obj, ffu_cap_scope scope, unsigned
 	}
 	for (size_t i = 0; i < ffu__cap_n_rows; i++) {
 		const ffu_cap_row *r = &ffu__cap_rows[i];
-		if (r->scope != scope)
-			continue;
-		memset(base + r->offset, 0, r->size);
-		/* as on a live device: a vendor row is only read when its extension is listed */
-		if (r->needs_ext && (!ext || (*ext & r->needs_ext) != r->needs_ext))
+		if (!row_wanted(r, scope, base, ext)) /* as on a live device */
 			continue;
 		const json_t *val = json_object_get(obj, r->name);
 		if (!val) {

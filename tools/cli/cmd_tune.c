@@ -446,6 +446,22 @@ static int parse_list(const char *s, size_t *out, size_t max)
 	return n;
 }
 
+/* A list of one or two values, each a or b (--limbs 32,64, --vector 1,4); the count, or
+   -1 for anything else. */
+static int parse_pair(const char *text, int a, int b, int out[2])
+{
+	size_t v[MAX_LIST];
+	int n = parse_list(text, v, (size_t)(a > b ? a : b));
+	if (n < 1 || n > 2)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (v[i] != (size_t)a && v[i] != (size_t)b)
+			return -1;
+		out[i] = (int)v[i];
+	}
+	return n;
+}
+
 int cmd_tune(int argc, char **argv)
 {
 	const char *names[MAX_WORKLOADS], *k = NULL, *runs = NULL, *wgs = NULL, *lanes = NULL, *limbs = NULL,
@@ -501,26 +517,10 @@ int cmd_tune(int argc, char **argv)
 			o.lanes[i] = (int)tmp[i];
 		o.n_lanes = n;
 	}
-	if (limbs) {
-		if ((n = parse_list(limbs, tmp, 64)) < 1 || n > 2)
-			return cli_usage("tune: --limbs takes 32, 64 or 32,64, not '%s'", limbs);
-		for (int i = 0; i < n; i++) {
-			if (tmp[i] != 32 && tmp[i] != 64)
-				return cli_usage("tune: --limbs takes 32, 64 or 32,64, not '%s'", limbs);
-			o.limbs[i] = (int)tmp[i];
-		}
-		o.n_limbs = n;
-	}
-	if (vectors) {
-		if ((n = parse_list(vectors, tmp, 4)) < 1 || n > 2)
-			return cli_usage("tune: --vector takes 1, 4 or 1,4, not '%s'", vectors);
-		for (int i = 0; i < n; i++) {
-			if (tmp[i] != 1 && tmp[i] != 4)
-				return cli_usage("tune: --vector takes 1, 4 or 1,4, not '%s'", vectors);
-			o.vectors[i] = (int)tmp[i];
-		}
-		o.n_vectors = n;
-	}
+	if (limbs && (o.n_limbs = parse_pair(limbs, 32, 64, o.limbs)) < 1)
+		return cli_usage("tune: --limbs takes 32, 64 or 32,64, not '%s'", limbs);
+	if (vectors && (o.n_vectors = parse_pair(vectors, 1, 4, o.vectors)) < 1)
+		return cli_usage("tune: --vector takes 1, 4 or 1,4, not '%s'", vectors);
 	if (n_names == 0) {
 		names[n_names++] = "seed_bb";
 		names[n_names++] = "seed_bn254";
