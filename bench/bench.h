@@ -74,8 +74,8 @@ int ffu__bench_expand(const char *name, const char **out, int cap);
 ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_error *e);
 void ffu__bench_report_free(ffu_bench_report *rep);
 
-/* copy.c: median time of a copy of n elements of elem_bytes each on cl. */
-ffu_status ffu__bench_copy(ffu_cl *cl, size_t n, size_t elem_bytes, int warmup, int runs,
+/* copy.c: median time of a copy of `bytes` (a multiple of 4) from one buffer to another on cl. */
+ffu_status ffu__bench_copy(ffu_cl *cl, size_t bytes, int warmup, int runs,
 			   double *ms, double *min_ms, double *max_ms, bool *host_timer, ffu_error *e);
 double ffu__bench_median(double *v, int n); /* sorts v */
 

@@ -4,6 +4,7 @@
  * src/codegen/field_cl.c, which defines before this text
  *   FP       field name (babybear)       FP_P     p as a uint literal (p < 2^31)
  *   FP_PINV  -p^-1 mod 2^32              FP_R2    R^2 mod p
+ *   FP_MU    floor(2^62 / p) (Barrett, mulc)
  * and #undefs them after it; cl/word31.cl, emitted just before, holds the representation
  * and add, sub, neg. Every function is correct for any inputs < p, canonical or
  * Montgomery (the code generator relies on mul(a_mont, b) = a * b). No divergent branches:
@@ -29,6 +30,31 @@ FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 {
 	return FFU_FN(mul)(a, a);
+}
+/*
+ * Canonical product a * b mod p of two canonical values, by Barrett reduction: three 32x32
+ * products, where the Montgomery way needs six (to_mont of one operand, then mul). The code
+ * generator calls it for products whose operands it holds in canonical form only
+ * (src/codegen/field_cl.c: canonical_mul). With t = ab < p^2 < 2^62 and
+ * mu = floor(2^62 / p) < 2^32 (p > 2^30), q = floor(floor(t / 2^30) mu / 2^32) is below
+ * t / p by less than 1 + (t / 2^30 + 2^62 / p) / 2^32 < 1 + (p^2 / 2^30 + 2^62 / p) / 2^32,
+ * which is < 3 for 2^30 < p < 2^31 (1.41 + 1 for BabyBear, 1.49 + 1 for KoalaBear), so
+ * q >= floor(t / p) - 2 and r = t - qp < 3p < 2^33: one 64-bit correction, then one
+ * 32-bit one. The casts to uint are exact (t >> 30 < 2^32) and let LLVM use 32x32 -> 64
+ * products (vpmuludq) instead of full 64-bit ones. Measured on PoCL (AVX-512) for
+ * (x + y) * x at 2^20: see docs/fields.md.
+ */
+#if FP_P <= 0x40000000u
+#error "cl/mont31.cl: mulc needs 2^30 < p < 2^31"
+#endif
+FFU_INLINE FP_t FFU_FN(mulc)(FP_t a, FP_t b)
+{
+	ulong t = (ulong)a * b;
+	ulong q = ((ulong)(uint)(t >> 30) * FP_MU) >> 32;
+	ulong r = t - (ulong)(uint)q * FP_P;
+	r = min(r, r - FP_P);
+	uint s = (uint)r;
+	return min(s, s - FP_P);
 }
 
 /*

@@ -347,6 +347,15 @@ static void emit_product(kgen *g, int vn)
 {
 	const ffu_field *f = field_of(g, vn);
 	int a = resolve(g, opval(g, vn, 0)), b = resolve(g, opval(g, vn, 1));
+	/* both canonical only, and the template multiplies those without a conversion */
+	if (!has(g, a, 'm') && !has(g, b, 'm') && ffu__cl_has_mulc(f->base)) {
+		need(g, a, 'c');
+		need(g, b, 'c');
+		decl(g, vn, 'c');
+		ffu__sb_printf(g->sb, "%s_mulc(c%d, c%d);\n", f->base->name, a, b);
+		set_form(g, vn, 'c');
+		return;
+	}
 	if (a == b) {
 		need(g, a, 'm');
 		if (!has(g, a, 'c')) { /* (aR)^2 / R = a^2 R */

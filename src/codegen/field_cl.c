@@ -54,6 +54,7 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f)
 		ffu__sb_printf(sb, "#define FP_P 0x%08xu\n", word_of(p, 0));
 		ffu__sb_printf(sb, "#define FP_PINV 0x%08xu\n", (unsigned)f->pinv32);
 		ffu__sb_printf(sb, "#define FP_R2 0x%08xu\n", word_of(f->r2_dev, 0));
+		ffu__sb_printf(sb, "#define FP_MU 0x%08xu\n", (unsigned)((1ull << 62) / word_of(p, 0)));
 	} else {
 		for (size_t k = 0; k < words; k++)
 			ffu__sb_printf(sb, "#define FP_P%zu 0x%08xu\n", k, word_of(p, k));
@@ -106,7 +107,7 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f)
 
 	ffu__sb_append(sb, "#undef FP\n#undef FP_PINV\n");
 	if (words == 1) {
-		ffu__sb_append(sb, "#undef FP_P\n#undef FP_R2\n");
+		ffu__sb_append(sb, "#undef FP_P\n#undef FP_R2\n#undef FP_MU\n");
 	} else {
 		for (size_t k = 0; k < words; k++)
 			ffu__sb_printf(sb, "#undef FP_P%zu\n#undef FP_R2_%zu\n", k, k);
@@ -133,6 +134,21 @@ static void emit_small_mul(ffu_strbuf *sb, const ffu_field *x, const char *fn, u
 			ffu__sb_printf(sb, "\tr = %s_add(r, a);\n", pn);
 	}
 	ffu__sb_printf(sb, neg ? "\treturn %s_neg(r);\n}\n" : "\treturn r;\n}\n", pn);
+}
+
+/*
+ * Montgomery templates with a product of two canonical values cheaper than to_mont + mul
+ * (mulc: Barrett in cl/mont31.cl). Canonical templates need none (their mul is it);
+ * for 256-bit fields one conversion plus CIOS stays the cheaper way.
+ */
+static const char *const canonical_mul[] = {"mont31"};
+
+bool ffu__cl_has_mulc(const ffu_field *f)
+{
+	for (size_t i = 0; i < sizeof canonical_mul / sizeof canonical_mul[0]; i++)
+		if (f->prime == f && strcmp(f->cl_template, canonical_mul[i]) == 0)
+			return true;
+	return false;
 }
 
 /*

@@ -50,6 +50,9 @@ typedef struct ffu_cl_field_opts {
 } ffu_cl_field_opts;
 /* ffu__cl_emit_fields with options (o may be NULL: the defaults). */
 void ffu__cl_emit_fields_opts(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT], const ffu_cl_field_opts *o);
+/* Whether f's template has <name>_mulc(a, b): the product of two canonical values, in
+   canonical form, cheaper than converting one of them (f is a base field, f->base). */
+bool ffu__cl_has_mulc(const ffu_field *f);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);
