@@ -223,9 +223,10 @@ void ffu__caps_derive(ffu_device_info *d)
 		d->warp_width = d->nv_warp ? d->nv_warp : gpu ? 32 : 0;
 		break;
 	case FFU_VENDOR_AMD: {
-		/* ROCm names the device by its gfx target ("gfx942:sramecc+:xnack-") */
+		/* ROCm names the device by its gfx target and feature flags: "gfx942:sramecc+:xnack-"
+		   today, "gfx906+sram-ecc" in ROCm 2.x-3.x (recorded in ROCm/ROCm#808) */
 		if (strncmp(d->name, "gfx", 3) == 0) {
-			size_t n = strcspn(d->name, ": ");
+			size_t n = strcspn(d->name, ":+ ");
 			if (n >= sizeof d->arch)
 				n = sizeof d->arch - 1;
 			memcpy(d->arch, d->name, n);
