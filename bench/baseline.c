@@ -287,6 +287,7 @@ static const struct {
 	{"fieldops_koalabearx4", fieldops_koalabearx4},
 	{"fieldops_mersenne31x2", fieldops_mersenne31x2},
 	{"fieldops_goldilocksx2", ffu__bench_fieldops_goldilocksx2},
+	{"quotient", ffu__bench_quotient_bn254},
 };
 
 bool ffu__bench_has_baseline(const char *workload)

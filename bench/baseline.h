@@ -71,6 +71,7 @@ static inline bool ffu__bench_has_avx512(void)
 /* baseline_64.c: Goldilocks and its quadratic extension */
 ffu__bench_chunk_fn ffu__bench_fieldops_goldilocks, ffu__bench_fieldops_goldilocksx2;
 /* baseline_256.c: the 256-bit workloads (4 x 64-bit limbs, CIOS Montgomery) */
-ffu__bench_chunk_fn ffu__bench_seed_bn254, ffu__bench_fieldops_bn254_sf, ffu__bench_fieldops_bls12_381_sf;
+ffu__bench_chunk_fn ffu__bench_seed_bn254, ffu__bench_fieldops_bn254_sf, ffu__bench_fieldops_bls12_381_sf,
+	ffu__bench_quotient_bn254;
 
 #endif

@@ -12,6 +12,19 @@
 
 #define FP_t FFU_FN(t)
 
+/*
+ * mulc(a, b): the canonical product of two canonical values, for every field. A template
+ * with a cheaper one of its own (cl/mont31.cl: Barrett) defines FP_HAS_MULC; the rest
+ * convert one operand (for the canonical templates to_mont is the identity).
+ */
+#ifndef FP_HAS_MULC
+FFU_INLINE FP_t FFU_FN(mulc)(FP_t a, FP_t b)
+{
+	return FFU_FN(mul)(FFU_FN(to_mont)(a), b);
+}
+#endif
+#undef FP_HAS_MULC
+
 FFU_INLINE FP_t FFU_FN(one_m)(void)
 {
 	return FFU_FN(to_mont)(FFU_FN(from_u32)(1u));

@@ -35,7 +35,7 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
  * Canonical product a * b mod p of two canonical values, by Barrett reduction: three 32x32
  * products, where the Montgomery way needs six (to_mont of one operand, then mul). The code
  * generator calls it for products whose operands it holds in canonical form only
- * (src/codegen/field_cl.c: canonical_mul). With t = ab < p^2 < 2^62 and
+ * (src/codegen/field_cl.c: canonical_mul; other templates get cl/fp_ops.cl's generic one). With t = ab < p^2 < 2^62 and
  * mu = floor(2^62 / p) < 2^32 (p > 2^30), q = floor(floor(t / 2^30) mu / 2^32) is below
  * t / p by less than 1 + (t / 2^30 + 2^62 / p) / 2^32 < 1 + (p^2 / 2^30 + 2^62 / p) / 2^32,
  * which is < 3 for 2^30 < p < 2^31 (1.41 + 1 for BabyBear, 1.49 + 1 for KoalaBear), so
@@ -47,6 +47,7 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 #if FP_P <= 0x40000000u
 #error "cl/mont31.cl: mulc needs 2^30 < p < 2^31"
 #endif
+#define FP_HAS_MULC /* cl/fp_ops.cl: no generic mulc */
 FFU_INLINE FP_t FFU_FN(mulc)(FP_t a, FP_t b)
 {
 	ulong t = (ulong)a * b;

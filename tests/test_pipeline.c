@@ -21,7 +21,12 @@
 
 static const long long lengths[] = {1, 7, 1000, 65539};
 
-/* Random inputs whose first elements are the edge values 0, 1, p-1, p-2. */
+/*
+ * Random inputs whose first elements are the edge values 0, 1, p-1, p-2, with more zeros
+ * scattered (every 61st element from the 64th on): wide kernels invert 4 or 16 elements
+ * at once (codegen.c: emit_inv_batch), and a zero must come out as zero in any lane
+ * without spoiling the other lanes of its batch.
+ */
 static void make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed)
 {
 	for (int p = 0; p < entry->n_params; p++) {
@@ -39,6 +44,8 @@ static void make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t se
 		unsigned char one[FFU_FIELD_MAX_BYTES], two[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f, one, 1);
 		ffu__fp_set_u64(f, two, 2);
+		for (int64_t i = 64; i < n; i += 61)
+			ffu__fp_set_u64(f, in[p].data + (size_t)i * f->storage_bytes, 0);
 		for (int64_t i = 0; i < n && i < 4; i++) {
 			unsigned char *d = in[p].data + (size_t)i * f->storage_bytes;
 			int which = (int)((i + p) % 4);
