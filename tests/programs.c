@@ -215,6 +215,17 @@ const test_program ffu_test_programs[] = {
 		"  %s = bn254_sf[N] add(%m, %d0)\n"
 		"  ROOT %r = (bn254_sf[N], bn254_sf[N]) tuple(%d, %s)\n"
 		"}\n", 1, 5},
+	/* one inversion in the kernel: the CPU devices' wide kernel batches it in loops */
+	{"quotient_bn254_sf",
+		"HloModule quotient_bn254_sf\n"
+		"ENTRY %main (f: bn254_sf[N], x: bn254_sf[N], v: bn254_sf[]) -> bn254_sf[N] {\n"
+		"  %f = bn254_sf[N] parameter(0)\n"
+		"  %x = bn254_sf[N] parameter(1)\n"
+		"  %v = bn254_sf[] parameter(2)\n"
+		"  %vb = bn254_sf[N] broadcast(%v), dimensions={}\n"
+		"  %num = bn254_sf[N] subtract(%f, %vb)\n"
+		"  ROOT %q = bn254_sf[N] divide(%num, %x)\n"
+		"}\n", 1, 3},
 	{"power_babybear",
 		"HloModule power_babybear\n"
 		"ENTRY %main (x: babybear[N], e: u32[N]) -> (babybear[N], babybear[N]) {\n"

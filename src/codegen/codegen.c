@@ -36,6 +36,8 @@
 
 enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
 #define INV_MARK "/*ffu_inv " /* emit_inv's marker: field, type, result, operand */
+#define INV_LOOP_LANES 256    /* elements per work-item of emit_inv_loop_kernel */
+#define INV_LOOP_MAX_INVS 4   /* inverting instructions it takes; more: no wide kernel */
 
 typedef struct val {
 	int inst;         /* instruction id in the fused computation */
@@ -58,6 +60,7 @@ typedef struct kgen {
 	char **ix;        /* index variable expressions; ix[IX_MAIN] names the kernel's index */
 	int nix, capix;
 	int *uses;        /* uses of each instruction in the fused computation */
+	int *mul_uses;    /* of those, how many are multiply operands (x * x once) */
 	bool oom;
 } kgen;
 
@@ -348,8 +351,17 @@ static void emit_product(kgen *g, int vn)
 {
 	const ffu_field *f = field_of(g, vn);
 	int a = resolve(g, opval(g, vn, 0)), b = resolve(g, opval(g, vn, 1));
-	/* both canonical only, and the template multiplies those without a conversion */
-	if (!has(g, a, 'm') && !has(g, b, 'm') && ffu__cl_has_mulc(f->base)) {
+	/*
+	 * Both canonical only, the template multiplies those without a conversion, and the
+	 * operand Montgomery would convert (the more used one, below) is no other product's
+	 * operand, so its conversion would not be shared. mulc costs the 3 products of a
+	 * Montgomery product but a 64-bit correction more: 8 chained BabyBear products by one
+	 * y (fieldops_babybear) at 2^20 on PoCL took 0.96 ms all through mulc, 0.88-0.89 ms
+	 * converting y once.
+	 */
+	int conv = g->uses[g->v[b].inst] > g->uses[g->v[a].inst] ? b : a;
+	const ffu_inst *conv_in = g->fc->insts[g->v[conv].inst];
+	if (!has(g, a, 'm') && !has(g, b, 'm') && ffu__cl_has_mulc(f->base) && g->mul_uses[conv_in->id] <= 1) {
 		need(g, a, 'c');
 		need(g, b, 'c');
 		decl(g, vn, 'c');
@@ -743,12 +755,21 @@ static ffu_status kgen_init(kgen *g, ffu_strbuf *body, const ffu_computation *fc
 	g->fc = fc;
 	g->first = malloc(sizeof(int) * (size_t)(fc->n_insts + 1));
 	g->uses = ffu__comp_use_counts(fc);
+	g->mul_uses = calloc((size_t)fc->n_insts + 1, sizeof *g->mul_uses);
+	for (int i = 0; g->mul_uses && i < fc->n_insts; i++) {
+		const ffu_inst *in = fc->insts[i];
+		if (in->op != FFU_OP_MULTIPLY)
+			continue;
+		g->mul_uses[in->operands[0]->id]++;
+		if (in->operands[1] != in->operands[0])
+			g->mul_uses[in->operands[1]->id]++;
+	}
 	if (g->first)
 		for (int i = 0; i < fc->n_insts; i++)
 			g->first[i] = -1;
 	ix_intern(g, main_ix);
 	ix_intern(g, "0");
-	if (!g->first || !g->uses || g->oom || g->nix != 2)
+	if (!g->first || !g->uses || !g->mul_uses || g->oom || g->nix != 2)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	return FFU_STATUS_OK;
 }
@@ -762,6 +783,7 @@ static void kgen_free(kgen *g)
 	free(g->first);
 	free(g->opv);
 	free(g->uses);
+	free(g->mul_uses);
 }
 
 /* ---- kernels ---- */
@@ -798,6 +820,13 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 	}
 }
 
+/* Parses emit_inv's marker line into its field, type, result and operand names. */
+static bool parse_inv_mark(const char *line, size_t len, char fn[64], char tn[64], char dst[32], char src[32])
+{
+	return len >= sizeof INV_MARK && strncmp(line + 1, INV_MARK, sizeof INV_MARK - 1) == 0 &&
+	       sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31[^*]", fn, tn, dst, src) == 4;
+}
+
 /*
  * A wide kernel's inversions, all lanes at once (Montgomery's trick): with y_r the operand
  * of lane r (1 where it is 0) and p_r = y_0 ... y_r, one inversion of p_(L-1) and
@@ -809,8 +838,7 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 static bool emit_inv_batch(ffu_strbuf *sb, const char *line, size_t len, int lanes)
 {
 	char fn[64], tn[64], dst[32], src[32];
-	if (len < sizeof INV_MARK || strncmp(line + 1, INV_MARK, sizeof INV_MARK - 1) != 0 ||
-	    sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31[^*]", fn, tn, dst, src) != 4)
+	if (!parse_inv_mark(line, len, fn, tn, dst, src))
 		return false;
 	ffu__sb_printf(sb, "\t/* %s = %s^-1 in %d lanes: one inversion */\n", dst, src, lanes);
 	for (int r = 0; r < lanes; r++)
@@ -848,13 +876,37 @@ bool ffu__codegen_is_reduction(const ffu_inst *fusion)
 	return r->op == FFU_OP_REDUCE;
 }
 
+/* The widest field a fusion inverts (inverse or divide) in bytes; 0 if it inverts nothing. */
+static size_t inverted_bytes(const ffu_computation *fc)
+{
+	size_t bytes = 0;
+	for (int i = 0; i < fc->n_insts; i++) {
+		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
+		if (f && (fc->insts[i]->op == FFU_OP_INVERSE || fc->insts[i]->op == FFU_OP_DIVIDE) &&
+		    f->storage_bytes > bytes)
+			bytes = f->storage_bytes;
+	}
+	return bytes;
+}
+
+/* Inverse and divide instructions of the fusion. */
+static int inversions(const ffu_computation *fc)
+{
+	int n = 0;
+	for (int i = 0; i < fc->n_insts; i++)
+		n += fc->insts[i]->op == FFU_OP_INVERSE || fc->insts[i]->op == FFU_OP_DIVIDE;
+	return n;
+}
+
 /*
- * A kernel that inverts gets lanes for one batch inversion per work-item
- * (emit_inv_batch): 16 for fields up to 16 bytes, 4 for the 256-bit fields, whose lanes
- * cost compile time (PoCL builds each lane's products: a kernel with two BN254 divides
- * took 2.2 s to build with one lane, 6.0 s with 4, 11.4 s with 8). PoCL, quotient (BN254,
- * f - v / x - z) at 2^18: 2.33 s one Fermat inversion per element, 0.54 s with 4 lanes,
- * 0.29 s with 8.
+ * A kernel that inverts gets lanes for one batch inversion per work-item. Fields up to 16
+ * bytes: 16 lanes in lockstep (emit_inv_batch), which PoCL vectorises across work-items.
+ * 256-bit fields: INV_LOOP_LANES elements in loops (emit_inv_loop_kernel), because lanes
+ * in lockstep cost compile time (PoCL builds each lane's products: a kernel with two BN254
+ * divides took 2.2 s to build with one lane, 6.0 s with 4, 11.4 s with 8). PoCL, quotient
+ * (BN254, (f - v) / (x - z)): at 2^18, 2.33 s with one Fermat inversion per element, 0.54 s
+ * with 4 lanes in lockstep, 0.29 s with 8; at 2^20, 2.27 s per element, 0.26 s in loops of
+ * 64, 0.17 s in loops of 256 (the prefix products, 8 KiB, stay in L1).
  * Otherwise, measured on PoCL at 2^20: lanes pay where a kernel has work to interleave (seed_bb fused
  * 0.285 -> 0.157 ms, 8 chained BabyBear products 2.97 -> 1.76 ms) but not for a kernel of
  * one element-wise op (BabyBear multiply 2.23 -> 2.51 ms, Goldilocks 5.6 -> 40 ms) nor for
@@ -866,14 +918,9 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
 	const ffu_computation *fc = fusion->callee;
 	if (ffu__codegen_is_reduction(fusion))
 		return 1;
-	int inv_lanes = 0;
-	for (int i = 0; i < fc->n_insts && lanes > 1; i++) {
-		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
-		if (f && (fc->insts[i]->op == FFU_OP_INVERSE || fc->insts[i]->op == FFU_OP_DIVIDE))
-			inv_lanes = f->storage_bytes > 16 ? 4 : 16;
-	}
-	if (inv_lanes)
-		return inv_lanes;
+	size_t inv_bytes = lanes > 1 ? inverted_bytes(fc) : 0;
+	if (inv_bytes)
+		return inv_bytes <= 16 ? 16 : inversions(fc) <= INV_LOOP_MAX_INVS ? INV_LOOP_LANES : 1;
 	int ops = 0;
 	for (int i = 0; i < fc->n_insts && lanes > 1; i++) {
 		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
@@ -905,6 +952,90 @@ static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_comp
 	for (int o = 0; o < n_out; o++)
 		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
 	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
+}
+
+/*
+ * The wide kernel of a 256-bit fusion that inverts: each work-item takes `lanes` elements
+ * (g, g + stride, ...) in loops, as a prover batches inversions. For the k-th inversion
+ * (marker line) of the body: a loop runs the body up to it and keeps the running product of
+ * its operands (a zero as 1); one inversion of the product; a loop going down runs the body
+ * again and takes each inverse off the running inverse with two products. The last
+ * inversion's down loop also finishes the body; earlier ones keep their inverses in
+ * d<k>_[], which later loops read in place of the inversion. The body before an inversion
+ * is recomputed, not stored (for the workloads here: loads and subtractions). Per element:
+ * 3 products plus 1 / lanes of an inversion, for each inversion. Loops, not lanes in
+ * lockstep: each lane's code would be built again (see ffu__codegen_kernel_lanes), and
+ * PoCL does not vectorise 256-bit products across work-items profitably anyway. No loop
+ * runs more than `lanes` times around an inversion: llvmpipe (Rusticl) silently leaves a
+ * loop after 65535 iterations, which per-element Fermat inside a loop of 256 exceeded.
+ */
+/* The body from `from` up to (not including) `to`, with markers before `to` read from d<k>_. */
+static void emit_body_upto(ffu_strbuf *sb, const char *body, const char *to, const char **marks, int n)
+{
+	const char *line = body;
+	while (*line && line < to) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
+		int k = 0;
+		while (k < n && marks[k] != line)
+			k++;
+		char fn[64], tn[64], dst[32], src[32];
+		if (k < n && parse_inv_mark(line, len, fn, tn, dst, src))
+			ffu__sb_printf(sb, "\t%s %s = d%d_[r];\n", tn, dst, k);
+		else
+			ffu__sb_appendn(sb, line, len);
+		line += len;
+	}
+}
+
+static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lanes, ffu_error *e)
+{
+	/* one marker per inverting instruction and index it is needed at (a slice of an
+	   inverse can ask for it at several): at most one per line */
+	int cap = 1;
+	for (const char *c = body; *c; c++)
+		cap += *c == '\n';
+	const char **marks = malloc((size_t)cap * sizeof *marks);
+	if (!marks)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	int n = 0;
+	char fn[64], tn[64], dst[32], src[32];
+	for (const char *line = body; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
+		if (parse_inv_mark(line, len, fn, tn, dst, src))
+			marks[n++] = line;
+		line += len;
+	}
+	for (int k = 0; k < n; k++) {
+		parse_inv_mark(marks[k], strlen(marks[k]), fn, tn, dst, src);
+		const char *post = strchr(marks[k], '\n') + 1;
+		bool last = k == n - 1;
+		if (k == 0)
+			ffu__sb_printf(sb, "\tconst %s o_ = %s_one_m(), z_ = %s_sub(o_, o_);\n\t%s p_[%d], a_;\n", tn, fn, fn,
+				       tn, lanes);
+		if (!last)
+			ffu__sb_printf(sb, "\t%s d%d_[%d];\n", tn, k, lanes);
+		ffu__sb_printf(sb, "\ta_ = o_;\n\tfor (int r = 0; r < %d; r++) {\n\t\tconst ulong i = g + r * stride;\n", lanes);
+		emit_body_upto(sb, body, marks[k], marks, k);
+		ffu__sb_printf(sb, "\t\ta_ = %s_mul(a_, %s_eq(%s, z_) ? o_ : %s);\n\t\tp_[r] = a_;\n\t}\n", fn, fn, src, src);
+		ffu__sb_printf(sb, "\ta_ = %s_inv(a_);\n", fn);
+		ffu__sb_printf(sb, "\tfor (int r = %d; r >= 0; r--) {\n\t\tconst ulong i = g + r * stride;\n", lanes - 1);
+		emit_body_upto(sb, body, marks[k], marks, k);
+		ffu__sb_printf(sb,
+			       "\t\tconst int z = %s_eq(%s, z_);\n"
+			       "\t\t%s %s = r ? %s_mul(a_, p_[r > 0 ? r - 1 : 0]) : a_;\n"
+			       "\t\ta_ = %s_mul(a_, z ? o_ : %s);\n"
+			       "\t\t%s = z ? z_ : %s;\n",
+			       fn, src, tn, dst, fn, fn, src, dst, dst);
+		if (last)
+			ffu__sb_append(sb, post);
+		else
+			ffu__sb_printf(sb, "\t\td%d_[r] = %s;\n", k, dst);
+		ffu__sb_append(sb, "\t}\n");
+	}
+	free(marks);
+	return FFU_STATUS_OK;
 }
 
 /*
@@ -947,7 +1078,13 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	ffu__sb_append(sb, ffu__sb_cstr(&body));
 	ffu__sb_append(sb, "}\n\n");
 	lanes = ffu__codegen_kernel_lanes(fusion, lanes);
-	if (lanes > 1 && st == FFU_STATUS_OK) {
+	if (lanes > 1 && st == FFU_STATUS_OK && inverted_bytes(fc) > 16) {
+		ffu__codegen_wide_kernel_name(name, k);
+		emit_loop_signature(sb, name, fc, n_out, true);
+		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
+		st = emit_inv_loop_kernel(sb, ffu__sb_cstr(&body), lanes, e);
+		ffu__sb_append(sb, "}\n\n");
+	} else if (lanes > 1 && st == FFU_STATUS_OK) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");

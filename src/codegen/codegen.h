@@ -25,7 +25,8 @@
  * `ulong stride`, and work-item g computes elements g, g + stride, ..., g + (lanes-1) stride.
  */
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e);
-/* Lanes the wide kernel of this fusion has (1: no wide kernel): 256-bit fields get none. */
+/* Lanes the wide kernel of this fusion has (1: no wide kernel; 0 < lanes <= 256): given the
+   profile's lanes, the count this fusion gets (256-bit fields none, unless they invert). */
 int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes);
 /* Is this fusion a reduction (root: reduce, or a tuple of reduces)? */
 bool ffu__codegen_is_reduction(const ffu_inst *fusion);
