@@ -507,14 +507,18 @@ static void emit_select(kgen *g, int vn)
 /*
  * dst<vn> = inverse of m<src> (Montgomery form in and out), as one statement behind a
  * marker comment: a one-lane kernel runs it as it is, a wide kernel replaces the line by
- * one batch inversion over all its lanes (emit_inv_batch).
+ * one batch inversion over all its lanes (emit_inv_batch, emit_inv_loop_kernel). The
+ * marker also names c<src> where the operand has a canonical form: a batch can run on
+ * that and spare every lane its conversion (see batch_operand).
  */
 static void emit_inv(kgen *g, const ffu_field *f, char dst, int vn, int src)
 {
-	char tn[64];
+	char tn[64], csrc[16] = "-";
 	cl_type(f, tn);
-	ffu__sb_printf(g->sb, "\t" INV_MARK "%s %s %c%d m%d*/ %s %c%d = %s_inv(m%d);\n", f->base->name, tn, dst, vn, src,
-		       tn, dst, vn, f->base->name, src);
+	if (g->v[resolve(g, src)].has_c)
+		snprintf(csrc, sizeof csrc, "c%d", resolve(g, src));
+	ffu__sb_printf(g->sb, "\t" INV_MARK "%s %s %c%d m%d %s*/ %s %c%d = %s_inv(m%d);\n", f->base->name, tn, dst, vn,
+		       src, csrc, tn, dst, vn, f->base->name, src);
 }
 
 static void emit_special(kgen *g, int vn)
@@ -823,8 +827,26 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 /* Parses emit_inv's marker line into its field, type, result and operand names. */
 static bool parse_inv_mark(const char *line, size_t len, char fn[64], char tn[64], char dst[32], char src[32])
 {
-	return len >= sizeof INV_MARK && strncmp(line + 1, INV_MARK, sizeof INV_MARK - 1) == 0 &&
-	       sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31[^*]", fn, tn, dst, src) == 4;
+	char msrc[32], csrc[32];
+	if (len < sizeof INV_MARK || strncmp(line + 1, INV_MARK, sizeof INV_MARK - 1) != 0 ||
+	    sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31s %31[^*]", fn, tn, dst, msrc, csrc) != 5)
+		return false;
+	strcpy(src, strcmp(csrc, "-") != 0 ? csrc : msrc);
+	return true;
+}
+
+/*
+ * The batches take the operand in whichever form the marker gives, c<v> when there is one
+ * (parse_inv_mark). On a canonical operand d the Montgomery products treat d as d / R:
+ * the batch then yields R^2 / d, and one product by 1 on the running inverse (a_ /= R,
+ * which every inverse taken off it inherits) makes each R / d, the Montgomery form of
+ * d^-1. That one product per batch replaces a conversion per element (BabyBear: 3 of the
+ * 32x32 products). Emits that fix-up where src is canonical.
+ */
+static void batch_fixup(ffu_strbuf *sb, const char *indent, const char *fn, const char *src)
+{
+	if (src[0] == 'c')
+		ffu__sb_printf(sb, "%sa_ = %s_from_mont(a_);\n", indent, fn);
 }
 
 /*
@@ -854,14 +876,17 @@ static bool emit_inv_batch(ffu_strbuf *sb, const char *line, size_t len, int lan
 		       "\t\t#pragma unroll 1\n"
 		       "\t\tfor (int r = 1; r < %d; r++)\n"
 		       "\t\t\tp_[r] = %s_mul(p_[r - 1], y_[r]);\n"
-		       "\t\ta_ = %s_inv(p_[%d]);\n"
+		       "\t\ta_ = %s_inv(p_[%d]);\n",
+		       lanes, fn, fn, lanes - 1);
+	batch_fixup(sb, "\t\t", fn, src);
+	ffu__sb_printf(sb,
 		       "\t\t#pragma unroll 1\n"
 		       "\t\tfor (int r = %d; r > 0; r--) {\n"
 		       "\t\t\tp_[r] = %s_mul(a_, p_[r - 1]);\n"
 		       "\t\t\ta_ = %s_mul(a_, y_[r]);\n"
 		       "\t\t}\n"
 		       "\t\tp_[0] = a_;\n",
-		       lanes, fn, fn, lanes - 1, lanes - 1, fn, fn);
+		       lanes - 1, fn, fn);
 	for (int r = 0; r < lanes; r++)
 		ffu__sb_printf(sb, "\t\t%s_%d = z[%d] ? z_ : p_[%d];\n", dst, r, r, r);
 	ffu__sb_append(sb, "\t}\n");
@@ -906,7 +931,8 @@ static int inversions(const ffu_computation *fc)
  * divides took 2.2 s to build with one lane, 6.0 s with 4, 11.4 s with 8). PoCL, quotient
  * (BN254, (f - v) / (x - z)): at 2^18, 2.33 s with one Fermat inversion per element, 0.54 s
  * with 4 lanes in lockstep, 0.29 s with 8; at 2^20, 2.27 s per element, 0.26 s in loops of
- * 64, 0.17 s in loops of 256 (the prefix products, 8 KiB, stay in L1).
+ * 64, 0.17 s in loops of 256 (the prefix products, 8 KiB, stay in L1), 0.12 s with the
+ * canonical operand (batch_fixup).
  * Otherwise, measured on PoCL at 2^20: lanes pay where a kernel has work to interleave (seed_bb fused
  * 0.285 -> 0.157 ms, 8 chained BabyBear products 2.97 -> 1.76 ms) but not for a kernel of
  * one element-wise op (BabyBear multiply 2.23 -> 2.51 ms, Goldilocks 5.6 -> 40 ms) nor for
@@ -1008,7 +1034,7 @@ static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lan
 		line += len;
 	}
 	for (int k = 0; k < n; k++) {
-		parse_inv_mark(marks[k], strlen(marks[k]), fn, tn, dst, src);
+		parse_inv_mark(marks[k], (size_t)(strchr(marks[k], '\n') + 1 - marks[k]), fn, tn, dst, src);
 		const char *post = strchr(marks[k], '\n') + 1;
 		bool last = k == n - 1;
 		if (k == 0)
@@ -1020,6 +1046,7 @@ static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lan
 		emit_body_upto(sb, body, marks[k], marks, k);
 		ffu__sb_printf(sb, "\t\ta_ = %s_mul(a_, %s_eq(%s, z_) ? o_ : %s);\n\t\tp_[r] = a_;\n\t}\n", fn, fn, src, src);
 		ffu__sb_printf(sb, "\ta_ = %s_inv(a_);\n", fn);
+		batch_fixup(sb, "\t", fn, src);
 		ffu__sb_printf(sb, "\tfor (int r = %d; r >= 0; r--) {\n\t\tconst ulong i = g + r * stride;\n", lanes - 1);
 		emit_body_upto(sb, body, marks[k], marks, k);
 		ffu__sb_printf(sb,
