@@ -980,22 +980,7 @@ static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_comp
 	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
 }
 
-/*
- * The wide kernel of a 256-bit fusion that inverts: each work-item takes `lanes` elements
- * (g, g + stride, ...) in loops, as a prover batches inversions. For the k-th inversion
- * (marker line) of the body: a loop runs the body up to it and keeps the running product of
- * its operands (a zero as 1); one inversion of the product; a loop going down runs the body
- * again and takes each inverse off the running inverse with two products. The last
- * inversion's down loop also finishes the body; earlier ones keep their inverses in
- * d<k>_[], which later loops read in place of the inversion. The body before an inversion
- * is recomputed, not stored (for the workloads here: loads and subtractions). Per element:
- * 3 products plus 1 / lanes of an inversion, for each inversion. Loops, not lanes in
- * lockstep: each lane's code would be built again (see ffu__codegen_kernel_lanes), and
- * PoCL does not vectorise 256-bit products across work-items profitably anyway. No loop
- * runs more than `lanes` times around an inversion: llvmpipe (Rusticl) silently leaves a
- * loop after 65535 iterations, which per-element Fermat inside a loop of 256 exceeded.
- */
-/* The body from `from` up to (not including) `to`, with markers before `to` read from d<k>_. */
+/* The body up to (not including) line `to`; the markers marks[0..n) read d<k>_[r] instead. */
 static void emit_body_upto(ffu_strbuf *sb, const char *body, const char *to, const char **marks, int n)
 {
 	const char *line = body;
@@ -1014,6 +999,21 @@ static void emit_body_upto(ffu_strbuf *sb, const char *body, const char *to, con
 	}
 }
 
+/*
+ * The wide kernel of a 256-bit fusion that inverts: each work-item takes `lanes` elements
+ * (g, g + stride, ...) in loops, as a prover batches inversions. For the k-th inversion
+ * (marker line) of the body: a loop runs the body up to it and keeps the running product of
+ * its operands (a zero as 1); one inversion of the product; a loop going down runs the body
+ * again and takes each inverse off the running inverse with two products. The last
+ * inversion's down loop also finishes the body; earlier ones keep their inverses in
+ * d<k>_[], which later loops read in place of the inversion. The body before an inversion
+ * is recomputed, not stored (for the workloads here: loads and subtractions). Per element:
+ * 3 products plus 1 / lanes of an inversion, for each inversion. Loops, not lanes in
+ * lockstep: each lane's code would be built again (see ffu__codegen_kernel_lanes), and
+ * PoCL does not vectorise 256-bit products across work-items profitably anyway. No loop
+ * runs more than `lanes` times around an inversion: llvmpipe (Rusticl) silently leaves a
+ * loop after 65535 iterations, which per-element Fermat inside a loop of 256 exceeded.
+ */
 static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lanes, ffu_error *e)
 {
 	/* one marker per inverting instruction and index it is needed at (a slice of an
