@@ -113,24 +113,16 @@ GL_FIELDOPS(fieldops_vec, FFU_BASE_AVX512, gl_mul_vec)
 GL_X2_FIELDOPS(fieldops_x2_vec, FFU_BASE_AVX512, gl_mul_vec)
 #endif
 
-void ffu__bench_fieldops_goldilocks(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
-{
+/* The entry points: the vectorised body where the CPU has AVX-512, else the 128-bit one. */
 #ifdef FFU_BASE_AVX512
-	if (ffu__bench_has_avx512()) {
-		fieldops_vec(in, out, lo, hi);
-		return;
-	}
+#define GL_PICK(vec, wide) (ffu__bench_has_avx512() ? vec : wide)
+#else
+#define GL_PICK(vec, wide) (wide)
 #endif
-	fieldops_128(in, out, lo, hi);
-}
-
-void ffu__bench_fieldops_goldilocksx2(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
-{
-#ifdef FFU_BASE_AVX512
-	if (ffu__bench_has_avx512()) {
-		fieldops_x2_vec(in, out, lo, hi);
-		return;
+#define GL_ENTRY(entry, vec, wide)                                                                        \
+	void entry(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)                           \
+	{                                                                                                 \
+		GL_PICK(vec, wide)(in, out, lo, hi);                                                      \
 	}
-#endif
-	fieldops_x2_128(in, out, lo, hi);
-}
+GL_ENTRY(ffu__bench_fieldops_goldilocks, fieldops_vec, fieldops_128)
+GL_ENTRY(ffu__bench_fieldops_goldilocksx2, fieldops_x2_vec, fieldops_x2_128)

@@ -35,9 +35,9 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
  * Canonical product a * b mod p of two canonical values, by Barrett reduction: three 32x32
  * products, where the Montgomery way needs six (to_mont of one operand, then mul). The code
  * generator calls it for products whose operands it holds in canonical form only
- * (src/codegen/field_cl.c: canonical_mul; other templates get cl/fp_ops.cl's generic one). With t = ab < p^2 < 2^62 and
- * mu = floor(2^62 / p) < 2^32 (p > 2^30), q = floor(floor(t / 2^30) mu / 2^32) is below
- * t / p by less than 1 + (t / 2^30 + 2^62 / p) / 2^32 < 1 + (p^2 / 2^30 + 2^62 / p) / 2^32,
+ * (src/codegen/field_cl.c: traits; other templates get cl/fp_ops.cl's generic one). With
+ * t = ab < p^2 < 2^62 and mu = floor(2^62 / p) < 2^32 (p > 2^30),
+ * q = floor(floor(t / 2^30) mu / 2^32) is below t / p by less than 1 + (t / 2^30 + 2^62 / p) / 2^32 < 1 + (p^2 / 2^30 + 2^62 / p) / 2^32,
  * which is < 3 for 2^30 < p < 2^31 (1.41 + 1 for BabyBear, 1.49 + 1 for KoalaBear), so
  * q >= floor(t / p) - 2 and r = t - qp < 3p < 2^33: one 64-bit correction, then one
  * 32-bit one. The casts to uint are exact (t >> 30 < 2^32) and let LLVM use 32x32 -> 64

@@ -36,6 +36,7 @@
 
 enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
 #define INV_MARK "/*ffu_inv " /* emit_inv's marker: field, type, result, operand */
+#define INV_LOCKSTEP_BYTES 16 /* fields up to this size invert in lanes in lockstep, larger in loops */
 #define INV_LOOP_LANES 256    /* elements per work-item of emit_inv_loop_kernel */
 #define INV_LOOP_MAX_INVS 4   /* inverting instructions it takes; more: no wide kernel */
 
@@ -509,14 +510,14 @@ static void emit_select(kgen *g, int vn)
  * marker comment: a one-lane kernel runs it as it is, a wide kernel replaces the line by
  * one batch inversion over all its lanes (emit_inv_batch, emit_inv_loop_kernel). The
  * marker also names c<src> where the operand has a canonical form: a batch can run on
- * that and spare every lane its conversion (see batch_operand).
+ * that and spare every lane its conversion (see batch_fixup). src is a resolved value.
  */
 static void emit_inv(kgen *g, const ffu_field *f, char dst, int vn, int src)
 {
 	char tn[64], csrc[16] = "-";
 	cl_type(f, tn);
-	if (g->v[resolve(g, src)].has_c)
-		snprintf(csrc, sizeof csrc, "c%d", resolve(g, src));
+	if (g->v[src].has_c)
+		snprintf(csrc, sizeof csrc, "c%d", src);
 	ffu__sb_printf(g->sb, "\t" INV_MARK "%s %s %c%d m%d %s*/ %s %c%d = %s_inv(m%d);\n", f->base->name, tn, dst, vn,
 		       src, csrc, tn, dst, vn, f->base->name, src);
 }
@@ -824,14 +825,20 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 	}
 }
 
-/* Parses emit_inv's marker line into its field, type, result and operand names. */
-static bool parse_inv_mark(const char *line, size_t len, char fn[64], char tn[64], char dst[32], char src[32])
+/* emit_inv's marker line, parsed: field, type, result and operand (c<v> where there is one) */
+typedef struct inv_mark {
+	const char *line;
+	char fn[64], tn[64], dst[32], src[32];
+} inv_mark;
+
+static bool parse_inv_mark(const char *line, size_t len, inv_mark *m)
 {
 	char msrc[32], csrc[32];
 	if (len < sizeof INV_MARK || strncmp(line + 1, INV_MARK, sizeof INV_MARK - 1) != 0 ||
-	    sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31s %31[^*]", fn, tn, dst, msrc, csrc) != 5)
+	    sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31s %31[^*]", m->fn, m->tn, m->dst, msrc, csrc) != 5)
 		return false;
-	strcpy(src, strcmp(csrc, "-") != 0 ? csrc : msrc);
+	m->line = line;
+	strcpy(m->src, strcmp(csrc, "-") != 0 ? csrc : msrc);
 	return true;
 }
 
@@ -859,9 +866,10 @@ static void batch_fixup(ffu_strbuf *sb, const char *indent, const char *fn, cons
  */
 static bool emit_inv_batch(ffu_strbuf *sb, const char *line, size_t len, int lanes)
 {
-	char fn[64], tn[64], dst[32], src[32];
-	if (!parse_inv_mark(line, len, fn, tn, dst, src))
+	inv_mark m;
+	if (!parse_inv_mark(line, len, &m))
 		return false;
+	const char *fn = m.fn, *tn = m.tn, *dst = m.dst, *src = m.src;
 	ffu__sb_printf(sb, "\t/* %s = %s^-1 in %d lanes: one inversion */\n", dst, src, lanes);
 	for (int r = 0; r < lanes; r++)
 		ffu__sb_printf(sb, "\t%s %s_%d;\n", tn, dst, r);
@@ -901,26 +909,22 @@ bool ffu__codegen_is_reduction(const ffu_inst *fusion)
 	return r->op == FFU_OP_REDUCE;
 }
 
-/* The widest field a fusion inverts (inverse or divide) in bytes; 0 if it inverts nothing. */
-static size_t inverted_bytes(const ffu_computation *fc)
+/* The widest field a fusion inverts in bytes, 0 if none; *count (may be NULL) gets how many
+   of its instructions invert. The inverting ops are those emit_special sends to emit_inv. */
+static size_t inverted_bytes(const ffu_computation *fc, int *count)
 {
 	size_t bytes = 0;
+	int n = 0;
 	for (int i = 0; i < fc->n_insts; i++) {
 		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
-		if (f && (fc->insts[i]->op == FFU_OP_INVERSE || fc->insts[i]->op == FFU_OP_DIVIDE) &&
-		    f->storage_bytes > bytes)
-			bytes = f->storage_bytes;
+		if (!f || (fc->insts[i]->op != FFU_OP_INVERSE && fc->insts[i]->op != FFU_OP_DIVIDE))
+			continue;
+		n++;
+		bytes = f->storage_bytes > bytes ? f->storage_bytes : bytes;
 	}
+	if (count)
+		*count = n;
 	return bytes;
-}
-
-/* Inverse and divide instructions of the fusion. */
-static int inversions(const ffu_computation *fc)
-{
-	int n = 0;
-	for (int i = 0; i < fc->n_insts; i++)
-		n += fc->insts[i]->op == FFU_OP_INVERSE || fc->insts[i]->op == FFU_OP_DIVIDE;
-	return n;
 }
 
 /*
@@ -944,9 +948,10 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
 	const ffu_computation *fc = fusion->callee;
 	if (ffu__codegen_is_reduction(fusion))
 		return 1;
-	size_t inv_bytes = lanes > 1 ? inverted_bytes(fc) : 0;
+	int invs = 0;
+	size_t inv_bytes = lanes > 1 ? inverted_bytes(fc, &invs) : 0;
 	if (inv_bytes)
-		return inv_bytes <= 16 ? 16 : inversions(fc) <= INV_LOOP_MAX_INVS ? INV_LOOP_LANES : 1;
+		return inv_bytes <= INV_LOCKSTEP_BYTES ? 16 : invs <= INV_LOOP_MAX_INVS ? INV_LOOP_LANES : 1;
 	int ops = 0;
 	for (int i = 0; i < fc->n_insts && lanes > 1; i++) {
 		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
@@ -980,22 +985,15 @@ static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_comp
 	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
 }
 
-/* The body up to (not including) line `to`; the markers marks[0..n) read d<k>_[r] instead. */
-static void emit_body_upto(ffu_strbuf *sb, const char *body, const char *to, const char **marks, int n)
+/* The body up to (not including) marks[n]'s line; marks[0..n) read d<k>_[r] instead. */
+static void emit_body_upto(ffu_strbuf *sb, const char *body, const inv_mark *marks, int n)
 {
 	const char *line = body;
-	while (*line && line < to) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
-		int k = 0;
-		while (k < n && marks[k] != line)
-			k++;
-		char fn[64], tn[64], dst[32], src[32];
-		if (k < n && parse_inv_mark(line, len, fn, tn, dst, src))
-			ffu__sb_printf(sb, "\t%s %s = d%d_[r];\n", tn, dst, k);
-		else
-			ffu__sb_appendn(sb, line, len);
-		line += len;
+	for (int k = 0; k <= n; k++) {
+		ffu__sb_appendn(sb, line, (size_t)(marks[k].line - line));
+		if (k < n)
+			ffu__sb_printf(sb, "\t%s %s = d%d_[r];\n", marks[k].tn, marks[k].dst, k);
+		line = strchr(marks[k].line, '\n') + 1;
 	}
 }
 
@@ -1021,21 +1019,19 @@ static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lan
 	int cap = 1;
 	for (const char *c = body; *c; c++)
 		cap += *c == '\n';
-	const char **marks = malloc((size_t)cap * sizeof *marks);
+	inv_mark *marks = malloc((size_t)cap * sizeof *marks);
 	if (!marks)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	int n = 0;
-	char fn[64], tn[64], dst[32], src[32];
 	for (const char *line = body; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
-		if (parse_inv_mark(line, len, fn, tn, dst, src))
-			marks[n++] = line;
+		n += parse_inv_mark(line, len, &marks[n]);
 		line += len;
 	}
 	for (int k = 0; k < n; k++) {
-		parse_inv_mark(marks[k], (size_t)(strchr(marks[k], '\n') + 1 - marks[k]), fn, tn, dst, src);
-		const char *post = strchr(marks[k], '\n') + 1;
+		const char *fn = marks[k].fn, *tn = marks[k].tn, *dst = marks[k].dst, *src = marks[k].src;
+		const char *post = strchr(marks[k].line, '\n') + 1;
 		bool last = k == n - 1;
 		if (k == 0)
 			ffu__sb_printf(sb, "\tconst %s o_ = %s_one_m(), z_ = %s_sub(o_, o_);\n\t%s p_[%d], a_;\n", tn, fn, fn,
@@ -1043,15 +1039,15 @@ static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lan
 		if (!last)
 			ffu__sb_printf(sb, "\t%s d%d_[%d];\n", tn, k, lanes);
 		ffu__sb_printf(sb, "\ta_ = o_;\n\tfor (int r = 0; r < %d; r++) {\n\t\tconst ulong i = g + r * stride;\n", lanes);
-		emit_body_upto(sb, body, marks[k], marks, k);
+		emit_body_upto(sb, body, marks, k);
 		ffu__sb_printf(sb, "\t\ta_ = %s_mul(a_, %s_eq(%s, z_) ? o_ : %s);\n\t\tp_[r] = a_;\n\t}\n", fn, fn, src, src);
 		ffu__sb_printf(sb, "\ta_ = %s_inv(a_);\n", fn);
 		batch_fixup(sb, "\t", fn, src);
 		ffu__sb_printf(sb, "\tfor (int r = %d; r >= 0; r--) {\n\t\tconst ulong i = g + r * stride;\n", lanes - 1);
-		emit_body_upto(sb, body, marks[k], marks, k);
+		emit_body_upto(sb, body, marks, k);
 		ffu__sb_printf(sb,
 			       "\t\tconst int z = %s_eq(%s, z_);\n"
-			       "\t\t%s %s = r ? %s_mul(a_, p_[r > 0 ? r - 1 : 0]) : a_;\n"
+			       "\t\t%s %s = r ? %s_mul(a_, p_[r - 1]) : a_;\n"
 			       "\t\ta_ = %s_mul(a_, z ? o_ : %s);\n"
 			       "\t\t%s = z ? z_ : %s;\n",
 			       fn, src, tn, dst, fn, fn, src, dst, dst);
@@ -1105,7 +1101,7 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	ffu__sb_append(sb, ffu__sb_cstr(&body));
 	ffu__sb_append(sb, "}\n\n");
 	lanes = ffu__codegen_kernel_lanes(fusion, lanes);
-	if (lanes > 1 && st == FFU_STATUS_OK && inverted_bytes(fc) > 16) {
+	if (lanes > 1 && st == FFU_STATUS_OK && inverted_bytes(fc, NULL) > INV_LOCKSTEP_BYTES) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");

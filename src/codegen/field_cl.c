@@ -137,35 +137,32 @@ static void emit_small_mul(ffu_strbuf *sb, const ffu_field *x, const char *fn, u
 }
 
 /*
- * Montgomery templates with a product of two canonical values cheaper than to_mont + mul
- * (mulc: Barrett in cl/mont31.cl). Canonical templates need none (their mul is it);
- * for 256-bit fields one conversion plus CIOS stays the cheaper way.
+ * What the code generator and the extension templates may rely on per prime template, one
+ * row each (a template not listed has neither):
+ *   mulc     its own product of two canonical values, cheaper than to_mont + mul (Barrett
+ *            in cl/mont31.cl); canonical templates need none (their mul is it), and for the
+ *            256-bit fields one conversion plus CIOS stays the cheaper way
+ *   ext_lazy the macro telling cl/ext<d>.cl that it may sum products before one reduction:
+ *            dot4_ in cl/mont31.cl (4 products < 4p^2 < 2^64), dot2_ in cl/m31.cl
  */
-static const char *const canonical_mul[] = {"mont31"};
+static const struct template_traits {
+	const char *tmpl;
+	bool mulc;
+	const char *ext_lazy;
+} traits[] = {{"mont31", true, "FX_DOT4"}, {"m31", false, "FX_DOT2"}};
+
+static const struct template_traits *traits_of(const ffu_field *prime)
+{
+	for (size_t i = 0; i < sizeof traits / sizeof traits[0]; i++)
+		if (strcmp(prime->cl_template, traits[i].tmpl) == 0)
+			return &traits[i];
+	return NULL;
+}
 
 bool ffu__cl_has_mulc(const ffu_field *f)
 {
-	for (size_t i = 0; i < sizeof canonical_mul / sizeof canonical_mul[0]; i++)
-		if (f->prime == f && strcmp(f->cl_template, canonical_mul[i]) == 0)
-			return true;
-	return false;
-}
-
-/*
- * Prime templates whose products an extension template may sum before one reduction, and
- * the macro that tells cl/ext<d>.cl so: dot4_ in cl/mont31.cl (4 products < 4p^2 < 2^64),
- * dot2_ in cl/m31.cl. A template not listed gets one reduction per product.
- */
-static const struct {
-	const char *tmpl, *macro;
-} ext_lazy[] = {{"mont31", "FX_DOT4"}, {"m31", "FX_DOT2"}};
-
-static const char *ext_lazy_macro(const ffu_field *prime)
-{
-	for (size_t i = 0; i < sizeof ext_lazy / sizeof ext_lazy[0]; i++)
-		if (strcmp(prime->cl_template, ext_lazy[i].tmpl) == 0)
-			return ext_lazy[i].macro;
-	return NULL;
+	const struct template_traits *t = f->prime == f ? traits_of(f) : NULL;
+	return t && t->mulc;
 }
 
 /*
@@ -182,7 +179,8 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x)
 		       (long long)w, x->cl_template);
 	ffu__sb_printf(sb, "#define FP %s\n#define FB %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", x->name,
 		       p->name, (long long)w, ffu__cl_words(p));
-	const char *lazy = ext_lazy_macro(p);
+	const struct template_traits *t = traits_of(p);
+	const char *lazy = t ? t->ext_lazy : NULL;
 	if (lazy)
 		ffu__sb_printf(sb, "#define %s 1\n", lazy);
 	/* mulw_(a) = W a; addw_(s, a) = s + W a; subw_(s, a) = s - W a; mulw1_(a) = (1 + W) a */

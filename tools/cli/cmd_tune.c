@@ -261,6 +261,21 @@ static ffu_status measure(ffu_cl *cl, const workload *ws, runner *base, int nw, 
 /* ---- one device ---------------------------------------------------------------------- */
 
 /* {"wg", "lanes", "ms": {workload: ms}, "builtin_ms": {...}} (builtin_ms only when given) */
+/* The searched parameters in words, in one place: "wg 256, lanes 4, vector 1, limb 32", or in
+   the candidate table's aligned columns (row). */
+static const char *params_str(char buf[96], const ffu_params *p, bool row)
+{
+	snprintf(buf, 96, row ? "wg %5zu lanes %2d vector %d limb %d" : "wg %zu, lanes %d, vector %d, limb %d", p->wg,
+		 p->lanes, p->vector_width, p->limb_bits);
+	return buf;
+}
+
+static bool params_equal(const ffu_params *a, const ffu_params *b)
+{
+	return a->wg == b->wg && a->lanes == b->lanes && a->vector_width == b->vector_width &&
+	       a->limb_bits == b->limb_bits;
+}
+
 static json_t *params_json(const ffu_params *p, const double *ms, int nw, const workload *ws, const double *base_ms)
 {
 	json_t *o = json_pack("{s:I, s:i, s:i, s:i}", "wg", (json_int_t)p->wg, "lanes", p->lanes, "vector_width",
@@ -302,9 +317,9 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 	ffu__profile_builtin(&builtin, &cl.dev);
 	base.p = (ffu_params){.wg = builtin.wg, .lanes = builtin.lanes, .vector_width = builtin.vector_width,
 			      .limb_bits = builtin.limb_bits};
-	fprintf(out, "%s %s (%s): built-in profile wg %zu, lanes %d, vector %d, limb %d (%s); workloads", cl.dev.id,
-		cl.dev.name, ffu__vendor_str(cl.dev.vendor_class), builtin.wg, builtin.lanes, builtin.vector_width,
-		builtin.limb_bits, builtin.source);
+	char pbuf[96];
+	fprintf(out, "%s %s (%s): built-in profile %s (%s); workloads", cl.dev.id, cl.dev.name,
+		ffu__vendor_str(cl.dev.vendor_class), params_str(pbuf, &base.p, false), builtin.source);
 	for (int w = 0; w < nw; w++)
 		fprintf(out, " %s at 2^%d", ws[w].name, ws[w].k);
 	fputc('\n', out);
@@ -339,11 +354,10 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		if ((st = measure(&cl, ws, base_run, nw, c, o->runs, o->warmup, e)))
 			goto out;
 		if (!c->ok) {
-			fprintf(out, "  wg %5zu lanes %2d vector %d limb %d: skipped (%s)\n", c->p.wg, c->p.lanes,
-				c->p.vector_width, c->p.limb_bits, c->skipped);
+			fprintf(out, "  %s: skipped (%s)\n", params_str(pbuf, &c->p, true), c->skipped);
 			continue;
 		}
-		fprintf(out, "  wg %5zu lanes %2d vector %d limb %d:", c->p.wg, c->p.lanes, c->p.vector_width, c->p.limb_bits);
+		fprintf(out, "  %s:", params_str(pbuf, &c->p, true));
 		for (int w = 0; w < nw; w++)
 			fprintf(out, " %s %.3f ms (built-in %.3f)", ws[w].name, c->ms[w], c->base_ms[w]);
 		fprintf(out, "  -> %.3f of built-in\n", c->score);
@@ -365,12 +379,9 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		median_ratio[w] = again.ok ? again.base_ms[w] / again.ms[w] : 0;
 		gain_sum += median_ratio[w] / nw;
 	}
-	bool keep = gain_sum >= MIN_GAIN &&
-		    (best.p.wg != base.p.wg || best.p.lanes != base.p.lanes || best.p.vector_width != base.p.vector_width ||
-		     best.p.limb_bits != base.p.limb_bits);
+	bool keep = gain_sum >= MIN_GAIN && !params_equal(&best.p, &base.p);
 	ffu_params chosen = keep ? best.p : base.p;
-	fprintf(out, "  best: wg %zu, lanes %d, vector %d, limb %d: %.2fx the built-in profile's speed (", best.p.wg,
-		best.p.lanes, best.p.vector_width, best.p.limb_bits, gain_sum);
+	fprintf(out, "  best: %s: %.2fx the built-in profile's speed (", params_str(pbuf, &best.p, false), gain_sum);
 	for (int w = 0; w < nw; w++)
 		fprintf(out, "%s%s %.2fx", w ? ", " : "", ws[w].name, median_ratio[w]);
 	fprintf(out, "; confirmed over %d alternating runs)%s\n", o->runs * CONFIRM_ROUNDS,
@@ -398,8 +409,7 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		char *path = NULL;
 		if ((st = ffu__tuning_store(&cl.dev, &chosen, tune, e)) || (st = ffu__tuning_path(&path, e)))
 			goto out;
-		fprintf(out, "  written to %s: wg %zu, lanes %d, vector %d, limb %d\n", path, chosen.wg, chosen.lanes,
-			chosen.vector_width, chosen.limb_bits);
+		fprintf(out, "  written to %s: %s\n", path, params_str(pbuf, &chosen, false));
 		free(path);
 	}
 out:
