@@ -38,7 +38,32 @@ typedef struct {
  * (3.7 ms with loads through z). GPUs get one wide access per element instead
  * (FFU_VECTOR_LOADS, as cl/mont256.cl, or NVIDIA's compiler).
  */
-#if !defined(FFU_SCALAR_LOADS) && (defined(FFU_VECTOR_LOADS) || defined(__NV_CL_C_VERSION)) && FX_BWORDS == 1
+#ifdef FFU_VW
+/*
+ * Vector instance (field_cl.c; FB is the prime's vector instance, cl/goldilocks.cl):
+ * element i holds buffer elements 8 i .. 8 i + 7, whose interleaved coefficients one
+ * 16-wide load splits into one vector per coefficient.
+ */
+#if FFU_VW != 8 || FX_BWORDS != 2
+#error "cl/ext2.cl: vector instances take 8 lanes of 64-bit coefficients"
+#endif
+FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
+{
+	ulong16 w = vload16(i, (__global const ulong *)buf);
+	FP_t r;
+	r.c0 = w.even;
+	r.c1 = w.odd;
+	return r;
+}
+
+FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
+{
+	ulong8 a = v.c0, b = v.c1;
+	vstore16((ulong16)(a.s0, b.s0, a.s1, b.s1, a.s2, b.s2, a.s3, b.s3, a.s4, b.s4, a.s5, b.s5, a.s6, b.s6, a.s7,
+			   b.s7),
+		 i, (__global ulong *)buf);
+}
+#elif !defined(FFU_SCALAR_LOADS) && (defined(FFU_VECTOR_LOADS) || defined(__NV_CL_C_VERSION)) && FX_BWORDS == 1
 FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
 {
 	uint2 w = vload2(i, buf);

@@ -10,13 +10,35 @@
  * to_mont / from_mont are identities and mul is the canonical product, which keeps the
  * code generator's form tracking valid. Overflows are detected by unsigned compares and
  * corrected with masks, never divergent branches.
+ *
+ * Vector instance: where FFU_VW is defined (field_cl.c, for CPU wide kernels), FP_t is a
+ * vector of FFU_VW elements (ulong8) and element i of the buffer is elements FFU_VW i ..
+ * FFU_VW i + FFU_VW - 1. The arithmetic is the same text: only the overflow masks differ
+ * (a vector compare gives -1, a scalar one 1) and eq compares all lanes.
  */
 
 #define FP_t FFU_FN(t)
 #define FFU_GL_P 0xffffffff00000001UL
 #define FFU_GL_EPS 0xffffffffUL
 
+#ifdef FFU_VW
+typedef FFU_CAT(ulong, FFU_VW) FP_t;
+#define FFU_GL_MASK(c) FFU_CAT(as_ulong, FFU_VW)(c)
+#define FFU_GL_ALL(c) all(c)
+
+FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
+{
+	return FFU_CAT(vload, FFU_VW)(i, (__global const ulong *)buf);
+}
+
+FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
+{
+	FFU_CAT(vstore, FFU_VW)(v, i, (__global ulong *)buf);
+}
+#else
 typedef ulong FP_t;
+#define FFU_GL_MASK(c) (0UL - (ulong)(c))
+#define FFU_GL_ALL(c) (c)
 
 /* Buffers are word arrays (two uints per element); OpenCL buffers are aligned for ulong. */
 FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
@@ -28,14 +50,15 @@ FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
 {
 	((__global ulong *)buf)[i] = v;
 }
+#endif
 
 FFU_INLINE FP_t FFU_FN(make)(uint w0, uint w1)
 {
-	return (ulong)w1 << 32 | w0;
+	return (FP_t)((ulong)w1 << 32 | w0);
 }
 
 /* s < p, or s in [p, 2^64): s - p < s exactly when s >= p, so min() reduces. */
-FFU_INLINE FP_t FFU_FN(reduce1_)(ulong s)
+FFU_INLINE FP_t FFU_FN(reduce1_)(FP_t s)
 {
 	return min(s, s - FFU_GL_P);
 }
@@ -46,21 +69,21 @@ FFU_INLINE FP_t FFU_FN(reduce1_)(ulong s)
  */
 FFU_INLINE FP_t FFU_FN(add)(FP_t a, FP_t b)
 {
-	ulong s = a + b;
-	s += FFU_GL_EPS & (0UL - (ulong)(s < a));
+	FP_t s = a + b;
+	s += FFU_GL_EPS & FFU_GL_MASK(s < a);
 	return FFU_FN(reduce1_)(s);
 }
 
 /* A borrow means d = a - b + 2^64; subtracting EPS gives a - b + p, which is in [0, p). */
 FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
 {
-	ulong d = a - b;
-	return d - (FFU_GL_EPS & (0UL - (ulong)(a < b)));
+	FP_t d = a - b;
+	return d - (FFU_GL_EPS & FFU_GL_MASK(a < b));
 }
 
 FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
 {
-	return FFU_FN(sub)(0UL, a);
+	return FFU_FN(sub)((FP_t)0UL, a);
 }
 
 /*
@@ -71,31 +94,33 @@ FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
  */
 FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 {
-	ulong lo = a * b, hi = mul_hi(a, b);
-	ulong hh = hi >> 32, hl = hi & FFU_GL_EPS;
-	ulong t0 = lo - hh;
-	t0 -= FFU_GL_EPS & (0UL - (ulong)(lo < hh));
-	ulong t1 = (hl << 32) - hl;
-	ulong s = t0 + t1;
-	s += FFU_GL_EPS & (0UL - (ulong)(s < t1));
+	FP_t lo = a * b, hi = mul_hi(a, b);
+	FP_t hh = hi >> 32, hl = hi & FFU_GL_EPS;
+	FP_t t0 = lo - hh;
+	t0 -= FFU_GL_EPS & FFU_GL_MASK(lo < hh);
+	FP_t t1 = (hl << 32) - hl;
+	FP_t s = t0 + t1;
+	s += FFU_GL_EPS & FFU_GL_MASK(s < t1);
 	return FFU_FN(reduce1_)(s);
 }
 
 FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
 {
-	return x;
+	return (FP_t)(ulong)x;
 }
 
 FFU_INLINE FP_t FFU_FN(from_u64)(ulong x)
 {
-	return FFU_FN(reduce1_)(x);
+	return FFU_FN(reduce1_)((FP_t)x);
 }
 
 FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 {
-	return a == b;
+	return FFU_GL_ALL(a == b);
 }
 
+#undef FFU_GL_ALL
+#undef FFU_GL_MASK
 #undef FFU_GL_EPS
 #undef FFU_GL_P
 #undef FP_t

@@ -144,6 +144,25 @@ const test_program ffu_test_programs[] = {
 			     "  %e = goldilocks[N] subtract(%d, %y)\n"
 			     "  %f = goldilocks[N] multiply(%e, %bc)\n"
 			     "  ROOT %r = goldilocks[N] negate(%f)\n}\n", 1, 7},
+	/* vector wide kernels on CPU devices (codegen.c: vector_field): both instances, a
+	   broadcast extension constant, every op they take, and a tail of n % 8 elements */
+	{"chain_goldilocksx2",
+		"HloModule chain_goldilocksx2\n"
+		"ENTRY %main (x: goldilocksx2[N], y: goldilocksx2[N], z: goldilocks[N]) -> (goldilocksx2[N], goldilocks[N]) {\n"
+		"  %x = goldilocksx2[N] parameter(0)\n"
+		"  %y = goldilocksx2[N] parameter(1)\n"
+		"  %z = goldilocks[N] parameter(2)\n"
+		"  %c = goldilocksx2[] constant((0xffffffff00000000, 7))\n"
+		"  %bc = goldilocksx2[N] broadcast(%c), dimensions={}\n"
+		"  %a = goldilocksx2[N] multiply(%x, %y)\n"
+		"  %b = goldilocksx2[N] add(%a, %bc)\n"
+		"  %d = goldilocksx2[N] multiply(%b, %b)\n"
+		"  %e = goldilocksx2[N] subtract(%d, %y)\n"
+		"  %f = goldilocksx2[N] multiply(%e, %bc)\n"
+		"  %g = goldilocksx2[N] negate(%f)\n"
+		"  %zz = goldilocks[N] multiply(%z, %z)\n"
+		"  %zc = goldilocks[N] subtract(%zz, %z)\n"
+		"  ROOT %r = (goldilocksx2[N], goldilocks[N]) tuple(%g, %zc)\n}\n", 2, 9},
 	{"seed_bls12_381", "HloModule seed_bls12_381\n"
 			   "ENTRY %main (x: bls12_381_sf[N], y: bls12_381_sf[N]) -> bls12_381_sf[N] {\n"
 			   "  %x = bls12_381_sf[N] parameter(0)\n"

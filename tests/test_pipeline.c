@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/codegen.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
@@ -153,4 +154,77 @@ Test(pipeline, pocl, .timeout = 600)
 Test(pipeline, rusticl, .timeout = 600)
 {
 	run_all(ffu_test_devices[1]);
+}
+
+/* The generated program of `text` for a device profile with `lanes` (1: GPUs, 4: CPUs). */
+static char *generate(const char *text, int lanes, int *wide_lanes)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_pass_opts po = {.fuse = true};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_strbuf sb = {0};
+	int nk = 0;
+	cr_assert_eq(ffu__codegen_program(&sb, m, lanes, &nk, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int i = 0; i < m->entry->n_insts; i++)
+		if (m->entry->insts[i]->op == FFU_OP_FUSION) {
+			*wide_lanes = ffu__codegen_kernel_lanes(m->entry->insts[i], lanes);
+			break;
+		}
+	char *s = strdup(ffu__sb_cstr(&sb));
+	cr_assert(s);
+	ffu__sb_free(&sb);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+	return s;
+}
+
+/*
+ * goldilocksx2 fusions of add/sub/neg/multiply get a wide kernel in vectors of 8 on CPU
+ * devices (codegen.c: vector_field), and only there: not on GPUs, not for fields that
+ * vectorise without it, not for ops outside the list. The values are checked by the
+ * device runs above (chain_goldilocksx2).
+ */
+Test(pipeline, vector_kernels_where_they_apply)
+{
+	const test_program *tp = NULL;
+	for (int p = 0; p < ffu_test_n_programs; p++)
+		if (strcmp(ffu_test_programs[p].name, "chain_goldilocksx2") == 0)
+			tp = &ffu_test_programs[p];
+	cr_assert(tp);
+	char *text = ffu_test_program_text(tp, 1000);
+	int wl = 0;
+	char *cpu = generate(text, 4, &wl), *gpu = generate(text, 1, &wl);
+	const char *wide = strstr(cpu, "__kernel void ffu_k0_wide(");
+	cr_assert(wide, "no wide kernel:\n%s", cpu);
+	cr_assert(strstr(wide, "goldilocksx2_v8_mul("), "%s", wide);
+	cr_assert(strstr(wide, "goldilocksx2_v8_store(out0, i,"), "%s", wide);
+	cr_assert_null(strstr(strstr(wide, "{"), "goldilocksx2_mul("), "scalar product in the vector kernel:\n%s", wide);
+	cr_assert(strstr(cpu, "#define FP goldilocks_v8\n") && strstr(cpu, "#define FP goldilocksx2_v8\n"));
+	cr_assert_null(strstr(gpu, "_v8"), "a vector instance on a GPU profile");
+	cr_assert_null(strstr(gpu, "ffu_k0_wide"));
+	free(cpu);
+	free(gpu);
+	free(text);
+
+	static const char *const none[] = {
+		/* babybearx4 vectorises across work-items as it is */
+		"HloModule t\nENTRY %main (x: babybearx4[64], y: babybearx4[64]) -> babybearx4[64] {\n"
+		"  %x = babybearx4[64] parameter(0)\n  %y = babybearx4[64] parameter(1)\n"
+		"  ROOT %m = babybearx4[64] multiply(%x, %y)\n}\n",
+		/* an inversion takes the batch lanes (emit_inv_batch) */
+		"HloModule t\nENTRY %main (x: goldilocksx2[64], y: goldilocksx2[64]) -> goldilocksx2[64] {\n"
+		"  %x = goldilocksx2[64] parameter(0)\n  %y = goldilocksx2[64] parameter(1)\n"
+		"  %i = goldilocksx2[64] inverse(%x)\n  ROOT %m = goldilocksx2[64] multiply(%i, %y)\n}\n",
+		/* a slice reads at another index */
+		"HloModule t\nENTRY %main (x: goldilocksx2[64]) -> goldilocksx2[32] {\n"
+		"  %x = goldilocksx2[64] parameter(0)\n"
+		"  %s = goldilocksx2[32] slice(%x), slice={[0:32]}\n  ROOT %m = goldilocksx2[32] multiply(%s, %s)\n}\n"};
+	for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
+		char *s = generate(none[k], 4, &wl);
+		cr_assert_null(strstr(s, "_v8"), "case %zu: a vector instance:\n%s", k, s);
+		cr_assert_neq(wl, 8, "case %zu", k);
+		free(s);
+	}
 }

@@ -825,6 +825,47 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 	}
 }
 
+/*
+ * Appends a kernel body for the vector instances of extension x and its prime (vector_field):
+ * every name of theirs, <name>_<rest>, becomes <name>_v<vw>_<rest> (goldilocksx2_mul ->
+ * goldilocksx2_v8_mul); the index i then counts vectors of vw elements.
+ */
+static void append_vector(ffu_strbuf *sb, const char *body, const ffu_field *x, int vw)
+{
+	const char *names[2] = {x->name, x->prime->name};
+	const char *b = body;
+	while (*b) {
+		if (isalpha((unsigned char)*b) || *b == '_') {
+			const char *e = b;
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			size_t n = (size_t)(e - b), skip = 0;
+			for (int k = 0; k < 2 && !skip; k++) {
+				size_t l = strlen(names[k]);
+				if (n > l && strncmp(b, names[k], l) == 0 && b[l] == '_')
+					skip = l;
+			}
+			if (skip) {
+				ffu__sb_appendn(sb, b, skip);
+				ffu__sb_printf(sb, "_v%d", vw);
+				ffu__sb_appendn(sb, b + skip, n - skip);
+			} else {
+				ffu__sb_appendn(sb, b, n);
+			}
+			b = e;
+		} else if (isdigit((unsigned char)*b)) {
+			/* numbers (0x5UL) and their suffixes pass as one token */
+			const char *e = b;
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			ffu__sb_appendn(sb, b, (size_t)(e - b));
+			b = e;
+		} else {
+			ffu__sb_appendn(sb, b++, 1);
+		}
+	}
+}
+
 /* emit_inv's marker line, parsed: field, type, result and operand (c<v> where there is one) */
 typedef struct inv_mark {
 	const char *line;
@@ -928,6 +969,43 @@ static size_t inverted_bytes(const ffu_computation *fc, int *count)
 }
 
 /*
+ * The extension whose vector instance (field_cl.h: ffu__cl_vector_lanes) a CPU wide kernel
+ * of this fusion computes in, or NULL: every value of the fusion is of that extension or
+ * its prime field, and every op is add, subtract, negate or multiply of values read at the
+ * fusion's own index (parameters, a tuple of outputs) or scalar constants, broadcast or
+ * not. Other ops (index arithmetic, conversions, powers, inversions) keep the lanes of
+ * append_lane.
+ */
+static const ffu_field *vector_field(const ffu_computation *fc)
+{
+	const ffu_field *x = NULL;
+	for (int i = 0; i < fc->n_insts; i++) {
+		const ffu_inst *in = fc->insts[i];
+		const ffu_field *f = ffu__shape_field(&in->shape);
+		bool ok = in->op == FFU_OP_PARAMETER || in->op == FFU_OP_ADD || in->op == FFU_OP_SUBTRACT ||
+			  in->op == FFU_OP_NEGATE || in->op == FFU_OP_MULTIPLY ||
+			  (in->op == FFU_OP_CONSTANT && in->shape.rank == 0) ||
+			  (in->op == FFU_OP_BROADCAST && in->operands[0]->op == FFU_OP_CONSTANT);
+		if (in->op == FFU_OP_TUPLE && in == fc->root)
+			continue;
+		if (!ok || !f)
+			return NULL;
+		if (f->kind == FFU_ELEM_EXT && ffu__cl_vector_lanes(f) > 0 && (!x || x == f))
+			x = f;
+		else if (f->kind != FFU_ELEM_PRIME && f->kind != FFU_ELEM_EXT)
+			return NULL;
+	}
+	if (!x)
+		return NULL;
+	for (int i = 0; i < fc->n_insts; i++) {
+		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
+		if (f && f != x && f != x->prime)
+			return NULL;
+	}
+	return x;
+}
+
+/*
  * A kernel that inverts gets lanes for one batch inversion per work-item. Fields up to 16
  * bytes: 16 lanes in lockstep (emit_inv_batch), which PoCL vectorises across work-items.
  * 256-bit fields: INV_LOOP_LANES elements in loops (emit_inv_loop_kernel), because lanes
@@ -948,6 +1026,9 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
 	const ffu_computation *fc = fusion->callee;
 	if (ffu__codegen_is_reduction(fusion))
 		return 1;
+	const ffu_field *vx = lanes > 1 ? vector_field(fc) : NULL;
+	if (vx)
+		return ffu__cl_vector_lanes(vx);
 	int invs = 0;
 	size_t inv_bytes = lanes > 1 ? inverted_bytes(fc, &invs) : 0;
 	if (inv_bytes)
@@ -1100,8 +1181,16 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
 	ffu__sb_append(sb, ffu__sb_cstr(&body));
 	ffu__sb_append(sb, "}\n\n");
+	const ffu_field *vx = lanes > 1 ? vector_field(fc) : NULL;
 	lanes = ffu__codegen_kernel_lanes(fusion, lanes);
-	if (lanes > 1 && st == FFU_STATUS_OK && inverted_bytes(fc, NULL) > INV_LOCKSTEP_BYTES) {
+	if (vx && st == FFU_STATUS_OK) {
+		ffu__codegen_wide_kernel_name(name, k);
+		emit_loop_signature(sb, name, fc, n_out, true);
+		ffu__sb_printf(sb, "\t/* %d elements per work-item: i .. i + %d in vectors */\n", lanes, lanes - 1);
+		ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
+		append_vector(sb, ffu__sb_cstr(&body), vx, lanes);
+		ffu__sb_append(sb, "}\n\n");
+	} else if (lanes > 1 && st == FFU_STATUS_OK && inverted_bytes(fc, NULL) > INV_LOCKSTEP_BYTES) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
@@ -1410,8 +1499,17 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 				used[cl_field(f)->id] = true;
 		}
 	}
+	/* CPU devices: the vector instances the wide kernels of some fusions compute in */
+	bool used_vec[FFU_ELEM_COUNT] = {0};
+	for (int i = 0; i < m->entry->n_insts && lanes > 1; i++) {
+		const ffu_inst *in = m->entry->insts[i];
+		const ffu_field *vx = in->op == FFU_OP_FUSION && !ffu__codegen_is_reduction(in) ? vector_field(in->callee) : NULL;
+		if (vx)
+			used_vec[vx->id] = true;
+	}
 	ffu__cl_emit_common(sb);
 	ffu__cl_emit_fields(sb, used);
+	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
 	for (int i = 0; i < entry->n_insts; i++) {
 		const ffu_inst *in = entry->insts[i];

@@ -22,7 +22,10 @@
  * Appends the program for every fusion of m's entry; *n_kernels receives their count.
  * lanes (the device profile's elements per work-item, 1 = none) adds a wide variant of each
  * kernel that allows it (ffu__codegen_kernel_lanes): ffu_k<k>_wide takes one more argument,
- * `ulong stride`, and work-item g computes elements g, g + stride, ..., g + (lanes-1) stride.
+ * `ulong stride`, and work-item g computes elements g, g + stride, ..., g + (lanes-1) stride;
+ * or, where the fusion computes in a field's vector instance (codegen.c: vector_field),
+ * elements lanes g .. lanes g + lanes - 1 (stride unused). Either way the wide kernel over
+ * n / lanes work-items covers elements 0 .. (n / lanes) lanes - 1, and ffu_k<k> the rest.
  */
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e);
 /* Lanes the wide kernel of this fusion has (1: no wide kernel; 0 < lanes <= 256): given the

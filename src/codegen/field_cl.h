@@ -53,6 +53,15 @@ void ffu__cl_emit_fields_opts(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT], c
 /* Whether f's template has <name>_mulc(a, b): the product of two canonical values, in
    canonical form, cheaper than converting one of them (f is a base field, f->base). */
 bool ffu__cl_has_mulc(const ffu_field *f);
+/*
+ * Vector instances for CPU wide kernels (codegen.c): an extension f with
+ * ffu__cl_vector_lanes(f) = vw > 0 can also be instantiated over vectors of vw elements,
+ * named <name>_v<vw> (with its prime field <prime>_v<vw>): the same functions, each value
+ * vw consecutive elements (load/store index i: elements vw i .. vw i + vw - 1).
+ * ffu__cl_emit_vector_fields emits those of the used extensions (after ffu__cl_emit_fields).
+ */
+int ffu__cl_vector_lanes(const ffu_field *f);
+void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);
