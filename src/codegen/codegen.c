@@ -39,6 +39,8 @@ enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0
 #define INV_LOCKSTEP_BYTES 16 /* fields up to this size invert in lanes in lockstep, larger in loops */
 #define INV_LOOP_LANES 256    /* elements per work-item of emit_inv_loop_kernel */
 #define INV_LOOP_MAX_INVS 4   /* inverting instructions it takes; more: no wide kernel */
+#define DEEP_CHAIN_PRODUCTS 4 /* dependent products from which a kernel gets DEEP_CHAIN_LANES */
+#define DEEP_CHAIN_LANES 8
 
 typedef struct val {
 	int inst;         /* instruction id in the fused computation */
@@ -1005,6 +1007,29 @@ static const ffu_field *vector_field(const ffu_computation *fc)
 	return x;
 }
 
+/* The most products on one path of dependent values of fc (x * y * y: 2). */
+static int product_depth(const ffu_computation *fc)
+{
+	int stack[256], *d = fc->n_insts <= 256 ? stack : malloc(sizeof(int) * (size_t)fc->n_insts);
+	if (!d)
+		return 0; /* out of memory: the profile's lanes, as for a shallow kernel */
+	int best = 0;
+	for (int i = 0; i < fc->n_insts; i++) {
+		const ffu_inst *in = fc->insts[i];
+		int m = 0;
+		for (int j = 0; j < in->n_operands; j++) {
+			const ffu_inst *o = in->operands[j];
+			if (o->parent == fc && o->id < i && d[o->id] > m)
+				m = d[o->id];
+		}
+		d[i] = m + (in->op == FFU_OP_MULTIPLY);
+		best = d[i] > best ? d[i] : best;
+	}
+	if (d != stack)
+		free(d);
+	return best;
+}
+
 /*
  * A kernel that inverts gets lanes for one batch inversion per work-item. Fields up to 16
  * bytes: 16 lanes in lockstep (emit_inv_batch), which PoCL vectorises across work-items.
@@ -1019,6 +1044,13 @@ static const ffu_field *vector_field(const ffu_computation *fc)
  * 0.285 -> 0.157 ms, 8 chained BabyBear products 2.97 -> 1.76 ms) but not for a kernel of
  * one element-wise op (BabyBear multiply 2.23 -> 2.51 ms, Goldilocks 5.6 -> 40 ms) nor for
  * 256-bit fields, whose product already has ample independent work (and 4x the code).
+ * Prime-field kernels with DEEP_CHAIN_PRODUCTS dependent products or more get at least
+ * DEEP_CHAIN_LANES: each lane's chain is latency-bound, and more lanes fill the out-of-order
+ * window. PoCL at 2^21, 4 / 8 / 16 lanes (ms): 8 chained BabyBear products 1.68 / 1.13 /
+ * 1.10, Mersenne31 1.19 / 0.85 / 0.87, Goldilocks 5.5 / 4.45 / 5.1, the 6-deep chain
+ * workload 1.66 / 1.27 / 1.37; shallow kernels do not gain (seed_bb 0.24 / 0.25 / 0.35,
+ * sumcheck, fold level at 4 and 8), nor do extensions, whose products have independent
+ * work of their own (mersenne31x2 chain at 2^20: 2.04 ms with 4, 2.45 with 8).
  * Reductions have their own work distribution (a loop per work-item).
  */
 int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
@@ -1034,13 +1066,17 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
 	if (inv_bytes)
 		return inv_bytes <= INV_LOCKSTEP_BYTES ? 16 : invs <= INV_LOOP_MAX_INVS ? INV_LOOP_LANES : 1;
 	int ops = 0;
+	bool ext = false;
 	for (int i = 0; i < fc->n_insts && lanes > 1; i++) {
 		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
 		if (f && f->storage_bytes > 8)
 			return 1;
+		ext |= f && f->kind == FFU_ELEM_EXT;
 		ops += ffu__ops[fc->insts[i]->op].kind == FFU_KIND_ELEMENTWISE;
 	}
-	return lanes > 1 && ops >= 2 ? lanes : 1;
+	if (lanes <= 1 || ops < 2)
+		return 1;
+	return !ext && lanes < DEEP_CHAIN_LANES && product_depth(fc) >= DEEP_CHAIN_PRODUCTS ? DEEP_CHAIN_LANES : lanes;
 }
 
 static void emit_params(ffu_strbuf *sb, const char *name, const ffu_computation *fc)

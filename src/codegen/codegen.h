@@ -29,7 +29,8 @@
  */
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e);
 /* Lanes the wide kernel of this fusion has (1: no wide kernel; 0 < lanes <= 256): given the
-   profile's lanes, the count this fusion gets (256-bit fields none, unless they invert). */
+   profile's lanes, the count this fusion gets (256-bit fields none, unless they invert;
+   long chains of prime-field products at least 8; vector instances their width). */
 int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes);
 /* Is this fusion a reduction (root: reduce, or a tuple of reduces)? */
 bool ffu__codegen_is_reduction(const ffu_inst *fusion);
