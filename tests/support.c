@@ -1,6 +1,9 @@
 /* tests/support.c: see support.h. */
 #include "support.h"
 
+#include "codegen/codegen.h"
+#include "hlo/hlo.h"
+#include "passes/passes.h"
 #include "runtime/cl.h"
 #include "util/file.h"
 
@@ -72,4 +75,27 @@ void ffu_test_open_device(ffu_cl *cl, const char *device)
 	cr_assert_eq(ffu__cl_select(&dev, device, &e), FFU_STATUS_OK, "no %s device: %s", device, e.message);
 	cr_assert_eq(ffu__cl_open(cl, &dev, &e), FFU_STATUS_OK, "%s", e.message);
 	ffu_error_clear(&e);
+}
+
+char *ffu_test_generate(const char *text, int lanes, int *fusion0_lanes)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_pass_opts po = {.fuse = true};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_strbuf sb = {0};
+	int nk = 0;
+	cr_assert_eq(ffu__codegen_program(&sb, m, lanes, &nk, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int i = 0; i < m->entry->n_insts && fusion0_lanes; i++)
+		if (m->entry->insts[i]->op == FFU_OP_FUSION) {
+			*fusion0_lanes = ffu__codegen_kernel_lanes(m->entry->insts[i], lanes);
+			break;
+		}
+	char *s = strdup(ffu__sb_cstr(&sb));
+	cr_assert(s);
+	ffu__sb_free(&sb);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+	return s;
 }

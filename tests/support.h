@@ -18,6 +18,11 @@ char *ffu_test_read_file(const char *path, size_t *len);
 /* Removes dir and everything under it (symbolic links are removed, not followed). */
 void ffu_test_remove_tree(const char *dir);
 
+/* The OpenCL program the code generator writes for HLO `text` (parsed, all passes with
+   fusion) for a device profile with `lanes` (1: GPUs, 4: CPUs); *fusion0_lanes (optional)
+   receives the lanes of the first fusion's wide kernel. malloc'd; failures fail the test. */
+char *ffu_test_generate(const char *text, int lanes, int *fusion0_lanes);
+
 struct ffu_cl;
 /* Opens a context on the device a selector names (RUSTICL_ENABLE=llvmpipe unless already
    set). No such device fails the calling test loudly: device tests never skip. */

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
@@ -156,30 +155,6 @@ Test(pipeline, rusticl, .timeout = 600)
 	run_all(ffu_test_devices[1]);
 }
 
-/* The generated program of `text` for a device profile with `lanes` (1: GPUs, 4: CPUs). */
-static char *generate(const char *text, int lanes, int *wide_lanes)
-{
-	ffu_error e = {0};
-	ffu_module *m = NULL;
-	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
-	ffu_pass_opts po = {.fuse = true};
-	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
-	ffu_strbuf sb = {0};
-	int nk = 0;
-	cr_assert_eq(ffu__codegen_program(&sb, m, lanes, &nk, &e), FFU_STATUS_OK, "%s", e.message);
-	for (int i = 0; i < m->entry->n_insts; i++)
-		if (m->entry->insts[i]->op == FFU_OP_FUSION) {
-			*wide_lanes = ffu__codegen_kernel_lanes(m->entry->insts[i], lanes);
-			break;
-		}
-	char *s = strdup(ffu__sb_cstr(&sb));
-	cr_assert(s);
-	ffu__sb_free(&sb);
-	ffu__module_free(m);
-	ffu_error_clear(&e);
-	return s;
-}
-
 /*
  * goldilocksx2 fusions of add/sub/neg/multiply get a wide kernel in vectors of 8 on CPU
  * devices (codegen.c: vector_field), and only there: not on GPUs, not for fields that
@@ -195,7 +170,7 @@ Test(pipeline, vector_kernels_where_they_apply)
 	cr_assert(tp);
 	char *text = ffu_test_program_text(tp, 1000);
 	int wl = 0;
-	char *cpu = generate(text, 4, &wl), *gpu = generate(text, 1, &wl);
+	char *cpu = ffu_test_generate(text, 4, &wl), *gpu = ffu_test_generate(text, 1, &wl);
 	const char *wide = strstr(cpu, "__kernel void ffu_k0_wide(");
 	cr_assert(wide, "no wide kernel:\n%s", cpu);
 	cr_assert(strstr(wide, "goldilocksx2_v8_mul("), "%s", wide);
@@ -222,7 +197,7 @@ Test(pipeline, vector_kernels_where_they_apply)
 		"  %x = goldilocksx2[64] parameter(0)\n"
 		"  %s = goldilocksx2[32] slice(%x), slice={[0:32]}\n  ROOT %m = goldilocksx2[32] multiply(%s, %s)\n}\n"};
 	for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
-		char *s = generate(none[k], 4, &wl);
+		char *s = ffu_test_generate(none[k], 4, &wl);
 		cr_assert_null(strstr(s, "_v8"), "case %zu: a vector instance:\n%s", k, s);
 		cr_assert_neq(wl, 8, "case %zu", k);
 		free(s);

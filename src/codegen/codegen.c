@@ -835,36 +835,26 @@ static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
 static void append_vector(ffu_strbuf *sb, const char *body, const ffu_field *x, int vw)
 {
 	const char *names[2] = {x->name, x->prime->name};
-	const char *b = body;
-	while (*b) {
-		if (isalpha((unsigned char)*b) || *b == '_') {
-			const char *e = b;
-			while (isalnum((unsigned char)*e) || *e == '_')
-				e++;
-			size_t n = (size_t)(e - b), skip = 0;
-			for (int k = 0; k < 2 && !skip; k++) {
-				size_t l = strlen(names[k]);
-				if (n > l && strncmp(b, names[k], l) == 0 && b[l] == '_')
-					skip = l;
-			}
-			if (skip) {
-				ffu__sb_appendn(sb, b, skip);
-				ffu__sb_printf(sb, "_v%d", vw);
-				ffu__sb_appendn(sb, b + skip, n - skip);
-			} else {
-				ffu__sb_appendn(sb, b, n);
-			}
-			b = e;
-		} else if (isdigit((unsigned char)*b)) {
-			/* numbers (0x5UL) and their suffixes pass as one token */
-			const char *e = b;
-			while (isalnum((unsigned char)*e) || *e == '_')
-				e++;
-			ffu__sb_appendn(sb, b, (size_t)(e - b));
-			b = e;
-		} else {
+	for (const char *b = body; *b;) {
+		if (!isalnum((unsigned char)*b) && *b != '_') {
 			ffu__sb_appendn(sb, b++, 1);
+			continue;
 		}
+		/* a name or a number (0x5UL): one token; only names are renamed */
+		const char *e = b;
+		while (isalnum((unsigned char)*e) || *e == '_')
+			e++;
+		size_t n = (size_t)(e - b), keep = n;
+		for (int k = 0; k < 2 && keep == n && !isdigit((unsigned char)*b); k++) {
+			size_t l = strlen(names[k]);
+			if (n > l && strncmp(b, names[k], l) == 0 && b[l] == '_')
+				keep = l;
+		}
+		ffu__sb_appendn(sb, b, keep);
+		if (keep < n)
+			ffu__sb_printf(sb, "_v%d", vw);
+		ffu__sb_appendn(sb, b + keep, n - keep);
+		b = e;
 	}
 }
 
@@ -983,25 +973,22 @@ static const ffu_field *vector_field(const ffu_computation *fc)
 	const ffu_field *x = NULL;
 	for (int i = 0; i < fc->n_insts; i++) {
 		const ffu_inst *in = fc->insts[i];
-		const ffu_field *f = ffu__shape_field(&in->shape);
+		if (in->op == FFU_OP_TUPLE && in == fc->root)
+			continue;
 		bool ok = in->op == FFU_OP_PARAMETER || in->op == FFU_OP_ADD || in->op == FFU_OP_SUBTRACT ||
 			  in->op == FFU_OP_NEGATE || in->op == FFU_OP_MULTIPLY ||
 			  (in->op == FFU_OP_CONSTANT && in->shape.rank == 0) ||
 			  (in->op == FFU_OP_BROADCAST && in->operands[0]->op == FFU_OP_CONSTANT);
-		if (in->op == FFU_OP_TUPLE && in == fc->root)
-			continue;
+		const ffu_field *f = ffu__shape_field(&in->shape);
 		if (!ok || !f)
 			return NULL;
-		if (f->kind == FFU_ELEM_EXT && ffu__cl_vector_lanes(f) > 0 && (!x || x == f))
+		if (!x && ffu__cl_vector_lanes(f) > 0)
 			x = f;
-		else if (f->kind != FFU_ELEM_PRIME && f->kind != FFU_ELEM_EXT)
-			return NULL;
 	}
-	if (!x)
-		return NULL;
-	for (int i = 0; i < fc->n_insts; i++) {
-		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
-		if (f && f != x && f != x->prime)
+	for (int i = 0; i < fc->n_insts && x; i++) {
+		const ffu_inst *in = fc->insts[i];
+		const ffu_field *f = ffu__shape_field(&in->shape);
+		if (!(in->op == FFU_OP_TUPLE && in == fc->root) && f != x && f != x->prime)
 			return NULL;
 	}
 	return x;
