@@ -44,7 +44,7 @@ FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
 
 FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
 {
-	vstore4((uint4)(v.c0, v.c1, v.c2, v.c3), i, buf);
+	vstore4((uint4)((uint)v.c0, (uint)v.c1, (uint)v.c2, (uint)v.c3), i, buf);
 }
 #else
 FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)

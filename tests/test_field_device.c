@@ -790,6 +790,21 @@ Test(field_device, rusticl_vector_loads, .timeout = 300)
 }
 
 /*
+ * The extensions over the 31-bit Montgomery fields in 64-bit containers, as the code
+ * generator builds them for CPU devices (FFU_EXT_W64, cl/word31.cl): the whole program
+ * again, every op of every field and extension against GMP.
+ */
+Test(field_device, pocl_ext_w64, .timeout = 300)
+{
+	run_device(ffu_test_devices[0], "-DFFU_EXT_W64", RANDOM_PAIRS);
+}
+
+Test(field_device, rusticl_ext_w64, .timeout = 300)
+{
+	run_device(ffu_test_devices[1], "-DFFU_EXT_W64", RANDOM_PAIRS);
+}
+
+/*
  * The 64-bit-limb variant of the 256-bit fields (cl/mont256_64.cl), chosen at build time:
  * the whole program again (every other template must build with the define), every op of
  * the 256-bit fields against GMP.
@@ -897,7 +912,11 @@ Test(field_device, emitter_extensions)
 	cr_assert(prime && ext && prime < ext);
 	cr_assert(strstr(s, "#define FB babybear\n"));
 	cr_assert(strstr(s, "#define FX_W (11)\n"));
-	cr_assert(strstr(s, "babybear_t babybearx4_mulw_(babybear_t a)"));
+	cr_assert(strstr(s, "FFU_BFN(t) babybearx4_mulw_(FFU_BFN(t) a)"));
+	/* and the prime's 64-bit-container instance, for programs that define FFU_EXT_W64 */
+	cr_assert(strstr(s, "#ifdef FFU_EXT_W64\n#ifndef FFU_HAVE_babybear_w64\n"));
+	cr_assert(strstr(s, "#define FP babybear_w64\n#define FFU_W64 1\n"));
+	cr_assert(strstr(s, "#define FB babybear_w64\n#else\n#define FB babybear\n#endif\n"));
 	ffu__sb_free(&sb);
 
 	/* emit_fields: each prime once, though used directly, as _mont and under an extension */

@@ -1531,6 +1531,9 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 			used_vec[vx->id] = true;
 	}
 	ffu__cl_emit_common(sb);
+	/* CPU devices: extensions over 31-bit Montgomery fields in 64-bit containers (field_cl.c) */
+	if (lanes > 1)
+		ffu__sb_append(sb, "#ifndef FFU_EXT_W64\n#define FFU_EXT_W64 1\n#endif\n");
 	ffu__cl_emit_fields(sb, used);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;

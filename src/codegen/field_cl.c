@@ -37,22 +37,31 @@ void ffu__cl_emit_common(ffu_strbuf *sb)
 	ffu__sb_append(sb, "\n");
 }
 
-/* A field's name in the program: <name>, or <name>_v<vw> for its vector instance. */
-static const char *inst_name(const ffu_field *f, int vw, char buf[64])
+/*
+ * Which instantiation of a template: the plain one (all zero), the vector instance of vw
+ * elements per value (FFU_VW, <name>_v<vw>) or the 64-bit-container instance (FFU_W64,
+ * <name>_w64; cl/word31.cl says why).
+ */
+typedef struct inst {
+	int vw;
+	bool w64;
+} inst;
+
+static const char *inst_name(const ffu_field *f, inst k, char buf[64])
 {
-	if (vw > 0)
-		snprintf(buf, 64, "%s_v%d", f->name, vw);
+	if (k.vw > 0)
+		snprintf(buf, 64, "%s_v%d", f->name, k.vw);
 	else
-		snprintf(buf, 64, "%s", f->name);
+		snprintf(buf, 64, k.w64 ? "%s_w64" : "%s", f->name);
 	return buf;
 }
 
 /*
  * A prime field's instantiation. One-word fields get FP_P / FP_R2, multi-word fields
- * FP_P<k> / FP_R2_<k>, as the templates expect (cl/mont31.cl, cl/mont256.cl). vw > 0: the
- * vector instance, FFU_VW = vw elements per value (only templates that say they have one).
+ * FP_P<k> / FP_R2_<k>, as the templates expect (cl/mont31.cl, cl/mont256.cl); k: which
+ * instance (only templates that say they have one get other than the plain one).
  */
-static void emit_prime(ffu_strbuf *sb, const ffu_field *f, int vw)
+static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 {
 	char name[64];
 	size_t words = ffu__cl_words(f);
@@ -60,22 +69,24 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, int vw)
 	for (size_t i = 0; i < f->storage_bytes; i++)
 		p[i] = (unsigned char)(f->p[i / 8] >> (8 * (i % 8)));
 
-	ffu__sb_printf(sb, "/* field %s: cl/%s.cl */\n", inst_name(f, vw, name), f->cl_template);
+	ffu__sb_printf(sb, "/* field %s: cl/%s.cl */\n", inst_name(f, k, name), f->cl_template);
 	ffu__sb_printf(sb, "#define FP %s\n", name);
-	if (vw > 0)
-		ffu__sb_printf(sb, "#define FFU_VW %d\n", vw);
+	if (k.vw > 0)
+		ffu__sb_printf(sb, "#define FFU_VW %d\n", k.vw);
+	if (k.w64)
+		ffu__sb_append(sb, "#define FFU_W64 1\n");
 	if (words == 1) {
 		ffu__sb_printf(sb, "#define FP_P 0x%08xu\n", word_of(p, 0));
 		ffu__sb_printf(sb, "#define FP_PINV 0x%08xu\n", (unsigned)f->pinv32);
 		ffu__sb_printf(sb, "#define FP_R2 0x%08xu\n", word_of(f->r2_dev, 0));
 		ffu__sb_printf(sb, "#define FP_MU 0x%08xu\n", (unsigned)((1ull << 62) / word_of(p, 0)));
 	} else {
-		for (size_t k = 0; k < words; k++)
-			ffu__sb_printf(sb, "#define FP_P%zu 0x%08xu\n", k, word_of(p, k));
+		for (size_t w = 0; w < words; w++)
+			ffu__sb_printf(sb, "#define FP_P%zu 0x%08xu\n", w, word_of(p, w));
 		ffu__sb_printf(sb, "#define FP_PINV 0x%08xu\n", (unsigned)f->pinv32);
 		ffu__sb_printf(sb, "#define FP_PINV64 0x%016llxUL\n", (unsigned long long)f->pinv64);
-		for (size_t k = 0; k < words; k++)
-			ffu__sb_printf(sb, "#define FP_R2_%zu 0x%08xu\n", k, word_of(f->r2_dev, k));
+		for (size_t w = 0; w < words; w++)
+			ffu__sb_printf(sb, "#define FP_R2_%zu 0x%08xu\n", w, word_of(f->r2_dev, w));
 	}
 
 	/* one-word fields (p < 2^31) share their representation and linear ops: cl/word31.cl */
@@ -112,41 +123,45 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, int vw)
 		borrow = d > 0xff ? 1 : 0;
 	}
 	ffu__sb_printf(sb, "#define FP_WORDS %zu\n#define FP_PM2 ", words);
-	for (size_t k = 0; k < words; k++)
-		ffu__sb_printf(sb, "%s0x%08xu", k ? ", " : "", word_of(pm2, k));
+	for (size_t w = 0; w < words; w++)
+		ffu__sb_printf(sb, "%s0x%08xu", w ? ", " : "", word_of(pm2, w));
 	ffu__sb_append(sb, "\n");
 	const char *ops = ffu__cl_source("fp_ops");
 	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
 	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP_PM2\n");
 
-	ffu__sb_append(sb, vw > 0 ? "#undef FP\n#undef FP_PINV\n#undef FFU_VW\n" : "#undef FP\n#undef FP_PINV\n");
+	ffu__sb_append(sb, "#undef FP\n#undef FP_PINV\n");
+	if (k.vw > 0)
+		ffu__sb_append(sb, "#undef FFU_VW\n");
+	if (k.w64)
+		ffu__sb_append(sb, "#undef FFU_W64\n");
 	if (words == 1) {
 		ffu__sb_append(sb, "#undef FP_P\n#undef FP_R2\n#undef FP_MU\n");
 	} else {
-		for (size_t k = 0; k < words; k++)
-			ffu__sb_printf(sb, "#undef FP_P%zu\n#undef FP_R2_%zu\n", k, k);
+		for (size_t w = 0; w < words; w++)
+			ffu__sb_printf(sb, "#undef FP_P%zu\n#undef FP_R2_%zu\n", w, w);
 		ffu__sb_append(sb, "#undef FP_PINV64\n");
 	}
 	ffu__sb_append(sb, "\n");
 }
 
 /*
- * FFU_INLINE <prime>_t <ext>_<fn>(<prime>_t a) returning k * a (k >= 1) by a left-to-right
- * double-and-add chain of the prime's add, negated when neg: e.g. 11 = 0b1011 is
- * a, 2a, 4a + a, 10a + a (five adds). Adds keep a's form (Montgomery or canonical).
+ * FFU_INLINE FFU_BFN(t) <ext>_<fn>(FFU_BFN(t) a) returning k * a (k >= 1) by a left-to-right
+ * double-and-add chain of the prime's add (FB, whichever instance), negated when neg: e.g.
+ * 11 = 0b1011 is a, 2a, 4a + a, 10a + a (five adds). Adds keep a's form.
  */
-static void emit_small_mul(ffu_strbuf *sb, const char *xn, const char *pn, const char *fn, uint64_t k, bool neg)
+static void emit_small_mul(ffu_strbuf *sb, const char *xn, const char *fn, uint64_t k, bool neg)
 {
-	ffu__sb_printf(sb, "FFU_INLINE %s_t %s_%s(%s_t a)\n{\n\t%s_t r = a;\n", pn, xn, fn, pn, pn);
+	ffu__sb_printf(sb, "FFU_INLINE FFU_BFN(t) %s_%s(FFU_BFN(t) a)\n{\n\tFFU_BFN(t) r = a;\n", xn, fn);
 	int top = 63;
 	while (top > 0 && !((k >> top) & 1))
 		top--;
 	for (int i = top - 1; i >= 0; i--) {
-		ffu__sb_printf(sb, "\tr = %s_add(r, r);\n", pn);
+		ffu__sb_append(sb, "\tr = FFU_BFN(add)(r, r);\n");
 		if ((k >> i) & 1)
-			ffu__sb_printf(sb, "\tr = %s_add(r, a);\n", pn);
+			ffu__sb_append(sb, "\tr = FFU_BFN(add)(r, a);\n");
 	}
-	ffu__sb_printf(sb, neg ? "\treturn %s_neg(r);\n}\n" : "\treturn r;\n}\n", pn);
+	ffu__sb_append(sb, neg ? "\treturn FFU_BFN(neg)(r);\n}\n" : "\treturn r;\n}\n");
 }
 
 /*
@@ -164,13 +179,18 @@ static void emit_small_mul(ffu_strbuf *sb, const char *xn, const char *pn, const
  *            products at 2^20 on PoCL: 57 ms, against 10 ms in vectors of 8 elements, 19 ms
  *            of 4). The other fields vectorise across work-items without help, and explicit
  *            vectors were slower there (babybearx4 8.0 vs 6.9 ms, goldilocks 3.3 vs 2.7 ms).
+ *   ext_w64  its extensions compute over its 64-bit-container instance (FFU_W64) where the
+ *            program defines FFU_EXT_W64 (the code generator does for CPU devices; GPUs
+ *            have no 64-bit vector lanes to gain from): cl/word31.cl says why.
  */
 static const struct template_traits {
 	const char *tmpl;
 	bool mulc;
 	const char *ext_lazy;
 	int ext_vw;
-} traits[] = {{"mont31", true, "FX_DOT4", 0}, {"m31", false, "FX_DOT2", 0}, {"goldilocks", false, NULL, 8}};
+	bool ext_w64;
+} traits[] = {{"mont31", true, "FX_DOT4", 0, true}, {"m31", false, "FX_DOT2", 0, false},
+	      {"goldilocks", false, NULL, 8, false}};
 
 static const struct template_traits *traits_of(const ffu_field *prime)
 {
@@ -186,6 +206,12 @@ bool ffu__cl_has_mulc(const ffu_field *f)
 	return t && t->mulc;
 }
 
+size_t ffu__cl_value_bytes(const ffu_field *f, int lanes)
+{
+	const struct template_traits *t = f->kind == FFU_ELEM_EXT ? traits_of(f->prime) : NULL;
+	return f->storage_bytes * (lanes > 1 && t && t->ext_w64 ? 2 : 1);
+}
+
 int ffu__cl_vector_lanes(const ffu_field *f)
 {
 	const struct template_traits *t = f->kind == FFU_ELEM_EXT ? traits_of(f->prime) : NULL;
@@ -199,37 +225,47 @@ int ffu__cl_vector_lanes(const ffu_field *f)
  */
 static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 {
-	char xn[64], pn[64];
-	inst_name(x, vw, xn);
-	inst_name(x->prime, vw, pn);
+	char xn[64], pn[64], wn[64];
+	inst k = {.vw = vw};
+	inst_name(x, k, xn);
+	inst_name(x->prime, k, pn);
 	const ffu_field *p = x->prime;
 	int64_t w = x->nonresidue;
 	uint64_t mag = w < 0 ? (uint64_t)0 - (uint64_t)w : (uint64_t)w;
+	const struct template_traits *t = traits_of(p);
+	if (vw == 0 && t && t->ext_w64) {
+		/* FB: the prime's 64-bit-container instance where the program asks for it (once) */
+		inst_name(p, (inst){.w64 = true}, wn);
+		ffu__sb_printf(sb, "#ifdef FFU_EXT_W64\n#ifndef FFU_HAVE_%s\n#define FFU_HAVE_%s\n", wn, wn);
+		emit_prime(sb, p, (inst){.w64 = true});
+		ffu__sb_printf(sb, "#endif\n#define FB %s\n#else\n#define FB %s\n#endif\n", wn, pn);
+	} else {
+		ffu__sb_printf(sb, "#define FB %s\n", pn);
+	}
 	ffu__sb_printf(sb, "/* field %s = %s[u]/(u^%d - (%lld)): cl/%s.cl */\n", xn, pn, x->degree, (long long)w,
 		       x->cl_template);
-	ffu__sb_printf(sb, "#define FP %s\n#define FB %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", xn, pn,
-		       (long long)w, ffu__cl_words(p));
+	ffu__sb_printf(sb, "#define FP %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", xn, (long long)w,
+		       ffu__cl_words(p));
 	if (vw > 0)
 		ffu__sb_printf(sb, "#define FFU_VW %d\n", vw);
-	const struct template_traits *t = traits_of(p);
 	const char *lazy = t ? t->ext_lazy : NULL;
 	if (lazy)
 		ffu__sb_printf(sb, "#define %s 1\n", lazy);
 	/* mulw_(a) = W a; addw_(s, a) = s + W a; subw_(s, a) = s - W a; mulw1_(a) = (1 + W) a */
-	emit_small_mul(sb, xn, pn, "wabs_", mag, false);
-	if (w < 0)
-		ffu__sb_printf(sb, "FFU_INLINE %s_t %s_mulw_(%s_t a)\n{\n\treturn %s_neg(%s_wabs_(a));\n}\n", pn,
-			       xn, pn, pn, xn);
-	else
-		ffu__sb_printf(sb, "FFU_INLINE %s_t %s_mulw_(%s_t a)\n{\n\treturn %s_wabs_(a);\n}\n", pn, xn, pn,
-			       xn);
-	ffu__sb_printf(sb, "FFU_INLINE %s_t %s_addw_(%s_t s, %s_t a)\n{\n\treturn %s_%s(s, %s_wabs_(a));\n}\n",
-		       pn, xn, pn, pn, pn, w < 0 ? "sub" : "add", xn);
-	ffu__sb_printf(sb, "FFU_INLINE %s_t %s_subw_(%s_t s, %s_t a)\n{\n\treturn %s_%s(s, %s_wabs_(a));\n}\n",
-		       pn, xn, pn, pn, pn, w < 0 ? "add" : "sub", xn);
+	emit_small_mul(sb, xn, "wabs_", mag, false);
+	ffu__sb_printf(sb, "FFU_INLINE FFU_BFN(t) %s_mulw_(FFU_BFN(t) a)\n{\n\treturn %s%s_wabs_(a)%s;\n}\n", xn,
+		       w < 0 ? "FFU_BFN(neg)(" : "", xn, w < 0 ? ")" : "");
+	ffu__sb_printf(sb,
+		       "FFU_INLINE FFU_BFN(t) %s_addw_(FFU_BFN(t) s, FFU_BFN(t) a)\n{\n\treturn FFU_BFN(%s)(s, "
+		       "%s_wabs_(a));\n}\n",
+		       xn, w < 0 ? "sub" : "add", xn);
+	ffu__sb_printf(sb,
+		       "FFU_INLINE FFU_BFN(t) %s_subw_(FFU_BFN(t) s, FFU_BFN(t) a)\n{\n\treturn FFU_BFN(%s)(s, "
+		       "%s_wabs_(a));\n}\n",
+		       xn, w < 0 ? "add" : "sub", xn);
 	if (w != -1) {
 		int64_t w1 = w + 1;
-		emit_small_mul(sb, xn, pn, "mulw1_", w1 < 0 ? (uint64_t)0 - (uint64_t)w1 : (uint64_t)w1, w1 < 0);
+		emit_small_mul(sb, xn, "mulw1_", w1 < 0 ? (uint64_t)0 - (uint64_t)w1 : (uint64_t)w1, w1 < 0);
 	}
 	const char *src = ffu__cl_source(x->cl_template);
 	if (src)
@@ -250,10 +286,10 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 {
 	if (f->kind == FFU_ELEM_EXT) {
-		emit_prime(sb, f->prime, 0);
+		emit_prime(sb, f->prime, (inst){0});
 		emit_ext(sb, f, 0);
 	} else {
-		emit_prime(sb, f->base ? f->base : f, 0);
+		emit_prime(sb, f->base ? f->base : f, (inst){0});
 	}
 }
 
@@ -277,7 +313,7 @@ void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT])
 	}
 	for (int id = 0; id < FFU_FIELD_COUNT; id++)
 		if (need[id])
-			emit_prime(sb, ffu__field_get((ffu_field_id)id), 0);
+			emit_prime(sb, ffu__field_get((ffu_field_id)id), (inst){0});
 	for (int id = FFU_FIELD_EXT_FIRST; id < FFU_FIELD_EXT_END; id++)
 		if (need[id])
 			emit_ext(sb, ffu__field_get((ffu_field_id)id), 0);
@@ -292,7 +328,7 @@ void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT])
 		if (!used[id] || vw == 0)
 			continue;
 		if (!prime_done[x->prime->id])
-			emit_prime(sb, x->prime, vw);
+			emit_prime(sb, x->prime, (inst){.vw = vw});
 		prime_done[x->prime->id] = true;
 		emit_ext(sb, x, vw);
 	}

@@ -62,6 +62,10 @@ bool ffu__cl_has_mulc(const ffu_field *f);
  */
 int ffu__cl_vector_lanes(const ffu_field *f);
 void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
+/* Bytes of one <name>_t value (sizeof on the device) in a program the code generator wrote
+   for `lanes` (codegen.h): the storage bytes, but twice those for an extension computed in
+   64-bit containers (lanes > 1, see FFU_EXT_W64 in field_cl.c). For local memory of values. */
+size_t ffu__cl_value_bytes(const ffu_field *f, int lanes);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);

@@ -396,7 +396,7 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 		return st;
 	size_t lm_per_item = 0;
 	for (int o = 0; o < rp->n_out; o++)
-		lm_per_item += 4 * ffu__cl_words(ffu__shape_field(&outs[o]->shape)->base);
+		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, x->profile_lanes);
 	size_t wg = x->profile_wg ? x->profile_wg : 256;
 	if (lk.max_wg && wg > lk.max_wg)
 		wg = lk.max_wg;
@@ -414,7 +414,7 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	rp->G = rp->Gf + (rp->R % (wg * rp->L) != 0 || rp->Gf == 0);
 	for (int o = 0; o < rp->n_out; o++) {
 		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
-		rp->lm_bytes[o] = wg * 4 * ffu__cl_words(ffu__shape_field(&outs[o]->shape)->base);
+		rp->lm_bytes[o] = wg * ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, x->profile_lanes);
 		if ((rp->partials[o] = new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}
