@@ -8,6 +8,8 @@
  * The field's descriptor has dev_radix_bits = 0: to_mont and from_mont are identities and
  * mul is the canonical product, so the code generator's form tracking (which relies on
  * mul(to_mont(a), b) = a * b) holds unchanged. No divergent branches: corrections are min().
+ * FP_t is a uint, or a ulong in the FFU_W64 instance (cl/word31.cl); every function is
+ * written for both.
  */
 
 /*
@@ -18,7 +20,7 @@
 FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 {
 	ulong ab = (ulong)a * b;
-	uint t = ((uint)ab & FP_P) + (uint)(ab >> 31);
+	FP_t t = (FP_t)(ab & FP_P) + (FP_t)(ab >> 31);
 	return min(t, t - FP_P);
 }
 
@@ -31,7 +33,7 @@ FFU_INLINE FP_t FFU_FN(dot2_)(FP_t a0, FP_t b0, FP_t a1, FP_t b1)
 {
 	ulong t = (ulong)a0 * b0 + (ulong)a1 * b1;
 	ulong s = (t & FP_P) + (t >> 31);
-	uint r = (uint)(s & FP_P) + (uint)(s >> 31);
+	FP_t r = (FP_t)(s & FP_P) + (FP_t)(s >> 31);
 	return min(r, r - FP_P);
 }
 

@@ -8,7 +8,8 @@
  * and #undefs them after it; cl/word31.cl, emitted just before, holds the representation
  * and add, sub, neg. Every function is correct for any inputs < p, canonical or
  * Montgomery (the code generator relies on mul(a_mont, b) = a * b). No divergent branches:
- * every conditional correction is a min() or a select.
+ * every conditional correction is a min() or a select. FP_t is a uint, or a ulong in the
+ * FFU_W64 instance (cl/word31.cl); every function is written for both.
  */
 
 /*

@@ -418,8 +418,8 @@ const test_program ffu_test_programs[] = {
 			  "  %s1 = koalabear[] reduce(%p1, %z), dimensions={0}, to_apply=%sum\n"
 			  "  %s2 = koalabear[] reduce(%p2, %z), dimensions={0}, to_apply=%sum\n"
 			  "  ROOT %r = (koalabear[], koalabear[], koalabear[]) tuple(%s0, %s1, %s2)\n}\n", 1, 18},
-	/* the quartic extensions in 64-bit containers on CPU devices (FFU_EXT_W64): values in
-	   local memory twice their storage size (ffu__cl_value_bytes) */
+	/* extensions over the 31-bit fields in 64-bit containers on CPU devices (FFU_EXT_W64):
+	   values in local memory twice their storage size (ffu__cl_value_bytes) */
 	{"sumcheck_rows_babybearx4", "HloModule sumcheck_rows_babybearx4\n"
 			  "%sum (a: babybearx4[], b: babybearx4[]) -> babybearx4[] {\n"
 			  "  %a = babybearx4[] parameter(0)\n"
@@ -448,6 +448,34 @@ const test_program ffu_test_programs[] = {
 			  "  %s1 = babybearx4[] reduce(%p1, %z), dimensions={0}, to_apply=%sum\n"
 			  "  %s2 = babybearx4[] reduce(%p2, %z), dimensions={0}, to_apply=%sum\n"
 			  "  ROOT %r = (babybearx4[], babybearx4[], babybearx4[]) tuple(%s0, %s1, %s2)\n}\n", 1, 18},
+	{"sumcheck_rows_mersenne31x2", "HloModule sumcheck_rows_mersenne31x2\n"
+			  "%sum (a: mersenne31x2[], b: mersenne31x2[]) -> mersenne31x2[] {\n"
+			  "  %a = mersenne31x2[] parameter(0)\n"
+			  "  %b = mersenne31x2[] parameter(1)\n"
+			  "  ROOT %c = mersenne31x2[] add(%a, %b)\n}\n"
+			  "ENTRY %main (f: mersenne31x2[N,2], g: mersenne31x2[N,2], z: mersenne31x2[]) -> (mersenne31x2[], mersenne31x2[], mersenne31x2[]) {\n"
+			  "  %f = mersenne31x2[N,2] parameter(0)\n"
+			  "  %g = mersenne31x2[N,2] parameter(1)\n"
+			  "  %z = mersenne31x2[] parameter(2)\n"
+			  "  %f0s = mersenne31x2[N,1] slice(%f), slice={[0:N], [0:1]}\n"
+			  "  %f1s = mersenne31x2[N,1] slice(%f), slice={[0:N], [1:2]}\n"
+			  "  %g0s = mersenne31x2[N,1] slice(%g), slice={[0:N], [0:1]}\n"
+			  "  %g1s = mersenne31x2[N,1] slice(%g), slice={[0:N], [1:2]}\n"
+			  "  %f0 = mersenne31x2[N] reshape(%f0s)\n"
+			  "  %f1 = mersenne31x2[N] reshape(%f1s)\n"
+			  "  %g0 = mersenne31x2[N] reshape(%g0s)\n"
+			  "  %g1 = mersenne31x2[N] reshape(%g1s)\n"
+			  "  %p0 = mersenne31x2[N] multiply(%f0, %g0)\n"
+			  "  %p1 = mersenne31x2[N] multiply(%f1, %g1)\n"
+			  "  %f1x2 = mersenne31x2[N] add(%f1, %f1)\n"
+			  "  %g1x2 = mersenne31x2[N] add(%g1, %g1)\n"
+			  "  %f2 = mersenne31x2[N] subtract(%f1x2, %f0)\n"
+			  "  %g2 = mersenne31x2[N] subtract(%g1x2, %g0)\n"
+			  "  %p2 = mersenne31x2[N] multiply(%f2, %g2)\n"
+			  "  %s0 = mersenne31x2[] reduce(%p0, %z), dimensions={0}, to_apply=%sum\n"
+			  "  %s1 = mersenne31x2[] reduce(%p1, %z), dimensions={0}, to_apply=%sum\n"
+			  "  %s2 = mersenne31x2[] reduce(%p2, %z), dimensions={0}, to_apply=%sum\n"
+			  "  ROOT %r = (mersenne31x2[], mersenne31x2[], mersenne31x2[]) tuple(%s0, %s1, %s2)\n}\n", 1, 18},
 	{"chain_koalabearx4",
 		"HloModule chain_koalabearx4\n"
 		"ENTRY %main (x: koalabearx4[N], y: koalabearx4[N]) -> (koalabearx4[N], koalabearx4[N]) {\n"

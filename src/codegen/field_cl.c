@@ -180,8 +180,9 @@ static void emit_small_mul(ffu_strbuf *sb, const char *xn, const char *fn, uint6
  *            of 4). The other fields vectorise across work-items without help, and explicit
  *            vectors were slower there (babybearx4 8.0 vs 6.9 ms, goldilocks 3.3 vs 2.7 ms).
  *   ext_w64  its extensions compute over its 64-bit-container instance (FFU_W64) where the
- *            program defines FFU_EXT_W64 (the code generator does for CPU devices; GPUs
- *            have no 64-bit vector lanes to gain from): cl/word31.cl says why.
+ *            program defines FFU_EXT_W64 (the code generator does for CPU devices; on GPUs
+ *            64-bit integers are pairs of 32-bit registers): cl/word31.cl says why and
+ *            what it gained.
  */
 static const struct template_traits {
 	const char *tmpl;
@@ -189,7 +190,7 @@ static const struct template_traits {
 	const char *ext_lazy;
 	int ext_vw;
 	bool ext_w64;
-} traits[] = {{"mont31", true, "FX_DOT4", 0, true}, {"m31", false, "FX_DOT2", 0, false},
+} traits[] = {{"mont31", true, "FX_DOT4", 0, true}, {"m31", false, "FX_DOT2", 0, true},
 	      {"goldilocks", false, NULL, 8, false}};
 
 static const struct template_traits *traits_of(const ffu_field *prime)
