@@ -151,9 +151,10 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
  * 11 = 0b1011 is a, 2a, 4a + a, 10a + a (five adds). Adds keep a's form. Where the prime's
  * product is cheap (mul_const in the traits below) and the chain is longer than
  * SMALL_MUL_MAX_ADDS, one product by the constant in Montgomery form instead (mul(a, kR)
- * = ka, a in either form): 8 chained babybearx4 products (W = 11, five adds) at 2^20 on
- * PoCL, 5.95 ms with the adds, 5.6 ms with the product (koalabearx4's W = 3, two adds:
- * 5.4 ms).
+ * = ka, a in either form). 8 chained babybearx4 products (W = 11, five adds) at 2^20 on
+ * PoCL, standalone kernel: 5.95 ms with the adds, 5.6 ms with the product, 5.4 ms with
+ * koalabearx4's W = 3 (two adds); the generated fieldops_babybearx4, alternating: 6.6 ->
+ * 5.6-5.9 ms.
  */
 #define SMALL_MUL_MAX_ADDS 3
 static void emit_small_mul(ffu_strbuf *sb, const char *xn, const char *fn, uint64_t k, bool neg,
