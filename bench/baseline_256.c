@@ -184,6 +184,18 @@ FFU_BASE_INLINE void mont_pow(uint64_t r[4], const uint64_t a[4], const uint64_t
  */
 #define QUOTIENT_BLOCK 256
 
+/* d = x - z, or 1 where that is 0; returns the mask of that case (all ones), else 0. */
+FFU_BASE_INLINE uint64_t quotient_denominator(uint64_t d[4], const unsigned char *x_bytes, const uint64_t z[4],
+					      const mont256 *f)
+{
+	uint64_t x[4];
+	memcpy(x, x_bytes, 32);
+	mont_sub(d, x, z, f);
+	uint64_t zero = 0 - (uint64_t)((d[0] | d[1] | d[2] | d[3]) == 0);
+	d[0] |= zero & 1;
+	return zero;
+}
+
 FFU_BASE_CLONES static void quotient_bn254(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
 {
 	const mont256 *f = &BN254;
@@ -198,11 +210,8 @@ FFU_BASE_CLONES static void quotient_bn254(const ffu_value *in, ffu_value *out, 
 	for (int64_t i0 = lo; i0 < hi; i0 += QUOTIENT_BLOCK) {
 		int n = hi - i0 < QUOTIENT_BLOCK ? (int)(hi - i0) : QUOTIENT_BLOCK;
 		for (int l = 0; l < n; l++) {
-			uint64_t x[4], d[4];
-			memcpy(x, xs + 32 * (i0 + l), 32);
-			mont_sub(d, x, z, f);
-			uint64_t zero = 0 - (uint64_t)((d[0] | d[1] | d[2] | d[3]) == 0);
-			d[0] |= zero & 1; /* 1 where d = 0 */
+			uint64_t d[4];
+			quotient_denominator(d, xs + 32 * (i0 + l), z, f);
 			if (l == 0)
 				memcpy(c[0], d, 32);
 			else
@@ -212,13 +221,10 @@ FFU_BASE_CLONES static void quotient_bn254(const ffu_value *in, ffu_value *out, 
 		mont_pow(a, c[n - 1], e, f);
 		mont_mul(a, a, one, f);
 		for (int l = n - 1; l >= 0; l--) {
-			uint64_t x[4], d[4], y[4], num[4], t[4], q[4];
-			memcpy(x, xs + 32 * (i0 + l), 32);
+			uint64_t d[4], y[4], num[4], t[4], q[4];
+			uint64_t zero = quotient_denominator(d, xs + 32 * (i0 + l), z, f);
 			memcpy(y, fs + 32 * (i0 + l), 32);
-			mont_sub(d, x, z, f);
 			mont_sub(num, y, v, f);
-			uint64_t zero = 0 - (uint64_t)((d[0] | d[1] | d[2] | d[3]) == 0);
-			d[0] |= zero & 1;
 			for (int j = 0; j < 4; j++)
 				num[j] &= ~zero; /* 0 where d = 0 */
 			if (l > 0) {

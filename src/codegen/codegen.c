@@ -975,8 +975,10 @@ static const ffu_field *vector_field(const ffu_computation *fc)
 		const ffu_inst *in = fc->insts[i];
 		if (in->op == FFU_OP_TUPLE && in == fc->root)
 			continue;
-		bool ok = in->op == FFU_OP_PARAMETER || in->op == FFU_OP_ADD || in->op == FFU_OP_SUBTRACT ||
-			  in->op == FFU_OP_NEGATE || in->op == FFU_OP_MULTIPLY ||
+		/* the op table's linear and bilinear element-wise ops: add, subtract, negate, multiply */
+		const ffu_op_info *op = &ffu__ops[in->op];
+		bool ok = in->op == FFU_OP_PARAMETER ||
+			  (op->kind == FFU_KIND_ELEMENTWISE && op->form != FFU_FORM_SPECIAL) ||
 			  (in->op == FFU_OP_CONSTANT && in->shape.rank == 0) ||
 			  (in->op == FFU_OP_BROADCAST && in->operands[0]->op == FFU_OP_CONSTANT);
 		const ffu_field *f = ffu__shape_field(&in->shape);
@@ -1509,6 +1511,15 @@ void ffu__codegen_final_kernel_name(char *buf, int k)
 	snprintf(buf, 40, "ffu_k%d_final", k);
 }
 
+/*
+ * 64-bit containers pay on CPUs, where SIMD lanes are 64 bits wide either way (cl/word31.cl
+ * has the measurement); on GPUs a 64-bit integer is two 32-bit registers.
+ */
+ffu_cl_field_opts ffu__codegen_field_opts(int lanes)
+{
+	return (ffu_cl_field_opts){.ext_w64 = lanes > 1};
+}
+
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e)
 {
 	bool used[FFU_ELEM_COUNT] = {0};
@@ -1531,10 +1542,8 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 			used_vec[vx->id] = true;
 	}
 	ffu__cl_emit_common(sb);
-	/* CPU devices: extensions over 31-bit Montgomery fields in 64-bit containers (field_cl.c) */
-	if (lanes > 1)
-		ffu__sb_append(sb, "#ifndef FFU_EXT_W64\n#define FFU_EXT_W64 1\n#endif\n");
-	ffu__cl_emit_fields(sb, used);
+	ffu_cl_field_opts fo = ffu__codegen_field_opts(lanes);
+	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
 	for (int i = 0; i < entry->n_insts; i++) {

@@ -56,6 +56,15 @@ static const char *inst_name(const ffu_field *f, inst k, char buf[64])
 	return buf;
 }
 
+/* The templates' switch for an instance other than the plain one: #define, or #undef after. */
+static void inst_macros(ffu_strbuf *sb, inst k, bool undef)
+{
+	if (k.vw > 0)
+		ffu__sb_printf(sb, undef ? "#undef FFU_VW\n" : "#define FFU_VW %d\n", k.vw);
+	if (k.w64)
+		ffu__sb_append(sb, undef ? "#undef FFU_W64\n" : "#define FFU_W64 1\n");
+}
+
 /*
  * A prime field's instantiation. One-word fields get FP_P / FP_R2, multi-word fields
  * FP_P<k> / FP_R2_<k>, as the templates expect (cl/mont31.cl, cl/mont256.cl); k: which
@@ -71,10 +80,7 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 
 	ffu__sb_printf(sb, "/* field %s: cl/%s.cl */\n", inst_name(f, k, name), f->cl_template);
 	ffu__sb_printf(sb, "#define FP %s\n", name);
-	if (k.vw > 0)
-		ffu__sb_printf(sb, "#define FFU_VW %d\n", k.vw);
-	if (k.w64)
-		ffu__sb_append(sb, "#define FFU_W64 1\n");
+	inst_macros(sb, k, false);
 	if (words == 1) {
 		ffu__sb_printf(sb, "#define FP_P 0x%08xu\n", word_of(p, 0));
 		ffu__sb_printf(sb, "#define FP_PINV 0x%08xu\n", (unsigned)f->pinv32);
@@ -131,10 +137,7 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP_PM2\n");
 
 	ffu__sb_append(sb, "#undef FP\n#undef FP_PINV\n");
-	if (k.vw > 0)
-		ffu__sb_append(sb, "#undef FFU_VW\n");
-	if (k.w64)
-		ffu__sb_append(sb, "#undef FFU_W64\n");
+	inst_macros(sb, k, true);
 	if (words == 1) {
 		ffu__sb_append(sb, "#undef FP_P\n#undef FP_R2\n#undef FP_MU\n");
 	} else {
@@ -222,21 +225,27 @@ static const struct template_traits *traits_of(const ffu_field *prime)
 	return NULL;
 }
 
+/* An extension's row: its prime's (NULL for other fields and unlisted templates). */
+static const struct template_traits *ext_traits(const ffu_field *f)
+{
+	return f->kind == FFU_ELEM_EXT ? traits_of(f->prime) : NULL;
+}
+
 bool ffu__cl_has_mulc(const ffu_field *f)
 {
 	const struct template_traits *t = f->prime == f ? traits_of(f) : NULL;
 	return t && t->mulc;
 }
 
-size_t ffu__cl_value_bytes(const ffu_field *f, int lanes)
+size_t ffu__cl_value_bytes(const ffu_field *f, const ffu_cl_field_opts *o)
 {
-	const struct template_traits *t = f->kind == FFU_ELEM_EXT ? traits_of(f->prime) : NULL;
-	return f->storage_bytes * (lanes > 1 && t && t->ext_w64 ? 2 : 1);
+	const struct template_traits *t = ext_traits(f);
+	return f->storage_bytes * (o && o->ext_w64 && t && t->ext_w64 ? 2 : 1);
 }
 
 int ffu__cl_vector_lanes(const ffu_field *f)
 {
-	const struct template_traits *t = f->kind == FFU_ELEM_EXT ? traits_of(f->prime) : NULL;
+	const struct template_traits *t = ext_traits(f);
 	return t ? t->ext_vw : 0;
 }
 
@@ -254,7 +263,7 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 	const ffu_field *p = x->prime;
 	int64_t w = x->nonresidue;
 	uint64_t mag = w < 0 ? (uint64_t)0 - (uint64_t)w : (uint64_t)w;
-	const struct template_traits *t = traits_of(p);
+	const struct template_traits *t = ext_traits(x);
 	if (vw == 0 && t && t->ext_w64) {
 		/* FB: the prime's 64-bit-container instance where the program asks for it (once) */
 		inst_name(p, (inst){.w64 = true}, wn);
@@ -268,8 +277,7 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 		       x->cl_template);
 	ffu__sb_printf(sb, "#define FP %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", xn, (long long)w,
 		       ffu__cl_words(p));
-	if (vw > 0)
-		ffu__sb_printf(sb, "#define FFU_VW %d\n", vw);
+	inst_macros(sb, k, false);
 	const char *lazy = t ? t->ext_lazy : NULL;
 	if (lazy)
 		ffu__sb_printf(sb, "#define %s 1\n", lazy);
@@ -300,8 +308,7 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 	const char *ops = ffu__cl_source("fp_ops");
 	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
 	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n");
-	if (vw > 0)
-		ffu__sb_append(sb, "#undef FFU_VW\n");
+	inst_macros(sb, k, true);
 	if (lazy)
 		ffu__sb_printf(sb, "#undef %s\n", lazy);
 	ffu__sb_append(sb, "\n");
@@ -319,9 +326,10 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 
 void ffu__cl_emit_fields_opts(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT], const ffu_cl_field_opts *o)
 {
-	bool limb64 = o && o->limb_bits == 64;
-	if (limb64)
+	if (o && o->limb_bits == 64)
 		ffu__sb_append(sb, "#ifndef FFU_MONT256_LIMB64\n#define FFU_MONT256_LIMB64 1\n#endif\n");
+	if (o && o->ext_w64)
+		ffu__sb_append(sb, "#ifndef FFU_EXT_W64\n#define FFU_EXT_W64 1\n#endif\n");
 	ffu__cl_emit_fields(sb, used);
 }
 

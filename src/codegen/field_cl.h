@@ -40,13 +40,17 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f);
 void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
 
 /*
- * Device-dependent choices in the emitted field code (the device profile's, passed by the
- * code generator). limb_bits: 32 (default, also for 0) or 64, the limb width of the 256-bit
- * fields' Montgomery arithmetic (cl/mont256.cl or cl/mont256_64.cl; same values either
- * way). The same choice can be made at build time with -DFFU_MONT256_LIMB64.
+ * Device-dependent choices in the emitted field code (passed by the code generator:
+ * ffu__codegen_field_opts). limb_bits: 32 (default, also for 0) or 64, the limb width of the
+ * 256-bit fields' Montgomery arithmetic (cl/mont256.cl or cl/mont256_64.cl; same values
+ * either way); at build time also -DFFU_MONT256_LIMB64. ext_w64: the extensions over the
+ * 31-bit fields compute over their prime's 64-bit-container instance (cl/word31.cl:
+ * FFU_W64); at build time also -DFFU_EXT_W64. Each emits its #define, guarded, before the
+ * fields.
  */
 typedef struct ffu_cl_field_opts {
 	int limb_bits;
+	bool ext_w64;
 } ffu_cl_field_opts;
 /* ffu__cl_emit_fields with options (o may be NULL: the defaults). */
 void ffu__cl_emit_fields_opts(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT], const ffu_cl_field_opts *o);
@@ -62,10 +66,10 @@ bool ffu__cl_has_mulc(const ffu_field *f);
  */
 int ffu__cl_vector_lanes(const ffu_field *f);
 void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
-/* Bytes of one <name>_t value (sizeof on the device) in a program the code generator wrote
-   for `lanes` (codegen.h): the storage bytes, but twice those for an extension computed in
-   64-bit containers (lanes > 1, see FFU_EXT_W64 in field_cl.c). For local memory of values. */
-size_t ffu__cl_value_bytes(const ffu_field *f, int lanes);
+/* Bytes of one <name>_t value (sizeof on the device) in a program emitted with options o
+   (NULL: the defaults): the storage bytes, but twice those for an extension computed in
+   64-bit containers (o->ext_w64). For local memory holding values. */
+size_t ffu__cl_value_bytes(const ffu_field *f, const ffu_cl_field_opts *o);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);

@@ -394,9 +394,11 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	if ((st = ffu__cl_kernel_limits(x->cl, x->kernels[k], &lk, e)) ||
 	    (st = ffu__cl_kernel_limits(x->cl, rp->tail, &lt, e)))
 		return st;
+	/* values in local memory take their device type's size (the program's field options) */
+	ffu_cl_field_opts fo = ffu__codegen_field_opts(x->profile_lanes);
 	size_t lm_per_item = 0;
 	for (int o = 0; o < rp->n_out; o++)
-		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, x->profile_lanes);
+		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &fo);
 	size_t wg = x->profile_wg ? x->profile_wg : 256;
 	if (lk.max_wg && wg > lk.max_wg)
 		wg = lk.max_wg;
@@ -414,7 +416,7 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	rp->G = rp->Gf + (rp->R % (wg * rp->L) != 0 || rp->Gf == 0);
 	for (int o = 0; o < rp->n_out; o++) {
 		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
-		rp->lm_bytes[o] = wg * ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, x->profile_lanes);
+		rp->lm_bytes[o] = wg * ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &fo);
 		if ((rp->partials[o] = new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}

@@ -260,7 +260,6 @@ static ffu_status measure(ffu_cl *cl, const workload *ws, runner *base, int nw, 
 
 /* ---- one device ---------------------------------------------------------------------- */
 
-/* {"wg", "lanes", "ms": {workload: ms}, "builtin_ms": {...}} (builtin_ms only when given) */
 /* The searched parameters in words, in one place: "wg 256, lanes 4, vector 1, limb 32", or in
    the candidate table's aligned columns (row). */
 static const char *params_str(char buf[96], const ffu_params *p, bool row)
@@ -276,6 +275,7 @@ static bool params_equal(const ffu_params *a, const ffu_params *b)
 	       a->limb_bits == b->limb_bits;
 }
 
+/* {"wg", "lanes", "ms": {workload: ms}, "builtin_ms": {...}} (builtin_ms only when given) */
 static json_t *params_json(const ffu_params *p, const double *ms, int nw, const workload *ws, const double *base_ms)
 {
 	json_t *o = json_pack("{s:I, s:i, s:i, s:i}", "wg", (json_int_t)p->wg, "lanes", p->lanes, "vector_width",
