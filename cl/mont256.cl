@@ -18,6 +18,10 @@
  * hand so every limb is a scalar register. Limb products use 32x32->64 multiplies:
  * a*b + t + c <= 2^64 - 1, so one ulong holds a multiply-accumulate with both carries.
  * Conditional corrections are masks, never divergent branches.
+ *
+ * Under FFU_CARRY_CHAINS (cl/carry.cl: NVIDIA's compiler, or the C emulation the tests
+ * build) csub_, add, sub, mul and sqr are instead written as carry chains, one instruction
+ * per limb product half; the rest of the file is shared.
  */
 
 #define FP_t FFU_FN(t)
@@ -120,6 +124,408 @@ FFU_INLINE FP_t FFU_FN(make)(uint w0, uint w1, uint w2, uint w3, uint w4, uint w
 	return r;
 }
 
+#ifdef FFU_CARRY_CHAINS
+/*
+ * The same functions with carry chains (cl/carry.cl: PTX on NVIDIA). A row's limb products
+ * go in two passes, low halves into words j and high halves into words j + 1, so that
+ * every product is one chained instruction; the bounds at the top of this file show that
+ * no pass carries out of the words it names (every partial sum is at most the row's total).
+ */
+
+/* t - p if t >= p, else t; for t < 2p. The final subc turns the borrow into the mask. */
+FFU_INLINE FP_t FFU_FN(csub_)(uint t0, uint t1, uint t2, uint t3, uint t4, uint t5, uint t6, uint t7)
+{
+	FFU_CARRY_DECL
+	uint r0, r1, r2, r3, r4, r5, r6, r7, keep;
+	FFU_SUB_CC(r0, t0, FP_P0)
+	FFU_SUBC_CC(r1, t1, FP_P1)
+	FFU_SUBC_CC(r2, t2, FP_P2)
+	FFU_SUBC_CC(r3, t3, FP_P3)
+	FFU_SUBC_CC(r4, t4, FP_P4)
+	FFU_SUBC_CC(r5, t5, FP_P5)
+	FFU_SUBC_CC(r6, t6, FP_P6)
+	FFU_SUBC_CC(r7, t7, FP_P7)
+	/* keep = all ones when t < p (the subtraction borrowed) */
+	FFU_SUBC(keep, 0u, 0u)
+	FP_t r;
+	r.v[0] = (t0 & keep) | (r0 & ~keep);
+	r.v[1] = (t1 & keep) | (r1 & ~keep);
+	r.v[2] = (t2 & keep) | (r2 & ~keep);
+	r.v[3] = (t3 & keep) | (r3 & ~keep);
+	r.v[4] = (t4 & keep) | (r4 & ~keep);
+	r.v[5] = (t5 & keep) | (r5 & ~keep);
+	r.v[6] = (t6 & keep) | (r6 & ~keep);
+	r.v[7] = (t7 & keep) | (r7 & ~keep);
+	return r;
+}
+
+FFU_INLINE FP_t FFU_FN(add)(FP_t a, FP_t b)
+{
+	FFU_CARRY_DECL
+	uint s0, s1, s2, s3, s4, s5, s6, s7;
+	FFU_ADD_CC(s0, a.v[0], b.v[0])
+	FFU_ADDC_CC(s1, a.v[1], b.v[1])
+	FFU_ADDC_CC(s2, a.v[2], b.v[2])
+	FFU_ADDC_CC(s3, a.v[3], b.v[3])
+	FFU_ADDC_CC(s4, a.v[4], b.v[4])
+	FFU_ADDC_CC(s5, a.v[5], b.v[5])
+	FFU_ADDC_CC(s6, a.v[6], b.v[6])
+	FFU_ADDC(s7, a.v[7], b.v[7])
+	return FFU_FN(csub_)(s0, s1, s2, s3, s4, s5, s6, s7);
+}
+
+FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
+{
+	FFU_CARRY_DECL
+	uint d0, d1, d2, d3, d4, d5, d6, d7, mask;
+	FFU_SUB_CC(d0, a.v[0], b.v[0])
+	FFU_SUBC_CC(d1, a.v[1], b.v[1])
+	FFU_SUBC_CC(d2, a.v[2], b.v[2])
+	FFU_SUBC_CC(d3, a.v[3], b.v[3])
+	FFU_SUBC_CC(d4, a.v[4], b.v[4])
+	FFU_SUBC_CC(d5, a.v[5], b.v[5])
+	FFU_SUBC_CC(d6, a.v[6], b.v[6])
+	FFU_SUBC_CC(d7, a.v[7], b.v[7])
+	/* add p back, masked to zero unless the difference went negative */
+	FFU_SUBC(mask, 0u, 0u)
+	FP_t r;
+	FFU_ADD_CC(r.v[0], d0, FP_P0 & mask)
+	FFU_ADDC_CC(r.v[1], d1, FP_P1 & mask)
+	FFU_ADDC_CC(r.v[2], d2, FP_P2 & mask)
+	FFU_ADDC_CC(r.v[3], d3, FP_P3 & mask)
+	FFU_ADDC_CC(r.v[4], d4, FP_P4 & mask)
+	FFU_ADDC_CC(r.v[5], d5, FP_P5 & mask)
+	FFU_ADDC_CC(r.v[6], d6, FP_P6 & mask)
+	FFU_ADDC(r.v[7], d7, FP_P7 & mask)
+	return r;
+}
+
+/*
+ * One CIOS row, t0..t8 (t < 2^256 before it): t += a * bi, low halves then high halves;
+ * m = t0 * -p^-1; t += m * p likewise, the high halves written one word down, which is the
+ * shift by one word (the low word is zero by the choice of m).
+ */
+#define FFU_M256_ROW(bi) \
+	{ \
+		uint m; \
+		FFU_MADLO_CC(t0, a.v[0], (bi), t0) \
+		FFU_MADCLO_CC(t1, a.v[1], (bi), t1) \
+		FFU_MADCLO_CC(t2, a.v[2], (bi), t2) \
+		FFU_MADCLO_CC(t3, a.v[3], (bi), t3) \
+		FFU_MADCLO_CC(t4, a.v[4], (bi), t4) \
+		FFU_MADCLO_CC(t5, a.v[5], (bi), t5) \
+		FFU_MADCLO_CC(t6, a.v[6], (bi), t6) \
+		FFU_MADCLO_CC(t7, a.v[7], (bi), t7) \
+		FFU_ADDC(t8, 0u, 0u) \
+		FFU_MADHI_CC(t1, a.v[0], (bi), t1) \
+		FFU_MADCHI_CC(t2, a.v[1], (bi), t2) \
+		FFU_MADCHI_CC(t3, a.v[2], (bi), t3) \
+		FFU_MADCHI_CC(t4, a.v[3], (bi), t4) \
+		FFU_MADCHI_CC(t5, a.v[4], (bi), t5) \
+		FFU_MADCHI_CC(t6, a.v[5], (bi), t6) \
+		FFU_MADCHI_CC(t7, a.v[6], (bi), t7) \
+		FFU_MADCHI(t8, a.v[7], (bi), t8) \
+		m = t0 * FP_PINV; \
+		FFU_MADLO_CC(t0, m, FP_P0, t0) \
+		FFU_MADCLO_CC(t1, m, FP_P1, t1) \
+		FFU_MADCLO_CC(t2, m, FP_P2, t2) \
+		FFU_MADCLO_CC(t3, m, FP_P3, t3) \
+		FFU_MADCLO_CC(t4, m, FP_P4, t4) \
+		FFU_MADCLO_CC(t5, m, FP_P5, t5) \
+		FFU_MADCLO_CC(t6, m, FP_P6, t6) \
+		FFU_MADCLO_CC(t7, m, FP_P7, t7) \
+		FFU_ADDC(t8, t8, 0u) \
+		FFU_MADHI_CC(t0, m, FP_P0, t1) \
+		FFU_MADCHI_CC(t1, m, FP_P1, t2) \
+		FFU_MADCHI_CC(t2, m, FP_P2, t3) \
+		FFU_MADCHI_CC(t3, m, FP_P3, t4) \
+		FFU_MADCHI_CC(t4, m, FP_P4, t5) \
+		FFU_MADCHI_CC(t5, m, FP_P5, t6) \
+		FFU_MADCHI_CC(t6, m, FP_P6, t7) \
+		FFU_MADCHI(t7, m, FP_P7, t8) \
+	}
+
+/* Montgomery product a * b * 2^-256 mod p. */
+FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
+{
+	FFU_CARRY_DECL
+	uint t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, t7 = 0, t8;
+	FFU_M256_ROW(b.v[0])
+	FFU_M256_ROW(b.v[1])
+	FFU_M256_ROW(b.v[2])
+	FFU_M256_ROW(b.v[3])
+	FFU_M256_ROW(b.v[4])
+	FFU_M256_ROW(b.v[5])
+	FFU_M256_ROW(b.v[6])
+	FFU_M256_ROW(b.v[7])
+	return FFU_FN(csub_)(t0, t1, t2, t3, t4, t5, t6, t7);
+}
+
+/*
+ * Dedicated squaring: the 28 cross products once (row i: a_i * a_(i+1..7), whose sum so far
+ * fits words 0 .. i+8), doubled by an add chain, plus the 8 squares; then the low half T_lo
+ * is reduced by eight Montgomery rows on its own, u = (T_lo + M p) / 2^256 <= p, and the
+ * high half added: u + T_hi < p + p^2 / 2^256 < 2p.
+ */
+FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
+{
+	FFU_CARRY_DECL
+	uint T0 = 0, T1 = 0, T2 = 0, T3 = 0, T4 = 0, T5 = 0, T6 = 0, T7 = 0, T8 = 0, T9 = 0, T10 = 0, T11 = 0, T12 = 0, T13 = 0, T14 = 0, T15 = 0;
+	uint m, u8;
+	/* cross products: row i adds a_i * a_j at word i + j, j > i, then carries into i + 8 */
+	FFU_MADLO_CC(T1, a.v[0], a.v[1], T1)
+	FFU_MADCLO_CC(T2, a.v[0], a.v[2], T2)
+	FFU_MADCLO_CC(T3, a.v[0], a.v[3], T3)
+	FFU_MADCLO_CC(T4, a.v[0], a.v[4], T4)
+	FFU_MADCLO_CC(T5, a.v[0], a.v[5], T5)
+	FFU_MADCLO_CC(T6, a.v[0], a.v[6], T6)
+	FFU_MADCLO_CC(T7, a.v[0], a.v[7], T7)
+	FFU_ADDC(T8, 0u, 0u)
+	FFU_MADHI_CC(T2, a.v[0], a.v[1], T2)
+	FFU_MADCHI_CC(T3, a.v[0], a.v[2], T3)
+	FFU_MADCHI_CC(T4, a.v[0], a.v[3], T4)
+	FFU_MADCHI_CC(T5, a.v[0], a.v[4], T5)
+	FFU_MADCHI_CC(T6, a.v[0], a.v[5], T6)
+	FFU_MADCHI_CC(T7, a.v[0], a.v[6], T7)
+	FFU_MADCHI(T8, a.v[0], a.v[7], T8)
+	FFU_MADLO_CC(T3, a.v[1], a.v[2], T3)
+	FFU_MADCLO_CC(T4, a.v[1], a.v[3], T4)
+	FFU_MADCLO_CC(T5, a.v[1], a.v[4], T5)
+	FFU_MADCLO_CC(T6, a.v[1], a.v[5], T6)
+	FFU_MADCLO_CC(T7, a.v[1], a.v[6], T7)
+	FFU_MADCLO_CC(T8, a.v[1], a.v[7], T8)
+	FFU_ADDC(T9, 0u, 0u)
+	FFU_MADHI_CC(T4, a.v[1], a.v[2], T4)
+	FFU_MADCHI_CC(T5, a.v[1], a.v[3], T5)
+	FFU_MADCHI_CC(T6, a.v[1], a.v[4], T6)
+	FFU_MADCHI_CC(T7, a.v[1], a.v[5], T7)
+	FFU_MADCHI_CC(T8, a.v[1], a.v[6], T8)
+	FFU_MADCHI(T9, a.v[1], a.v[7], T9)
+	FFU_MADLO_CC(T5, a.v[2], a.v[3], T5)
+	FFU_MADCLO_CC(T6, a.v[2], a.v[4], T6)
+	FFU_MADCLO_CC(T7, a.v[2], a.v[5], T7)
+	FFU_MADCLO_CC(T8, a.v[2], a.v[6], T8)
+	FFU_MADCLO_CC(T9, a.v[2], a.v[7], T9)
+	FFU_ADDC(T10, 0u, 0u)
+	FFU_MADHI_CC(T6, a.v[2], a.v[3], T6)
+	FFU_MADCHI_CC(T7, a.v[2], a.v[4], T7)
+	FFU_MADCHI_CC(T8, a.v[2], a.v[5], T8)
+	FFU_MADCHI_CC(T9, a.v[2], a.v[6], T9)
+	FFU_MADCHI(T10, a.v[2], a.v[7], T10)
+	FFU_MADLO_CC(T7, a.v[3], a.v[4], T7)
+	FFU_MADCLO_CC(T8, a.v[3], a.v[5], T8)
+	FFU_MADCLO_CC(T9, a.v[3], a.v[6], T9)
+	FFU_MADCLO_CC(T10, a.v[3], a.v[7], T10)
+	FFU_ADDC(T11, 0u, 0u)
+	FFU_MADHI_CC(T8, a.v[3], a.v[4], T8)
+	FFU_MADCHI_CC(T9, a.v[3], a.v[5], T9)
+	FFU_MADCHI_CC(T10, a.v[3], a.v[6], T10)
+	FFU_MADCHI(T11, a.v[3], a.v[7], T11)
+	FFU_MADLO_CC(T9, a.v[4], a.v[5], T9)
+	FFU_MADCLO_CC(T10, a.v[4], a.v[6], T10)
+	FFU_MADCLO_CC(T11, a.v[4], a.v[7], T11)
+	FFU_ADDC(T12, 0u, 0u)
+	FFU_MADHI_CC(T10, a.v[4], a.v[5], T10)
+	FFU_MADCHI_CC(T11, a.v[4], a.v[6], T11)
+	FFU_MADCHI(T12, a.v[4], a.v[7], T12)
+	FFU_MADLO_CC(T11, a.v[5], a.v[6], T11)
+	FFU_MADCLO_CC(T12, a.v[5], a.v[7], T12)
+	FFU_ADDC(T13, 0u, 0u)
+	FFU_MADHI_CC(T12, a.v[5], a.v[6], T12)
+	FFU_MADCHI(T13, a.v[5], a.v[7], T13)
+	FFU_MADLO_CC(T13, a.v[6], a.v[7], T13)
+	FFU_ADDC(T14, 0u, 0u)
+	FFU_MADHI_CC(T14, a.v[6], a.v[7], T14)
+	/* double (T0 and T15 are still zero) */
+	FFU_ADD_CC(T1, T1, T1)
+	FFU_ADDC_CC(T2, T2, T2)
+	FFU_ADDC_CC(T3, T3, T3)
+	FFU_ADDC_CC(T4, T4, T4)
+	FFU_ADDC_CC(T5, T5, T5)
+	FFU_ADDC_CC(T6, T6, T6)
+	FFU_ADDC_CC(T7, T7, T7)
+	FFU_ADDC_CC(T8, T8, T8)
+	FFU_ADDC_CC(T9, T9, T9)
+	FFU_ADDC_CC(T10, T10, T10)
+	FFU_ADDC_CC(T11, T11, T11)
+	FFU_ADDC_CC(T12, T12, T12)
+	FFU_ADDC_CC(T13, T13, T13)
+	FFU_ADDC_CC(T14, T14, T14)
+	FFU_ADDC(T15, 0u, 0u)
+	/* the squares a_i^2 at word 2i */
+	FFU_MADLO_CC(T0, a.v[0], a.v[0], T0)
+	FFU_MADCHI_CC(T1, a.v[0], a.v[0], T1)
+	FFU_MADCLO_CC(T2, a.v[1], a.v[1], T2)
+	FFU_MADCHI_CC(T3, a.v[1], a.v[1], T3)
+	FFU_MADCLO_CC(T4, a.v[2], a.v[2], T4)
+	FFU_MADCHI_CC(T5, a.v[2], a.v[2], T5)
+	FFU_MADCLO_CC(T6, a.v[3], a.v[3], T6)
+	FFU_MADCHI_CC(T7, a.v[3], a.v[3], T7)
+	FFU_MADCLO_CC(T8, a.v[4], a.v[4], T8)
+	FFU_MADCHI_CC(T9, a.v[4], a.v[4], T9)
+	FFU_MADCLO_CC(T10, a.v[5], a.v[5], T10)
+	FFU_MADCHI_CC(T11, a.v[5], a.v[5], T11)
+	FFU_MADCLO_CC(T12, a.v[6], a.v[6], T12)
+	FFU_MADCHI_CC(T13, a.v[6], a.v[6], T13)
+	FFU_MADCLO_CC(T14, a.v[7], a.v[7], T14)
+	FFU_MADCHI(T15, a.v[7], a.v[7], T15)
+	/* reduce the low half: u = T0..T7 (+ u8), each row adds m p and shifts one word down */
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	m = T0 * FP_PINV;
+	FFU_MADLO_CC(T0, m, FP_P0, T0)
+	FFU_MADCLO_CC(T1, m, FP_P1, T1)
+	FFU_MADCLO_CC(T2, m, FP_P2, T2)
+	FFU_MADCLO_CC(T3, m, FP_P3, T3)
+	FFU_MADCLO_CC(T4, m, FP_P4, T4)
+	FFU_MADCLO_CC(T5, m, FP_P5, T5)
+	FFU_MADCLO_CC(T6, m, FP_P6, T6)
+	FFU_MADCLO_CC(T7, m, FP_P7, T7)
+	FFU_ADDC(u8, 0u, 0u)
+	FFU_MADHI_CC(T0, m, FP_P0, T1)
+	FFU_MADCHI_CC(T1, m, FP_P1, T2)
+	FFU_MADCHI_CC(T2, m, FP_P2, T3)
+	FFU_MADCHI_CC(T3, m, FP_P3, T4)
+	FFU_MADCHI_CC(T4, m, FP_P4, T5)
+	FFU_MADCHI_CC(T5, m, FP_P5, T6)
+	FFU_MADCHI_CC(T6, m, FP_P6, T7)
+	FFU_MADCHI(T7, m, FP_P7, u8)
+	/* + T_hi */
+	FFU_ADD_CC(T0, T0, T8)
+	FFU_ADDC_CC(T1, T1, T9)
+	FFU_ADDC_CC(T2, T2, T10)
+	FFU_ADDC_CC(T3, T3, T11)
+	FFU_ADDC_CC(T4, T4, T12)
+	FFU_ADDC_CC(T5, T5, T13)
+	FFU_ADDC_CC(T6, T6, T14)
+	FFU_ADDC(T7, T7, T15)
+	return FFU_FN(csub_)(T0, T1, T2, T3, T4, T5, T6, T7);
+}
+#else
 /* t - p if t >= p, else t; for t < 2p (the result of add and of the Montgomery rows). */
 FFU_INLINE FP_t FFU_FN(csub_)(uint t0, uint t1, uint t2, uint t3, uint t4, uint t5, uint t6, uint t7)
 {
@@ -183,12 +589,6 @@ FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
 	FFU_M256_ADC(r.v[6], c, d6, FP_P6 & mask)
 	FFU_M256_ADC(r.v[7], c, d7, FP_P7 & mask)
 	return r;
-}
-
-FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
-{
-	FP_t z = FFU_FN(make)(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
-	return FFU_FN(sub)(z, a);
 }
 
 /*
@@ -462,6 +862,13 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 		hc = (uint)(w_ >> 32);
 	}
 	return FFU_FN(csub_)(T8, T9, T10, T11, T12, T13, T14, T15);
+}
+#endif
+
+FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
+{
+	FP_t z = FFU_FN(make)(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+	return FFU_FN(sub)(z, a);
 }
 
 FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)

@@ -474,6 +474,18 @@ Test(caps, profile_build_options)
 	p.limb_bits = 32;
 	ffu__profile_build_options(&p, buf, sizeof buf);
 	cr_expect_str_eq(buf, "-DFFU_VECTOR_LOADS");
+	p.no_ptx = true;
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "-DFFU_VECTOR_LOADS -DFFU_NO_PTX");
+	p.vector_width = 1;
+	ffu__profile_build_options(&p, buf, sizeof buf);
+	cr_expect_str_eq(buf, "-DFFU_NO_PTX");
+	/* a buffer too small for every define: cut, still terminated */
+	p.limb_bits = 64;
+	ffu__profile_build_options(&p, buf, 8);
+	cr_expect_str_eq(buf, "-DFFU_M");
+	p.no_ptx = false;
+	p.limb_bits = 32;
 	/* GPUs get vector loads from the table, CPUs nothing */
 	ffu_device_info d;
 	ffu_kernel_limits k;
@@ -1215,6 +1227,15 @@ Test(caps, tune_writes_what_runs_use, .timeout = 600)
 			  strstr(out, "best: wg"),
 		  "%s", out);
 	cr_expect_eq(access(path, F_OK), -1, "--no-write wrote %s", path);
+	free(out);
+
+	/* a candidate that builds and launches the built-in's code is noise, never the winner */
+	rc = cli("tune --device pocl --k 12 --runs 1 --wg 256 --lanes 4 --vector 1 --limbs 32 --no-write");
+	out = cli_out();
+	cr_assert_eq(rc, 0, "%s", out);
+	cr_expect(strstr(out, "wg   256 lanes  4 vector 1 limb 32:") && strstr(out, "(the built-in's code: noise)") &&
+			  strstr(out, "best: the built-in profile (no candidate that ran differs from it)"),
+		  "%s", out);
 	free(out);
 
 	rc = cli("tune --device pocl --k 12 --runs 1 --wg 8,64 --lanes 1,4 --vector 1,4 --limbs 64");

@@ -13,9 +13,11 @@
  * each test creates its own OpenCL objects.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codegen/field_cl.h"
 #include "field.h"
@@ -612,6 +614,38 @@ static void check_ext(ffu_cl *cl, cl_program prog, const char *selector, const c
  * every field on `selector`; with only_template set, only the prime fields of that
  * template are checked (the program still holds every field).
  */
+/* The test program: every template, the per-op test kernels for every field and extension. */
+static void program_source(ffu_strbuf *sb)
+{
+	ffu__cl_emit_common(sb);
+	bool used[FFU_ELEM_COUNT] = {0};
+	for (int id = 0; id < FFU_ELEM_COUNT; id++)
+		used[id] = true; /* _mont and integer ids must be harmless */
+	ffu__cl_emit_fields(sb, used);
+	ffu__sb_append(sb, kernels);
+	ffu__sb_append(sb, ext_kernels);
+	mpz_t c;
+	mpz_init(c);
+	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		unsigned char cb[FFU_FIELD_MAX_BYTES];
+		addc_constant(f, c);
+		from_mpz(f, cb, c);
+		ffu__sb_printf(sb, "TEST_KERNELS(%s, ", f->name);
+		ffu__cl_emit_const(sb, f, cb);
+		ffu__sb_append(sb, ")\n");
+	}
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
+		const ffu_field *x = ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i));
+		unsigned char cb[FFU_FIELD_MAX_BYTES];
+		ext_addc_constant(x, cb);
+		ffu__sb_printf(sb, "EXT_KERNELS(%s, %s, ", x->name, x->prime->name);
+		ffu__cl_emit_const(sb, x, cb);
+		ffu__sb_append(sb, ")\n");
+	}
+	mpz_clear(c);
+}
+
 static void run_device_for(const char *selector, const char *options, size_t random_pairs,
 			   const char *only_template)
 {
@@ -624,33 +658,7 @@ static void run_device_for(const char *selector, const char *options, size_t ran
 	cr_assert_eq(st, FFU_STATUS_OK, "open %s: %s", selector, e.message);
 
 	ffu_strbuf sb = {0};
-	ffu__cl_emit_common(&sb);
-	bool used[FFU_ELEM_COUNT] = {0};
-	for (int id = 0; id < FFU_ELEM_COUNT; id++)
-		used[id] = true; /* _mont and integer ids must be harmless */
-	ffu__cl_emit_fields(&sb, used);
-	ffu__sb_append(&sb, kernels);
-	ffu__sb_append(&sb, ext_kernels);
-	mpz_t c;
-	mpz_init(c);
-	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
-		const ffu_field *f = ffu__field_get((ffu_field_id)id);
-		unsigned char cb[FFU_FIELD_MAX_BYTES];
-		addc_constant(f, c);
-		from_mpz(f, cb, c);
-		ffu__sb_printf(&sb, "TEST_KERNELS(%s, ", f->name);
-		ffu__cl_emit_const(&sb, f, cb);
-		ffu__sb_append(&sb, ")\n");
-	}
-	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
-		const ffu_field *x = ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i));
-		unsigned char cb[FFU_FIELD_MAX_BYTES];
-		ext_addc_constant(x, cb);
-		ffu__sb_printf(&sb, "EXT_KERNELS(%s, %s, ", x->name, x->prime->name);
-		ffu__cl_emit_const(&sb, x, cb);
-		ffu__sb_append(&sb, ")\n");
-	}
-	mpz_clear(c);
+	program_source(&sb);
 	cr_assert_eq(ffu__sb_status(&sb, &e), FFU_STATUS_OK);
 
 	cl_program prog = NULL;
@@ -825,6 +833,53 @@ Test(field_device, pocl_limb64_vector_loads, .timeout = 300)
 		       "mont256");
 }
 
+/*
+ * The carry-chain variant of the 256-bit fields (cl/carry.cl, the PTX path NVIDIA's
+ * compiler takes), with the chain instructions emulated in C: the chained add, sub,
+ * product and squaring against GMP on two OpenCL implementations.
+ */
+Test(field_device, pocl_carry_chains, .timeout = 300)
+{
+	run_device_for(ffu_test_devices[0], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, "mont256");
+}
+
+Test(field_device, rusticl_carry_chains, .timeout = 300)
+{
+	run_device_for(ffu_test_devices[1], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, "mont256");
+}
+
+#ifdef FFU_PTX_CHECK
+/*
+ * The same program as NVIDIA's compiler sees it (__NV_CL_C_VERSION: the inline-PTX carry
+ * chains, the vload8 paths), assembled by ptxas for Hopper and consumer Blackwell, with
+ * and without FFU_NO_PTX (tools/gpu/ptx_check.sh). Built only where meson found clang,
+ * libclc and ptxas (meson.build says so when it configures).
+ */
+Test(field_device, nvptx_ptxas, .timeout = 300)
+{
+	ffu_strbuf sb = {0};
+	ffu_error e = {0};
+	program_source(&sb);
+	cr_assert_eq(ffu__sb_status(&sb, &e), FFU_STATUS_OK);
+	char path[] = "/tmp/ffu_ptx_XXXXXX.cl";
+	int fd = mkstemps(path, 3);
+	cr_assert(fd >= 0, "mkstemps: %s", strerror(errno));
+	const char *src = ffu__sb_cstr(&sb);
+	size_t n = strlen(src);
+	ssize_t w = write(fd, src, n);
+	close(fd);
+	cr_assert_eq((size_t)w, n, "write %s", path);
+	for (int a = 0; a < 2; a++) {
+		char cmd[512];
+		snprintf(cmd, sizeof cmd, "sh %s --arch %s %s", FFU_PTX_CHECK, a ? "sm_120" : "sm_90", path);
+		int rc = system(cmd);
+		cr_expect_eq(rc, 0, "%s: status %d", cmd, rc);
+	}
+	unlink(path);
+	ffu__sb_free(&sb);
+}
+#endif
+
 /* The emitter's small helpers, host only. */
 Test(field_device, emitter_helpers)
 {
@@ -880,6 +935,19 @@ Test(field_device, emitter_helpers)
 	ffu__sb_free(&sb4);
 	ffu__cl_emit_fields_opts(&sb4, used, NULL);
 	cr_assert_null(strstr(ffu__sb_cstr(&sb4), "#define FFU_MONT256_LIMB64"));
+	ffu__sb_free(&sb4);
+	/* 64-bit containers: defined only where an extension they change is used */
+	ffu_cl_field_opts ow = {.ext_w64 = true};
+	ffu__cl_emit_fields_opts(&sb4, used, &ow);
+	cr_assert_null(strstr(ffu__sb_cstr(&sb4), "#define FFU_EXT_W64"));
+	ffu__sb_free(&sb4);
+	used[FFU_FIELD_GOLDILOCKSX2] = true; /* over goldilocks: no 64-bit-container instance */
+	ffu__cl_emit_fields_opts(&sb4, used, &ow);
+	cr_assert_null(strstr(ffu__sb_cstr(&sb4), "#define FFU_EXT_W64"));
+	ffu__sb_free(&sb4);
+	used[FFU_FIELD_BABYBEARX4] = true;
+	ffu__cl_emit_fields_opts(&sb4, used, &ow);
+	cr_assert(strstr(ffu__sb_cstr(&sb4), "#define FFU_EXT_W64 1\n"));
 	ffu__sb_free(&sb4);
 }
 

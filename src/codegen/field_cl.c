@@ -31,10 +31,16 @@ static unsigned word_of(const unsigned char *b, size_t k)
 
 void ffu__cl_emit_common(ffu_strbuf *sb)
 {
-	const char *src = ffu__cl_source("common");
-	/* A missing embed is a build bug; make it a readable OpenCL build error, not a crash. */
-	ffu__sb_append(sb, src ? src : "#error \"fieldfuse: cl/common.cl is not embedded\"\n");
-	ffu__sb_append(sb, "\n");
+	static const char *const files[] = {"common", "carry"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		const char *src = ffu__cl_source(files[i]);
+		/* A missing embed is a build bug; make it a readable OpenCL build error, not a crash. */
+		if (src)
+			ffu__sb_append(sb, src);
+		else
+			ffu__sb_printf(sb, "#error \"fieldfuse: cl/%s.cl is not embedded\"\n", files[i]);
+		ffu__sb_append(sb, "\n");
+	}
 }
 
 /*
@@ -328,7 +334,17 @@ void ffu__cl_emit_fields_opts(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT], c
 {
 	if (o && o->limb_bits == 64)
 		ffu__sb_append(sb, "#ifndef FFU_MONT256_LIMB64\n#define FFU_MONT256_LIMB64 1\n#endif\n");
-	if (o && o->ext_w64)
+	/*
+	 * Only where an extension it changes is used: a program the option cannot change keeps
+	 * the same text with and without it (the program cache, and tune's same-code rule,
+	 * compare texts).
+	 */
+	bool w64_used = false;
+	for (int id = 0; o && o->ext_w64 && id < FFU_ELEM_COUNT; id++) {
+		const struct template_traits *t = used[id] ? ext_traits(ffu__field_get((ffu_field_id)id)) : NULL;
+		w64_used = w64_used || (t && t->ext_w64);
+	}
+	if (w64_used)
 		ffu__sb_append(sb, "#ifndef FFU_EXT_W64\n#define FFU_EXT_W64 1\n#endif\n");
 	ffu__cl_emit_fields(sb, used);
 }

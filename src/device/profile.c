@@ -111,6 +111,11 @@ void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev)
 		p->lanes = ffu__config()->lanes;
 		note(p, "; %s", "FIELDFUSE_LANES");
 	}
+	/* FIELDFUSE_NO_PTX: the portable 256-bit code on NVIDIA too, to compare with the chains */
+	if (ffu__config()->no_ptx) {
+		p->no_ptx = true;
+		note(p, "; %s", "FIELDFUSE_NO_PTX");
+	}
 	if (dev->override.wg || dev->override.lanes || dev->override.vector_width || dev->override.limb_bits) {
 		overlay(p, &dev->override);
 		p->wg_tuned |= dev->override.wg != 0;
@@ -120,6 +125,12 @@ void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev)
 
 void ffu__profile_build_options(const ffu_profile *p, char *buf, size_t cap)
 {
-	snprintf(buf, cap, "%s%s%s", p->limb_bits == 64 ? "-DFFU_MONT256_LIMB64" : "",
-		 p->limb_bits == 64 && p->vector_width >= 4 ? " " : "", p->vector_width >= 4 ? "-DFFU_VECTOR_LOADS" : "");
+	const char *defs[] = {p->limb_bits == 64 ? "-DFFU_MONT256_LIMB64" : NULL,
+			      p->vector_width >= 4 ? "-DFFU_VECTOR_LOADS" : NULL, p->no_ptx ? "-DFFU_NO_PTX" : NULL};
+	size_t n = 0;
+	if (cap)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+		if (defs[i] && n < cap)
+			n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", defs[i]);
 }

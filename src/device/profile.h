@@ -22,6 +22,7 @@ typedef struct ffu_profile {
 	int vector_width;    /* uint words per load in 256-bit kernels: 1 scalar, 4 uint4 */
 	int limb_bits;       /* limb width for 256-bit fields: 32 or 64 */
 	bool wg_tuned;       /* wg came from the tuning database or the override, not the table */
+	bool no_ptx;         /* leave out NVIDIA's inline-PTX carry chains (FIELDFUSE_NO_PTX) */
 	char source[160];    /* how it was found: "table: pocl > cpu; tuned: wg lanes" */
 } ffu_profile;
 
@@ -29,7 +30,8 @@ void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev);
 /*
  * The build options that carry the profile's code choices into the device templates
  * (cl/mont256*.cl): "-DFFU_MONT256_LIMB64" for 64-bit limbs, "-DFFU_VECTOR_LOADS" for
- * vector loads of 256-bit values; "" when the defaults apply. ffu__cl_build prepends them
+ * vector loads of 256-bit values, "-DFFU_NO_PTX" without carry chains (cl/carry.cl),
+ * space-separated; "" when the defaults apply. ffu__cl_build prepends them
  * to every build, so they are part of the program cache's key.
  */
 void ffu__profile_build_options(const ffu_profile *p, char *buf, size_t cap);

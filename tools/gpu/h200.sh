@@ -8,17 +8,19 @@
 #   tests.txt                 the device suites (test_field_device, test_pipeline,
 #                             test_power) with FIELDFUSE_TEST_DEVICE=nvidia, and the soak
 #   bench-*.{txt,json,csv}    the bench suite on nvidia (seed k=20..25, fieldops, workloads)
+#   ptx-{chains,portable}-N.txt  the 256-bit workloads with and without the PTX carry
+#                             chains (FIELDFUSE_NO_PTX), three times in turn
 #   tune.txt, tuning.json     fieldfuse tune --device nvidia, its database written to $OUT
 #   jax-seed_bb.txt           bench/jax/seed_bb.py on the GPU's JAX next to fieldfuse
 # Each step's exit status is logged in summary.txt; one failing step does not stop the rest.
-# STEPS="devices tests bench tune jax" selects steps (default: all); FFU_GPU_DEVICE another
+# STEPS="devices tests bench ptx tune jax" selects steps (default: all); FFU_GPU_DEVICE another
 # selector than nvidia (with FFU_NVIDIA_ICD another ICD: how the script was tried on PoCL).
 set -u
 root=$(pwd)
 out=$root/gpu-out
 rm -rf "$out"
 mkdir -p "$out"
-steps=${STEPS:-devices tests bench tune jax}
+steps=${STEPS:-devices tests bench ptx tune jax}
 dev=${FFU_GPU_DEVICE:-nvidia} # the selector every step uses
 icd=${FFU_NVIDIA_ICD:-}
 if [ -z "$icd" ]; then
@@ -53,6 +55,8 @@ for s in $steps; do
 		for t in test_field_device test_pipeline test_power; do
 			step "$t" sh -c "'$root/.gpu/build/tests/$t' --jobs 1 >>'$out/tests.txt' 2>&1"
 		done
+		# the portable 256-bit code too: on NVIDIA the default is the PTX carry chains
+		step test_field_device-no-ptx sh -c "FIELDFUSE_NO_PTX=1 '$root/.gpu/build/tests/test_field_device' --jobs 1 >>'$out/tests.txt' 2>&1"
 		step soak sh -c "'$root/.gpu/build/tools/fieldfuse-soak' --count 500 --seed 1 --batch 25 --cheap --max-elems 512 --device "$dev" >>'$out/tests.txt' 2>&1"
 		unset FIELDFUSE_TEST_DEVICE ;;
 	bench)
@@ -63,6 +67,15 @@ for s in $steps; do
 		step bench-workloads "$ff" bench sumcheck sumcheck3 sumcheck_bbx4 fold chain quotient --device "$dev" \
 			--k 22..24 --runs 10 --json "$out/bench-workloads.json" --csv "$out/bench-workloads.csv" \
 			>"$out/bench-workloads.txt" ;;
+	ptx)
+		# PTX carry chains against the portable 256-bit code (FIELDFUSE_NO_PTX), in turn
+		for r in 1 2 3; do
+			for v in chains portable; do
+				np=; [ $v = portable ] && np=1
+				step "ptx-$v-$r" env FIELDFUSE_NO_PTX=$np "$ff" bench fieldops_bn254_sf fieldops_bls12_381_sf seed_bn254 \
+					--device "$dev" --k 22 --runs 10 >"$out/ptx-$v-$r.txt"
+			done
+		done ;;
 	tune)
 		step tune sh -c "'$ff' tune --device "$dev" --limbs 32,64 >'$out/tune.txt' 2>&1; cp '$out'/cache/fieldfuse/tuning*.json '$out/tuning.json' 2>/dev/null; true" ;;
 	jax)
