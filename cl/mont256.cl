@@ -201,31 +201,13 @@ FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
 }
 
 /*
- * One CIOS row, t0..t8 (t < 2^256 before it): t += a * bi, low halves then high halves;
- * m = t0 * -p^-1; t += m * p likewise, the high halves written one word down, which is the
- * shift by one word (the low word is zero by the choice of m).
+ * One Montgomery reduction step on t0..t8 (t < 2^288, t + m p < 2^288 by the bounds above):
+ * m = t0 * -p^-1; t += m * p, low halves then high halves, the high halves written one word
+ * down, which is the shift by one word (the low word is zero by the choice of m).
  */
-#define FFU_M256_ROW(bi) \
+#define FFU_M256_REDC_STEP() \
 	{ \
-		uint m; \
-		FFU_MADLO_CC(t0, a.v[0], (bi), t0) \
-		FFU_MADCLO_CC(t1, a.v[1], (bi), t1) \
-		FFU_MADCLO_CC(t2, a.v[2], (bi), t2) \
-		FFU_MADCLO_CC(t3, a.v[3], (bi), t3) \
-		FFU_MADCLO_CC(t4, a.v[4], (bi), t4) \
-		FFU_MADCLO_CC(t5, a.v[5], (bi), t5) \
-		FFU_MADCLO_CC(t6, a.v[6], (bi), t6) \
-		FFU_MADCLO_CC(t7, a.v[7], (bi), t7) \
-		FFU_ADDC(t8, 0u, 0u) \
-		FFU_MADHI_CC(t1, a.v[0], (bi), t1) \
-		FFU_MADCHI_CC(t2, a.v[1], (bi), t2) \
-		FFU_MADCHI_CC(t3, a.v[2], (bi), t3) \
-		FFU_MADCHI_CC(t4, a.v[3], (bi), t4) \
-		FFU_MADCHI_CC(t5, a.v[4], (bi), t5) \
-		FFU_MADCHI_CC(t6, a.v[5], (bi), t6) \
-		FFU_MADCHI_CC(t7, a.v[6], (bi), t7) \
-		FFU_MADCHI(t8, a.v[7], (bi), t8) \
-		m = t0 * FP_PINV; \
+		uint m = t0 * FP_PINV; \
 		FFU_MADLO_CC(t0, m, FP_P0, t0) \
 		FFU_MADCLO_CC(t1, m, FP_P1, t1) \
 		FFU_MADCLO_CC(t2, m, FP_P2, t2) \
@@ -243,6 +225,29 @@ FFU_INLINE FP_t FFU_FN(sub)(FP_t a, FP_t b)
 		FFU_MADCHI_CC(t5, m, FP_P5, t6) \
 		FFU_MADCHI_CC(t6, m, FP_P6, t7) \
 		FFU_MADCHI(t7, m, FP_P7, t8) \
+	}
+
+/* One CIOS row, t0..t8 (t < 2^256 before it): t += a * bi, low halves then high halves; then a reduction step. */
+#define FFU_M256_ROW(bi) \
+	{ \
+		FFU_MADLO_CC(t0, a.v[0], (bi), t0) \
+		FFU_MADCLO_CC(t1, a.v[1], (bi), t1) \
+		FFU_MADCLO_CC(t2, a.v[2], (bi), t2) \
+		FFU_MADCLO_CC(t3, a.v[3], (bi), t3) \
+		FFU_MADCLO_CC(t4, a.v[4], (bi), t4) \
+		FFU_MADCLO_CC(t5, a.v[5], (bi), t5) \
+		FFU_MADCLO_CC(t6, a.v[6], (bi), t6) \
+		FFU_MADCLO_CC(t7, a.v[7], (bi), t7) \
+		FFU_ADDC(t8, 0u, 0u) \
+		FFU_MADHI_CC(t1, a.v[0], (bi), t1) \
+		FFU_MADCHI_CC(t2, a.v[1], (bi), t2) \
+		FFU_MADCHI_CC(t3, a.v[2], (bi), t3) \
+		FFU_MADCHI_CC(t4, a.v[3], (bi), t4) \
+		FFU_MADCHI_CC(t5, a.v[4], (bi), t5) \
+		FFU_MADCHI_CC(t6, a.v[5], (bi), t6) \
+		FFU_MADCHI_CC(t7, a.v[6], (bi), t7) \
+		FFU_MADCHI(t8, a.v[7], (bi), t8) \
+		FFU_M256_REDC_STEP() \
 	}
 
 /* Montgomery product a * b * 2^-256 mod p. */
@@ -263,56 +268,56 @@ FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 
 /*
  * Dedicated squaring: the 28 cross products once (row i: a_i * a_(i+1..7), whose sum so far
- * fits words 0 .. i+8), doubled by an add chain, plus the 8 squares; then the low half T_lo
- * is reduced by eight Montgomery rows on its own, u = (T_lo + M p) / 2^256 <= p, and the
- * high half added: u + T_hi < p + p^2 / 2^256 < 2p.
+ * fits words 0 .. i+8), doubled by an add chain, plus the 8 squares, into the low half
+ * t0..t7 and the high half T8..T15. Then the low half is reduced by eight steps on its own,
+ * u = (T_lo + M p) / 2^256 <= p, and the high half added: u + T_hi < p + p^2 / 2^256 < 2p.
  */
 FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 {
 	FFU_CARRY_DECL
-	uint T0 = 0, T1 = 0, T2 = 0, T3 = 0, T4 = 0, T5 = 0, T6 = 0, T7 = 0, T8 = 0, T9 = 0, T10 = 0, T11 = 0, T12 = 0, T13 = 0, T14 = 0, T15 = 0;
-	uint m, u8;
+	uint t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, t7 = 0, t8;
+	uint T8 = 0, T9 = 0, T10 = 0, T11 = 0, T12 = 0, T13 = 0, T14 = 0, T15 = 0;
 	/* cross products: row i adds a_i * a_j at word i + j, j > i, then carries into i + 8 */
-	FFU_MADLO_CC(T1, a.v[0], a.v[1], T1)
-	FFU_MADCLO_CC(T2, a.v[0], a.v[2], T2)
-	FFU_MADCLO_CC(T3, a.v[0], a.v[3], T3)
-	FFU_MADCLO_CC(T4, a.v[0], a.v[4], T4)
-	FFU_MADCLO_CC(T5, a.v[0], a.v[5], T5)
-	FFU_MADCLO_CC(T6, a.v[0], a.v[6], T6)
-	FFU_MADCLO_CC(T7, a.v[0], a.v[7], T7)
+	FFU_MADLO_CC(t1, a.v[0], a.v[1], t1)
+	FFU_MADCLO_CC(t2, a.v[0], a.v[2], t2)
+	FFU_MADCLO_CC(t3, a.v[0], a.v[3], t3)
+	FFU_MADCLO_CC(t4, a.v[0], a.v[4], t4)
+	FFU_MADCLO_CC(t5, a.v[0], a.v[5], t5)
+	FFU_MADCLO_CC(t6, a.v[0], a.v[6], t6)
+	FFU_MADCLO_CC(t7, a.v[0], a.v[7], t7)
 	FFU_ADDC(T8, 0u, 0u)
-	FFU_MADHI_CC(T2, a.v[0], a.v[1], T2)
-	FFU_MADCHI_CC(T3, a.v[0], a.v[2], T3)
-	FFU_MADCHI_CC(T4, a.v[0], a.v[3], T4)
-	FFU_MADCHI_CC(T5, a.v[0], a.v[4], T5)
-	FFU_MADCHI_CC(T6, a.v[0], a.v[5], T6)
-	FFU_MADCHI_CC(T7, a.v[0], a.v[6], T7)
+	FFU_MADHI_CC(t2, a.v[0], a.v[1], t2)
+	FFU_MADCHI_CC(t3, a.v[0], a.v[2], t3)
+	FFU_MADCHI_CC(t4, a.v[0], a.v[3], t4)
+	FFU_MADCHI_CC(t5, a.v[0], a.v[4], t5)
+	FFU_MADCHI_CC(t6, a.v[0], a.v[5], t6)
+	FFU_MADCHI_CC(t7, a.v[0], a.v[6], t7)
 	FFU_MADCHI(T8, a.v[0], a.v[7], T8)
-	FFU_MADLO_CC(T3, a.v[1], a.v[2], T3)
-	FFU_MADCLO_CC(T4, a.v[1], a.v[3], T4)
-	FFU_MADCLO_CC(T5, a.v[1], a.v[4], T5)
-	FFU_MADCLO_CC(T6, a.v[1], a.v[5], T6)
-	FFU_MADCLO_CC(T7, a.v[1], a.v[6], T7)
+	FFU_MADLO_CC(t3, a.v[1], a.v[2], t3)
+	FFU_MADCLO_CC(t4, a.v[1], a.v[3], t4)
+	FFU_MADCLO_CC(t5, a.v[1], a.v[4], t5)
+	FFU_MADCLO_CC(t6, a.v[1], a.v[5], t6)
+	FFU_MADCLO_CC(t7, a.v[1], a.v[6], t7)
 	FFU_MADCLO_CC(T8, a.v[1], a.v[7], T8)
 	FFU_ADDC(T9, 0u, 0u)
-	FFU_MADHI_CC(T4, a.v[1], a.v[2], T4)
-	FFU_MADCHI_CC(T5, a.v[1], a.v[3], T5)
-	FFU_MADCHI_CC(T6, a.v[1], a.v[4], T6)
-	FFU_MADCHI_CC(T7, a.v[1], a.v[5], T7)
+	FFU_MADHI_CC(t4, a.v[1], a.v[2], t4)
+	FFU_MADCHI_CC(t5, a.v[1], a.v[3], t5)
+	FFU_MADCHI_CC(t6, a.v[1], a.v[4], t6)
+	FFU_MADCHI_CC(t7, a.v[1], a.v[5], t7)
 	FFU_MADCHI_CC(T8, a.v[1], a.v[6], T8)
 	FFU_MADCHI(T9, a.v[1], a.v[7], T9)
-	FFU_MADLO_CC(T5, a.v[2], a.v[3], T5)
-	FFU_MADCLO_CC(T6, a.v[2], a.v[4], T6)
-	FFU_MADCLO_CC(T7, a.v[2], a.v[5], T7)
+	FFU_MADLO_CC(t5, a.v[2], a.v[3], t5)
+	FFU_MADCLO_CC(t6, a.v[2], a.v[4], t6)
+	FFU_MADCLO_CC(t7, a.v[2], a.v[5], t7)
 	FFU_MADCLO_CC(T8, a.v[2], a.v[6], T8)
 	FFU_MADCLO_CC(T9, a.v[2], a.v[7], T9)
 	FFU_ADDC(T10, 0u, 0u)
-	FFU_MADHI_CC(T6, a.v[2], a.v[3], T6)
-	FFU_MADCHI_CC(T7, a.v[2], a.v[4], T7)
+	FFU_MADHI_CC(t6, a.v[2], a.v[3], t6)
+	FFU_MADCHI_CC(t7, a.v[2], a.v[4], t7)
 	FFU_MADCHI_CC(T8, a.v[2], a.v[5], T8)
 	FFU_MADCHI_CC(T9, a.v[2], a.v[6], T9)
 	FFU_MADCHI(T10, a.v[2], a.v[7], T10)
-	FFU_MADLO_CC(T7, a.v[3], a.v[4], T7)
+	FFU_MADLO_CC(t7, a.v[3], a.v[4], t7)
 	FFU_MADCLO_CC(T8, a.v[3], a.v[5], T8)
 	FFU_MADCLO_CC(T9, a.v[3], a.v[6], T9)
 	FFU_MADCLO_CC(T10, a.v[3], a.v[7], T10)
@@ -336,14 +341,14 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 	FFU_MADLO_CC(T13, a.v[6], a.v[7], T13)
 	FFU_ADDC(T14, 0u, 0u)
 	FFU_MADHI_CC(T14, a.v[6], a.v[7], T14)
-	/* double (T0 and T15 are still zero) */
-	FFU_ADD_CC(T1, T1, T1)
-	FFU_ADDC_CC(T2, T2, T2)
-	FFU_ADDC_CC(T3, T3, T3)
-	FFU_ADDC_CC(T4, T4, T4)
-	FFU_ADDC_CC(T5, T5, T5)
-	FFU_ADDC_CC(T6, T6, T6)
-	FFU_ADDC_CC(T7, T7, T7)
+	/* double (t0 and T15 are still zero) */
+	FFU_ADD_CC(t1, t1, t1)
+	FFU_ADDC_CC(t2, t2, t2)
+	FFU_ADDC_CC(t3, t3, t3)
+	FFU_ADDC_CC(t4, t4, t4)
+	FFU_ADDC_CC(t5, t5, t5)
+	FFU_ADDC_CC(t6, t6, t6)
+	FFU_ADDC_CC(t7, t7, t7)
 	FFU_ADDC_CC(T8, T8, T8)
 	FFU_ADDC_CC(T9, T9, T9)
 	FFU_ADDC_CC(T10, T10, T10)
@@ -353,14 +358,14 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 	FFU_ADDC_CC(T14, T14, T14)
 	FFU_ADDC(T15, 0u, 0u)
 	/* the squares a_i^2 at word 2i */
-	FFU_MADLO_CC(T0, a.v[0], a.v[0], T0)
-	FFU_MADCHI_CC(T1, a.v[0], a.v[0], T1)
-	FFU_MADCLO_CC(T2, a.v[1], a.v[1], T2)
-	FFU_MADCHI_CC(T3, a.v[1], a.v[1], T3)
-	FFU_MADCLO_CC(T4, a.v[2], a.v[2], T4)
-	FFU_MADCHI_CC(T5, a.v[2], a.v[2], T5)
-	FFU_MADCLO_CC(T6, a.v[3], a.v[3], T6)
-	FFU_MADCHI_CC(T7, a.v[3], a.v[3], T7)
+	FFU_MADLO_CC(t0, a.v[0], a.v[0], t0)
+	FFU_MADCHI_CC(t1, a.v[0], a.v[0], t1)
+	FFU_MADCLO_CC(t2, a.v[1], a.v[1], t2)
+	FFU_MADCHI_CC(t3, a.v[1], a.v[1], t3)
+	FFU_MADCLO_CC(t4, a.v[2], a.v[2], t4)
+	FFU_MADCHI_CC(t5, a.v[2], a.v[2], t5)
+	FFU_MADCLO_CC(t6, a.v[3], a.v[3], t6)
+	FFU_MADCHI_CC(t7, a.v[3], a.v[3], t7)
 	FFU_MADCLO_CC(T8, a.v[4], a.v[4], T8)
 	FFU_MADCHI_CC(T9, a.v[4], a.v[4], T9)
 	FFU_MADCLO_CC(T10, a.v[5], a.v[5], T10)
@@ -369,161 +374,33 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 	FFU_MADCHI_CC(T13, a.v[6], a.v[6], T13)
 	FFU_MADCLO_CC(T14, a.v[7], a.v[7], T14)
 	FFU_MADCHI(T15, a.v[7], a.v[7], T15)
-	/* reduce the low half: u = T0..T7 (+ u8), each row adds m p and shifts one word down */
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
-	m = T0 * FP_PINV;
-	FFU_MADLO_CC(T0, m, FP_P0, T0)
-	FFU_MADCLO_CC(T1, m, FP_P1, T1)
-	FFU_MADCLO_CC(T2, m, FP_P2, T2)
-	FFU_MADCLO_CC(T3, m, FP_P3, T3)
-	FFU_MADCLO_CC(T4, m, FP_P4, T4)
-	FFU_MADCLO_CC(T5, m, FP_P5, T5)
-	FFU_MADCLO_CC(T6, m, FP_P6, T6)
-	FFU_MADCLO_CC(T7, m, FP_P7, T7)
-	FFU_ADDC(u8, 0u, 0u)
-	FFU_MADHI_CC(T0, m, FP_P0, T1)
-	FFU_MADCHI_CC(T1, m, FP_P1, T2)
-	FFU_MADCHI_CC(T2, m, FP_P2, T3)
-	FFU_MADCHI_CC(T3, m, FP_P3, T4)
-	FFU_MADCHI_CC(T4, m, FP_P4, T5)
-	FFU_MADCHI_CC(T5, m, FP_P5, T6)
-	FFU_MADCHI_CC(T6, m, FP_P6, T7)
-	FFU_MADCHI(T7, m, FP_P7, u8)
+	/* reduce the low half: each step starts with a zero ninth word (t < 2^256) */
+	t8 = 0;
+	FFU_M256_REDC_STEP()
+	t8 = 0;
+	FFU_M256_REDC_STEP()
+	t8 = 0;
+	FFU_M256_REDC_STEP()
+	t8 = 0;
+	FFU_M256_REDC_STEP()
+	t8 = 0;
+	FFU_M256_REDC_STEP()
+	t8 = 0;
+	FFU_M256_REDC_STEP()
+	t8 = 0;
+	FFU_M256_REDC_STEP()
+	t8 = 0;
+	FFU_M256_REDC_STEP()
 	/* + T_hi */
-	FFU_ADD_CC(T0, T0, T8)
-	FFU_ADDC_CC(T1, T1, T9)
-	FFU_ADDC_CC(T2, T2, T10)
-	FFU_ADDC_CC(T3, T3, T11)
-	FFU_ADDC_CC(T4, T4, T12)
-	FFU_ADDC_CC(T5, T5, T13)
-	FFU_ADDC_CC(T6, T6, T14)
-	FFU_ADDC(T7, T7, T15)
-	return FFU_FN(csub_)(T0, T1, T2, T3, T4, T5, T6, T7);
+	FFU_ADD_CC(t0, t0, T8)
+	FFU_ADDC_CC(t1, t1, T9)
+	FFU_ADDC_CC(t2, t2, T10)
+	FFU_ADDC_CC(t3, t3, T11)
+	FFU_ADDC_CC(t4, t4, T12)
+	FFU_ADDC_CC(t5, t5, T13)
+	FFU_ADDC_CC(t6, t6, T14)
+	FFU_ADDC(t7, t7, T15)
+	return FFU_FN(csub_)(t0, t1, t2, t3, t4, t5, t6, t7);
 }
 #else
 /* t - p if t >= p, else t; for t < 2p (the result of add and of the Montgomery rows). */
@@ -899,6 +776,7 @@ FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 }
 
 #undef FFU_M256_ROW
+#undef FFU_M256_REDC_STEP
 #undef FFU_M256_SBB
 #undef FFU_M256_ADC
 #undef FFU_M256_MAC
