@@ -41,3 +41,21 @@ if "$py" -c "import jax" 2>/dev/null; then
 else
 	echo "== jax: skipped ($py has no jax module)" >&2
 fi
+# NVIDIA without a GPU: SASS size and registers of the 256-bit workloads, PTX carry chains
+# against the portable code and 64-bit limbs (docs/fields.md), where nvcc and ptxas are here
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+	echo "== sass: tools/gpu/ptx_check.sh --sass --nvvm" >&2
+	tmp=$(mktemp -d)
+	for w in seed_bn254 fieldops_bn254_sf fieldops_bls12_381_sf; do
+		"$ff" compile "$root/bench/workloads/$w.hlo" --emit cl -o "$tmp/$w.cl"
+	done
+	{
+		for arch in sm_90 sm_120; do
+			(cd "$tmp" && sh "$root/tools/gpu/ptx_check.sh" --sass --nvvm --arch $arch \
+				seed_bn254.cl fieldops_bn254_sf.cl fieldops_bls12_381_sf.cl)
+		done
+	} >"$out/sass-nvidia-static.txt"
+	rm -rf "$tmp"
+else
+	echo "== sass: skipped (no nvcc)" >&2
+fi
