@@ -382,12 +382,17 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		st = ffu__err(e, FFU_STATUS_ELIMIT, "no candidate runs on %s", cl.dev.name);
 		goto out;
 	}
+	all = json_array();
+	for (int i = 0; all && i < nc; i++)
+		if (cands[i].ok)
+			json_array_append_new(all, params_json(&cands[i].p, cands[i].ms, nw, ws, cands[i].base_ms));
 	if (best_i < 0) {
 		/* nothing to confirm: every candidate that ran builds and launches the built-in's code */
 		fprintf(out, "  best: the built-in profile (no candidate that ran differs from it)\n");
 		chosen = base.p;
-		tune = json_pack("{s:o, s:n, s:b, s:i}", "builtin", params_json(&base.p, NULL, 0, ws, NULL), "best",
-				 "best_replaces_builtin", false, "runs", o->runs);
+		tune = json_pack("{s:o, s:n, s:n, s:b, s:i, s:o}", "builtin", params_json(&base.p, NULL, 0, ws, NULL), "best",
+				 "confirmed_gain", "best_replaces_builtin", false, "runs", o->runs, "candidates", all);
+		all = NULL;
 		goto record;
 	}
 	best = cands[best_i];
@@ -419,10 +424,6 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 	fprintf(out, "; confirmed over %d alternating runs)%s\n", o->runs * CONFIRM_ROUNDS,
 		keep ? "" : "; under the 5% threshold: the built-in values are kept");
 
-	all = json_array();
-	for (int i = 0; all && i < nc; i++)
-		if (cands[i].ok)
-			json_array_append_new(all, params_json(&cands[i].p, cands[i].ms, nw, ws, cands[i].base_ms));
 	json_t *ratios = json_object();
 	for (int w = 0; ratios && w < nw; w++) {
 		char key[64];
