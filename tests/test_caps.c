@@ -499,6 +499,28 @@ Test(caps, profile_build_options)
 	cr_expect_str_eq(buf, "");
 }
 
+/* Which carries the 256-bit code uses, as `fieldfuse devices` lists it. */
+Test(caps, profile_carries)
+{
+	ffu_device_info d;
+	ffu_kernel_limits k;
+	ffu_profile p;
+	load_fixture("nvidia_h200.json", &d, &k);
+	ffu__profile_for(&p, &d);
+	cr_expect_str_eq(ffu__profile_carries(&p, &d), "ptx");
+	p.no_ptx = true;
+	cr_expect_str_eq(ffu__profile_carries(&p, &d), "portable");
+	p.no_ptx = false;
+	p.limb_bits = 64;
+	cr_expect_str_eq(ffu__profile_carries(&p, &d), "none");
+	load_fixture("amd_radeon_vii.json", &d, &k);
+	ffu__profile_for(&p, &d);
+	cr_expect_str_eq(ffu__profile_carries(&p, &d), "portable");
+	load_fixture("pocl_cpu.json", &d, &k);
+	ffu__profile_for(&p, &d);
+	cr_expect_str_eq(ffu__profile_carries(&p, &d), "portable");
+}
+
 /* ---- launch plans -------------------------------------------------------------------- */
 
 /* The properties every automatic plan has; returns its local size. */

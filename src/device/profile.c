@@ -123,6 +123,13 @@ void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev)
 	}
 }
 
+const char *ffu__profile_carries(const ffu_profile *p, const ffu_device_info *dev)
+{
+	if (p->limb_bits == 64)
+		return "none";
+	return dev->vendor_class == FFU_VENDOR_NVIDIA && !p->no_ptx ? "ptx" : "portable";
+}
+
 void ffu__profile_build_options(const ffu_profile *p, char *buf, size_t cap)
 {
 	const char *defs[] = {p->limb_bits == 64 ? "-DFFU_MONT256_LIMB64" : NULL,

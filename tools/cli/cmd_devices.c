@@ -86,9 +86,9 @@ static json_t *view_json(const ffu_device_info *d, const view *v)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "profile",
-			    json_pack("{s:I, s:i, s:i, s:i, s:s}", "wg", (json_int_t)v->prof.wg, "lanes", v->prof.lanes,
-				      "vector_width", v->prof.vector_width, "limb_bits", v->prof.limb_bits, "source",
-				      v->prof.source));
+			    json_pack("{s:I, s:i, s:i, s:i, s:s, s:s}", "wg", (json_int_t)v->prof.wg, "lanes", v->prof.lanes,
+				      "vector_width", v->prof.vector_width, "limb_bits", v->prof.limb_bits, "carry_chains",
+				      ffu__profile_carries(&v->prof, d), "source", v->prof.source));
 	json_object_set_new(o, "tuning", json_pack("{s:b}", "found", v->tuned_found));
 	json_object_set_new(o, "disk_program_cache", json_boolean(v->disk_cache));
 	json_object_set_new(o, "fusion_max_kernel_args", json_integer(d->max_kernel_args));
@@ -121,8 +121,8 @@ static void print_text(const ffu_device_info *d, const view *v)
 	if (d->arch[0] || d->warp_width || d->board_name[0])
 		printf("      arch %s, warp %u%s%s\n", d->arch[0] ? d->arch : "?", d->warp_width,
 		       d->board_name[0] ? ", board " : "", d->board_name);
-	printf("      profile: wg %zu, lanes %d, vector %d, limb %d bits (%s)\n", v->prof.wg, v->prof.lanes,
-	       v->prof.vector_width, v->prof.limb_bits, v->prof.source);
+	printf("      profile: wg %zu, lanes %d, vector %d, limb %d bits, carry chains %s (%s)\n", v->prof.wg,
+	       v->prof.lanes, v->prof.vector_width, v->prof.limb_bits, ffu__profile_carries(&v->prof, d), v->prof.source);
 	if (v->tuning_error[0])
 		printf("      tuning database ignored: %s\n", v->tuning_error);
 	if (v->probe_error[0])
