@@ -827,6 +827,12 @@ Test(field_device, rusticl_limb64, .timeout = 300)
 	run_device_for(ffu_test_devices[1], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, "mont256");
 }
 
+/* On x86-64 the 64-bit limbs carry through 128-bit integers; the compare-based carries GPUs use, here too */
+Test(field_device, pocl_limb64_no_int128, .timeout = 300)
+{
+	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_NO_INT128", RANDOM_PAIRS, "mont256");
+}
+
 Test(field_device, pocl_limb64_vector_loads, .timeout = 300)
 {
 	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_VECTOR_LOADS", RANDOM_PAIRS_VECTOR_LOADS,

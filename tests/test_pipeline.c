@@ -161,6 +161,31 @@ Test(pipeline, rusticl, .timeout = 600)
  * vectorise without it, not for ops outside the list. The values are checked by the
  * device runs above (chain_goldilocksx2).
  */
+/* 64-bit limbs where a 256-bit kernel runs in loops on a CPU (ffu__codegen_field_opts), not elsewhere */
+Test(pipeline, limb64_for_loop_kernels)
+{
+	static const char *const quotient =
+		"HloModule t\nENTRY %main (x: bn254_sf[64], y: bn254_sf[64]) -> bn254_sf[64] {\n"
+		"  %x = bn254_sf[64] parameter(0)\n  %y = bn254_sf[64] parameter(1)\n"
+		"  ROOT %q = bn254_sf[64] divide(%x, %y)\n}\n";
+	static const char *const product =
+		"HloModule t\nENTRY %main (x: bn254_sf[64], y: bn254_sf[64]) -> bn254_sf[64] {\n"
+		"  %x = bn254_sf[64] parameter(0)\n  %y = bn254_sf[64] parameter(1)\n"
+		"  ROOT %q = bn254_sf[64] multiply(%x, %y)\n}\n";
+	const char *def = "#define FFU_MONT256_LIMB64 1\n";
+	int wl = 0;
+	char *s = ffu_test_generate(quotient, 4, &wl);
+	cr_expect_eq(wl, 256);
+	cr_expect(strstr(s, def), "CPU divide without 64-bit limbs");
+	free(s);
+	s = ffu_test_generate(quotient, 1, &wl);
+	cr_expect_null(strstr(s, def), "GPU divide with 64-bit limbs");
+	free(s);
+	s = ffu_test_generate(product, 4, &wl);
+	cr_expect_null(strstr(s, def), "element-wise product with 64-bit limbs");
+	free(s);
+}
+
 Test(pipeline, vector_kernels_where_they_apply)
 {
 	const test_program *tp = NULL;

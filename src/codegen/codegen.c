@@ -1514,10 +1514,23 @@ void ffu__codegen_final_kernel_name(char *buf, int k)
 /*
  * 64-bit containers pay on CPUs, where SIMD lanes are 64 bits wide either way (cl/word31.cl
  * has the measurement); on GPUs a 64-bit integer is two 32-bit registers.
+ * 64-bit limbs for a program with a 256-bit kernel that runs in loops (emit_inv_loop_kernel,
+ * CPUs only): a loop kernel is not vectorised across work-items, and one scalar 64-bit limb
+ * product (x86-64's 64x64 -> 128 multiply, cl/mont256_64.cl) is a quarter of the 32-bit
+ * ones. PoCL, quotient at 2^18: 31 ms with 32-bit limbs, 16.5 ms with 64-bit (the C baseline
+ * 16.4 ms). The program's other 256-bit kernels pay for it (element-wise ones run 1.8x
+ * slower with 64-bit limbs, vectorised), but next to a batch inversion they are small.
  */
-ffu_cl_field_opts ffu__codegen_field_opts(int lanes)
+ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, int lanes)
 {
-	return (ffu_cl_field_opts){.ext_w64 = lanes > 1};
+	ffu_cl_field_opts fo = {.ext_w64 = lanes > 1};
+	for (int i = 0; m && lanes > 1 && i < m->entry->n_insts; i++) {
+		const ffu_inst *in = m->entry->insts[i];
+		if (in->op == FFU_OP_FUSION && !ffu__codegen_is_reduction(in) &&
+		    ffu__codegen_kernel_lanes(in, lanes) == INV_LOOP_LANES)
+			fo.limb_bits = 64;
+	}
+	return fo;
 }
 
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e)
@@ -1542,7 +1555,7 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 			used_vec[vx->id] = true;
 	}
 	ffu__cl_emit_common(sb);
-	ffu_cl_field_opts fo = ffu__codegen_field_opts(lanes);
+	ffu_cl_field_opts fo = ffu__codegen_field_opts(m, lanes);
 	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;

@@ -33,10 +33,11 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
    profile's lanes, the count this fusion gets (256-bit fields none, unless they invert;
    long chains of prime-field products at least 8; vector instances their width). */
 int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes);
-/* The field code choices of a program generated for `lanes` (field_cl.h): on CPU devices
-   (lanes > 1) the extensions over the 31-bit fields in 64-bit containers. The runtime asks
-   the same for what it sizes by the device's value types (ffu__cl_value_bytes). */
-ffu_cl_field_opts ffu__codegen_field_opts(int lanes);
+/* The field code choices of program m generated for `lanes` (field_cl.h): on CPU devices
+   (lanes > 1) the extensions over the 31-bit fields in 64-bit containers, and 64-bit limbs
+   where a 256-bit kernel runs in loops. The runtime asks the same for what it sizes by the
+   device's value types (ffu__cl_value_bytes). */
+ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, int lanes);
 /* Is this fusion a reduction (root: reduce, or a tuple of reduces)? */
 bool ffu__codegen_is_reduction(const ffu_inst *fusion);
 /* "ffu_k<k>" into buf (32 bytes); "ffu_k<k>_wide", "ffu_k<k>_final" (40 bytes). */

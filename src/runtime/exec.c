@@ -395,7 +395,7 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	    (st = ffu__cl_kernel_limits(x->cl, rp->tail, &lt, e)))
 		return st;
 	/* values in local memory take their device type's size (the program's field options) */
-	ffu_cl_field_opts fo = ffu__codegen_field_opts(x->profile_lanes);
+	ffu_cl_field_opts fo = ffu__codegen_field_opts(x->m, x->profile_lanes);
 	size_t lm_per_item = 0;
 	for (int o = 0; o < rp->n_out; o++)
 		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &fo);

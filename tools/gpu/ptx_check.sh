@@ -70,7 +70,9 @@ for f; do
 			# the OpenCL header's FFU_INLINE has no __device__: give it one
 			sed 's/^#define FFU_INLINE static inline.*/#define FFU_INLINE static __device__ __forceinline__/' "$f" \
 				>"$tmp/k.cu"
-			if ! "$nvcc" -arch="$arch" -ptx -O3 -include "$shim" -D__NV_CL_C_VERSION=120 -DFFU_SCALAR_LOADS $defs \
+			# nvcc defines the host's __x86_64__ and __SIZEOF_INT128__ in device code too, which
+			# NVIDIA's OpenCL compiler does not: FFU_NO_INT128 keeps cl/mont256_64.cl's GPU path
+			if ! "$nvcc" -arch="$arch" -ptx -O3 -include "$shim" -D__NV_CL_C_VERSION=120 -DFFU_SCALAR_LOADS -DFFU_NO_INT128 $defs \
 				-o "$tmp/k.ptx" "$tmp/k.cu" 2>"$tmp/err"; then
 				echo "FAIL $f ($variant): nvcc:"; grep -v "warning" "$tmp/err" | head -20; fail=1; continue
 			fi
