@@ -28,6 +28,7 @@ run quotient-pocl-2core quotient --device pocl --k 18..20 --runs 5
 RUSTICL_ENABLE=${RUSTICL_ENABLE:-llvmpipe}
 export RUSTICL_ENABLE
 run seed-all-k20 seed_bb seed_bn254 --device all --k 20 --runs 5
+run fieldops-rusticl-2core fieldops --device rusticl --k 20 --runs 5
 # 32- against 64-bit limbs for the 256-bit fields (tune measures each against the built-in
 # profile, alternating; --no-write leaves the tuning database alone)
 echo "== limbs: fieldfuse tune fieldops_bn254_sf fieldops_bls12_381_sf --limbs 32,64" >&2
