@@ -877,7 +877,7 @@ Test(field_device, nvptx_ptxas, .timeout = 300)
 	cr_assert_eq((size_t)w, n, "write %s", path);
 	for (int a = 0; a < 2; a++) {
 		char cmd[512];
-		snprintf(cmd, sizeof cmd, "sh %s --arch %s %s", FFU_PTX_CHECK, a ? "sm_120" : "sm_90", path);
+		snprintf(cmd, sizeof cmd, "sh '%s' --arch %s '%s'", FFU_PTX_CHECK, a ? "sm_120" : "sm_90", path);
 		int rc = system(cmd);
 		cr_expect_eq(rc, 0, "%s: status %d", cmd, rc);
 	}
