@@ -8,8 +8,9 @@
 #   tests.txt                 the device suites (test_field_device, test_pipeline,
 #                             test_power) with FIELDFUSE_TEST_DEVICE=nvidia, and the soak
 #   bench-*.{txt,json,csv}    the bench suite on nvidia (seed k=20..25, fieldops, workloads)
-#   ptx-{chains,portable}-N.txt  the 256-bit workloads with and without the PTX carry
-#                             chains (FIELDFUSE_NO_PTX), three times in turn
+#   ptx-check.txt, ptx-{chains,portable}-N.txt  the 256-bit workloads with and without
+#                             the PTX carry chains (FIELDFUSE_NO_PTX): checked against the
+#                             reference interpreter, then timed three times in turn
 #   tune.txt, tuning.json     fieldfuse tune --device nvidia, its database written to $OUT
 #   jax-seed_bb.txt           bench/jax/seed_bb.py on the GPU's JAX next to fieldfuse
 # Each step's exit status is logged in summary.txt; one failing step does not stop the rest.
@@ -68,7 +69,14 @@ for s in $steps; do
 			--k 22..24 --runs 10 --json "$out/bench-workloads.json" --csv "$out/bench-workloads.csv" \
 			>"$out/bench-workloads.txt" ;;
 	ptx)
-		# PTX carry chains against the portable 256-bit code (FIELDFUSE_NO_PTX), in turn
+		# first right (against the reference interpreter, even without the tests step), then
+		# the PTX carry chains against the portable 256-bit code (FIELDFUSE_NO_PTX), in turn
+		for v in chains portable; do
+			np=; [ $v = portable ] && np=1
+			for w in seed_bn254 fieldops_bn254_sf fieldops_bls12_381_sf; do
+				step "ptx-check-$v-$w" sh -c "FIELDFUSE_NO_PTX=$np '$ff' run '$root/bench/workloads/$w.hlo' --random 1 --device '$dev' --check -o /dev/null >>'$out/ptx-check.txt' 2>&1"
+			done
+		done
 		for r in 1 2 3; do
 			for v in chains portable; do
 				np=; [ $v = portable ] && np=1
