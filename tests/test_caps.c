@@ -502,23 +502,25 @@ Test(caps, profile_build_options)
 /* Which carries the 256-bit code uses, as `fieldfuse devices` lists it. */
 Test(caps, profile_carries)
 {
+	static const struct {
+		const char *fixture, *builtin;
+	} cases[] = {{"nvidia_h200.json", "ptx"}, {"amd_radeon_vii.json", "portable"}, {"pocl_cpu.json", "portable"}};
 	ffu_device_info d;
 	ffu_kernel_limits k;
 	ffu_profile p;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		load_fixture(cases[c].fixture, &d, &k);
+		ffu__profile_for(&p, &d);
+		cr_expect_str_eq(ffu__profile_carries(&p, &d), cases[c].builtin, "%s", cases[c].fixture);
+	}
+	/* on the NVIDIA device: FIELDFUSE_NO_PTX, then 64-bit limbs */
 	load_fixture("nvidia_h200.json", &d, &k);
 	ffu__profile_for(&p, &d);
-	cr_expect_str_eq(ffu__profile_carries(&p, &d), "ptx");
 	p.no_ptx = true;
 	cr_expect_str_eq(ffu__profile_carries(&p, &d), "portable");
 	p.no_ptx = false;
 	p.limb_bits = 64;
 	cr_expect_str_eq(ffu__profile_carries(&p, &d), "none");
-	load_fixture("amd_radeon_vii.json", &d, &k);
-	ffu__profile_for(&p, &d);
-	cr_expect_str_eq(ffu__profile_carries(&p, &d), "portable");
-	load_fixture("pocl_cpu.json", &d, &k);
-	ffu__profile_for(&p, &d);
-	cr_expect_str_eq(ffu__profile_carries(&p, &d), "portable");
 }
 
 /* ---- launch plans -------------------------------------------------------------------- */

@@ -609,11 +609,6 @@ static void check_ext(ffu_cl *cl, cl_program prog, const char *selector, const c
 	ffu_error_clear(&e);
 }
 
-/*
- * Builds the program for every field with build options `options`, then checks every op of
- * every field on `selector`; with only_template set, only the prime fields of that
- * template are checked (the program still holds every field).
- */
 /* The test program: every template, the per-op test kernels for every field and extension. */
 static void program_source(ffu_strbuf *sb)
 {
@@ -646,6 +641,11 @@ static void program_source(ffu_strbuf *sb)
 	mpz_clear(c);
 }
 
+/*
+ * Builds the program for every field with build options `options`, then checks every op of
+ * every field on `selector`; with only_template set, only the prime fields of that
+ * template are checked (the program still holds every field).
+ */
 static void run_device_for(const char *selector, const char *options, size_t random_pairs,
 			   const char *only_template)
 {

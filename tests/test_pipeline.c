@@ -155,12 +155,6 @@ Test(pipeline, rusticl, .timeout = 600)
 	run_all(ffu_test_devices[1]);
 }
 
-/*
- * goldilocksx2 fusions of add/sub/neg/multiply get a wide kernel in vectors of 8 on CPU
- * devices (codegen.c: vector_field), and only there: not on GPUs, not for fields that
- * vectorise without it, not for ops outside the list. The values are checked by the
- * device runs above (chain_goldilocksx2).
- */
 /* 64-bit limbs where a 256-bit kernel runs in loops on a CPU (ffu__codegen_field_opts), not elsewhere */
 Test(pipeline, limb64_for_loop_kernels)
 {
@@ -186,6 +180,12 @@ Test(pipeline, limb64_for_loop_kernels)
 	free(s);
 }
 
+/*
+ * goldilocksx2 fusions of add/sub/neg/multiply get a wide kernel in vectors of 8 on CPU
+ * devices (codegen.c: vector_field), and only there: not on GPUs, not for fields that
+ * vectorise without it, not for ops outside the list. The values are checked by the
+ * device runs above (chain_goldilocksx2).
+ */
 Test(pipeline, vector_kernels_where_they_apply)
 {
 	const test_program *tp = NULL;

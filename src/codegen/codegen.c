@@ -942,8 +942,8 @@ bool ffu__codegen_is_reduction(const ffu_inst *fusion)
 	return r->op == FFU_OP_REDUCE;
 }
 
-/* The widest field a fusion inverts in bytes, 0 if none; *count (may be NULL) gets how many
-   of its instructions invert. The inverting ops are those emit_special sends to emit_inv. */
+/* The widest field a fusion inverts in bytes, 0 if none; *count gets how many of its
+   instructions invert. The inverting ops are those emit_special sends to emit_inv. */
 static size_t inverted_bytes(const ffu_computation *fc, int *count)
 {
 	size_t bytes = 0;
@@ -955,8 +955,7 @@ static size_t inverted_bytes(const ffu_computation *fc, int *count)
 		n++;
 		bytes = f->storage_bytes > bytes ? f->storage_bytes : bytes;
 	}
-	if (count)
-		*count = n;
+	*count = n;
 	return bytes;
 }
 
@@ -1042,30 +1041,54 @@ static int product_depth(const ffu_computation *fc)
  * work of their own (mersenne31x2 chain at 2^20: 2.04 ms with 4, 2.45 with 8).
  * Reductions have their own work distribution (a loop per work-item).
  */
-int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
+typedef enum wide_kind {
+	WIDE_NONE,     /* no wide kernel */
+	WIDE_LANES,    /* lanes in lockstep (append_lane), inversions batched (emit_inv_batch) */
+	WIDE_VECTOR,   /* the fusion's values in a vector instance (vector_field, append_vector) */
+	WIDE_INV_LOOP, /* INV_LOOP_LANES elements in loops (emit_inv_loop_kernel) */
+} wide_kind;
+
+typedef struct wide_plan {
+	wide_kind kind;
+	int lanes;             /* elements per work-item; 1 for WIDE_NONE */
+	const ffu_field *vx;   /* WIDE_VECTOR: the extension */
+} wide_plan;
+
+/* The one decision of a fusion's wide kernel: the kernel emitter, the lane count and the
+   program's field options all read it. */
+static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 {
+	const wide_plan none = {WIDE_NONE, 1, NULL};
 	const ffu_computation *fc = fusion->callee;
-	if (ffu__codegen_is_reduction(fusion))
-		return 1;
-	const ffu_field *vx = lanes > 1 ? vector_field(fc) : NULL;
+	if (lanes <= 1 || ffu__codegen_is_reduction(fusion))
+		return none;
+	const ffu_field *vx = vector_field(fc);
 	if (vx)
-		return ffu__cl_vector_lanes(vx);
+		return (wide_plan){WIDE_VECTOR, ffu__cl_vector_lanes(vx), vx};
 	int invs = 0;
-	size_t inv_bytes = lanes > 1 ? inverted_bytes(fc, &invs) : 0;
+	size_t inv_bytes = inverted_bytes(fc, &invs);
+	if (inv_bytes && inv_bytes <= INV_LOCKSTEP_BYTES)
+		return (wide_plan){WIDE_LANES, 16, NULL};
 	if (inv_bytes)
-		return inv_bytes <= INV_LOCKSTEP_BYTES ? 16 : invs <= INV_LOOP_MAX_INVS ? INV_LOOP_LANES : 1;
+		return invs <= INV_LOOP_MAX_INVS ? (wide_plan){WIDE_INV_LOOP, INV_LOOP_LANES, NULL} : none;
 	int ops = 0;
 	bool ext = false;
-	for (int i = 0; i < fc->n_insts && lanes > 1; i++) {
+	for (int i = 0; i < fc->n_insts; i++) {
 		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
 		if (f && f->storage_bytes > 8)
-			return 1;
+			return none;
 		ext |= f && f->kind == FFU_ELEM_EXT;
 		ops += ffu__ops[fc->insts[i]->op].kind == FFU_KIND_ELEMENTWISE;
 	}
-	if (lanes <= 1 || ops < 2)
-		return 1;
-	return !ext && lanes < DEEP_CHAIN_LANES && product_depth(fc) >= DEEP_CHAIN_PRODUCTS ? DEEP_CHAIN_LANES : lanes;
+	if (ops < 2)
+		return none;
+	bool deep = !ext && lanes < DEEP_CHAIN_LANES && product_depth(fc) >= DEEP_CHAIN_PRODUCTS;
+	return (wide_plan){WIDE_LANES, deep ? DEEP_CHAIN_LANES : lanes, NULL};
+}
+
+int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
+{
+	return plan_wide(fusion, lanes).lanes;
 }
 
 static void emit_params(ffu_strbuf *sb, const char *name, const ffu_computation *fc)
@@ -1206,22 +1229,22 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
 	ffu__sb_append(sb, ffu__sb_cstr(&body));
 	ffu__sb_append(sb, "}\n\n");
-	const ffu_field *vx = lanes > 1 ? vector_field(fc) : NULL;
-	lanes = ffu__codegen_kernel_lanes(fusion, lanes);
-	if (vx && st == FFU_STATUS_OK) {
+	const wide_plan wp = plan_wide(fusion, lanes);
+	lanes = wp.lanes;
+	if (wp.kind == WIDE_VECTOR && st == FFU_STATUS_OK) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_printf(sb, "\t/* %d elements per work-item: i .. i + %d in vectors */\n", lanes, lanes - 1);
 		ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
-		append_vector(sb, ffu__sb_cstr(&body), vx, lanes);
+		append_vector(sb, ffu__sb_cstr(&body), wp.vx, lanes);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (lanes > 1 && st == FFU_STATUS_OK && inverted_bytes(fc, NULL) > INV_LOCKSTEP_BYTES) {
+	} else if (wp.kind == WIDE_INV_LOOP && st == FFU_STATUS_OK) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
 		st = emit_inv_loop_kernel(sb, ffu__sb_cstr(&body), lanes, e);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (lanes > 1 && st == FFU_STATUS_OK) {
+	} else if (wp.kind == WIDE_LANES && st == FFU_STATUS_OK) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
@@ -1526,8 +1549,7 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, int lanes)
 	ffu_cl_field_opts fo = {.ext_w64 = lanes > 1};
 	for (int i = 0; m && lanes > 1 && i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
-		if (in->op == FFU_OP_FUSION && !ffu__codegen_is_reduction(in) &&
-		    ffu__codegen_kernel_lanes(in, lanes) == INV_LOOP_LANES)
+		if (in->op == FFU_OP_FUSION && plan_wide(in, lanes).kind == WIDE_INV_LOOP)
 			fo.limb_bits = 64;
 	}
 	return fo;
@@ -1550,7 +1572,7 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 	bool used_vec[FFU_ELEM_COUNT] = {0};
 	for (int i = 0; i < m->entry->n_insts && lanes > 1; i++) {
 		const ffu_inst *in = m->entry->insts[i];
-		const ffu_field *vx = in->op == FFU_OP_FUSION && !ffu__codegen_is_reduction(in) ? vector_field(in->callee) : NULL;
+		const ffu_field *vx = in->op == FFU_OP_FUSION ? plan_wide(in, lanes).vx : NULL;
 		if (vx)
 			used_vec[vx->id] = true;
 	}

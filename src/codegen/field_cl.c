@@ -29,18 +29,22 @@ static unsigned word_of(const unsigned char *b, size_t k)
 	       (unsigned)b[4 * k + 3] << 24;
 }
 
+/* cl/<name>.cl. A missing embed is a build bug; make it a readable OpenCL build error, not a crash. */
+static void append_cl(ffu_strbuf *sb, const char *name)
+{
+	const char *src = ffu__cl_source(name);
+	if (src)
+		ffu__sb_append(sb, src);
+	else
+		ffu__sb_printf(sb, "#error \"fieldfuse: cl/%s.cl is not embedded\"\n", name);
+}
+
 void ffu__cl_emit_common(ffu_strbuf *sb)
 {
-	static const char *const files[] = {"common", "carry"};
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		const char *src = ffu__cl_source(files[i]);
-		/* A missing embed is a build bug; make it a readable OpenCL build error, not a crash. */
-		if (src)
-			ffu__sb_append(sb, src);
-		else
-			ffu__sb_printf(sb, "#error \"fieldfuse: cl/%s.cl is not embedded\"\n", files[i]);
-		ffu__sb_append(sb, "\n");
-	}
+	append_cl(sb, "common");
+	ffu__sb_append(sb, "\n");
+	append_cl(sb, "carry");
+	ffu__sb_append(sb, "\n");
 }
 
 /*
@@ -102,29 +106,21 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 	}
 
 	/* one-word fields (p < 2^31) share their representation and linear ops: cl/word31.cl */
-	if (f->storage_bytes == 4) {
-		const char *w = ffu__cl_source("word31");
-		ffu__sb_append(sb, w ? w : "#error \"fieldfuse: cl/word31.cl is not embedded\"\n");
-	}
-	const char *src = ffu__cl_source(f->cl_template);
+	if (f->storage_bytes == 4)
+		append_cl(sb, "word31");
 	/* 256-bit fields: the 64-bit-limb variant where FFU_MONT256_LIMB64 is defined */
-	const char *src64 = strcmp(f->cl_template, "mont256") == 0 ? ffu__cl_source("mont256_64") : NULL;
-	if (src64) {
+	bool limb64 = strcmp(f->cl_template, "mont256") == 0;
+	if (limb64) {
 		ffu__sb_append(sb, "#ifdef FFU_MONT256_LIMB64\n");
-		ffu__sb_append(sb, src64);
+		append_cl(sb, "mont256_64");
 		ffu__sb_append(sb, "#else\n");
 	}
-	if (src)
-		ffu__sb_append(sb, src);
-	else
-		ffu__sb_printf(sb, "#error \"fieldfuse: no OpenCL template %s\"\n", f->cl_template);
-	if (src64)
+	append_cl(sb, f->cl_template);
+	if (limb64)
 		ffu__sb_append(sb, "#endif\n");
 	/* canonical-form templates share sqr and the identity conversions: cl/canonical.cl */
-	if (f->dev_radix_bits == 0) {
-		const char *c = ffu__cl_source("canonical");
-		ffu__sb_append(sb, c ? c : "#error \"fieldfuse: cl/canonical.cl is not embedded\"\n");
-	}
+	if (f->dev_radix_bits == 0)
+		append_cl(sb, "canonical");
 
 	/* p - 2 for Fermat inversion (p is odd and > 2: no borrow past the top word) */
 	unsigned char pm2[FFU_FIELD_MAX_BYTES];
@@ -138,8 +134,7 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 	for (size_t w = 0; w < words; w++)
 		ffu__sb_printf(sb, "%s0x%08xu", w ? ", " : "", word_of(pm2, w));
 	ffu__sb_append(sb, "\n");
-	const char *ops = ffu__cl_source("fp_ops");
-	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
+	append_cl(sb, "fp_ops");
 	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP_PM2\n");
 
 	ffu__sb_append(sb, "#undef FP\n#undef FP_PINV\n");
@@ -305,14 +300,9 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 		emit_small_mul(sb, xn, "mulw1_", w1 < 0 ? (uint64_t)0 - (uint64_t)w1 : (uint64_t)w1, w1 < 0, p,
 			       mul_const);
 	}
-	const char *src = ffu__cl_source(x->cl_template);
-	if (src)
-		ffu__sb_append(sb, src);
-	else
-		ffu__sb_printf(sb, "#error \"fieldfuse: no OpenCL template %s\"\n", x->cl_template);
+	append_cl(sb, x->cl_template);
 	ffu__sb_printf(sb, "#define FP_WORDS %zu\n", ffu__cl_words(x));
-	const char *ops = ffu__cl_source("fp_ops");
-	ffu__sb_append(sb, ops ? ops : "#error \"fieldfuse: cl/fp_ops.cl is not embedded\"\n");
+	append_cl(sb, "fp_ops");
 	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n");
 	inst_macros(sb, k, true);
 	if (lazy)

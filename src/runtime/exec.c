@@ -77,6 +77,7 @@ struct ffu_exec {
 	int *lanes;                   /* elements per work-item of the wide variant */
 	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
 	int profile_lanes;
+	ffu_cl_field_opts field_opts; /* the program's field code choices (ffu__codegen_field_opts) */
 	size_t profile_wg;            /* the profile's work-group size (0: none given) */
 	bool share;                   /* intermediates share pool buffers (else one each) */
 
@@ -395,10 +396,9 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	    (st = ffu__cl_kernel_limits(x->cl, rp->tail, &lt, e)))
 		return st;
 	/* values in local memory take their device type's size (the program's field options) */
-	ffu_cl_field_opts fo = ffu__codegen_field_opts(x->m, x->profile_lanes);
 	size_t lm_per_item = 0;
 	for (int o = 0; o < rp->n_out; o++)
-		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &fo);
+		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &x->field_opts);
 	size_t wg = x->profile_wg ? x->profile_wg : 256;
 	if (lk.max_wg && wg > lk.max_wg)
 		wg = lk.max_wg;
@@ -416,7 +416,7 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	rp->G = rp->Gf + (rp->R % (wg * rp->L) != 0 || rp->Gf == 0);
 	for (int o = 0; o < rp->n_out; o++) {
 		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
-		rp->lm_bytes[o] = wg * ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &fo);
+		rp->lm_bytes[o] = wg * ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &x->field_opts);
 		if ((rp->partials[o] = new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}
@@ -485,6 +485,7 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 	ffu__profile_for(&prof, &cl->dev);
 	x->profile_lanes = prof.lanes;
 	x->profile_wg = prof.wg;
+	x->field_opts = ffu__codegen_field_opts(m, prof.lanes);
 	if ((st = ffu__codegen_program(&x->source, m, prof.lanes, &n_kernels, e)))
 		goto fail;
 	if (n_kernels > 0) {

@@ -40,6 +40,9 @@ export FFU_SOURCE_ROOT="$root" FFU_BUILD_ROOT="$root/.gpu/build"
 export XDG_CACHE_HOME="$out/cache" # the tuning database and program cache land in $OUT
 ff="$root/.gpu/build/tools/fieldfuse"
 echo "icd: $icd" >"$out/summary.txt"
+no_ptx() { # VARIANT: FIELDFUSE_NO_PTX's value for "chains" (empty: off) or "portable"
+	[ "$1" = portable ] && echo 1
+}
 step() { # NAME CMD...: runs CMD, logs its status
 	name=$1
 	shift
@@ -71,17 +74,16 @@ for s in $steps; do
 	ptx)
 		# first right (against the reference interpreter, even without the tests step), then
 		# the PTX carry chains against the portable 256-bit code (FIELDFUSE_NO_PTX), in turn
+		w256="seed_bn254 fieldops_bn254_sf fieldops_bls12_381_sf"
 		for v in chains portable; do
-			np=; [ $v = portable ] && np=1
-			for w in seed_bn254 fieldops_bn254_sf fieldops_bls12_381_sf; do
-				step "ptx-check-$v-$w" sh -c "FIELDFUSE_NO_PTX=$np '$ff' run '$root/bench/workloads/$w.hlo' --random 1 --device '$dev' --check -o /dev/null >>'$out/ptx-check.txt' 2>&1"
+			for w in $w256; do
+				step "ptx-check-$v-$w" sh -c "FIELDFUSE_NO_PTX=$(no_ptx $v) '$ff' run '$root/bench/workloads/$w.hlo' --random 1 --device '$dev' --check -o /dev/null >>'$out/ptx-check.txt' 2>&1"
 			done
 		done
 		for r in 1 2 3; do
 			for v in chains portable; do
-				np=; [ $v = portable ] && np=1
-				step "ptx-$v-$r" env FIELDFUSE_NO_PTX=$np "$ff" bench fieldops_bn254_sf fieldops_bls12_381_sf seed_bn254 \
-					--device "$dev" --k 22 --runs 10 >"$out/ptx-$v-$r.txt"
+				step "ptx-$v-$r" env FIELDFUSE_NO_PTX=$(no_ptx $v) "$ff" bench $w256 --device "$dev" --k 22 --runs 10 \
+					>"$out/ptx-$v-$r.txt"
 			done
 		done ;;
 	tune)
