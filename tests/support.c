@@ -28,6 +28,17 @@ __attribute__((constructor)) static void pick_test_devices(void)
 		ffu_test_devices[0] = ffu_test_devices[1] = sel;
 }
 
+bool ffu_test_full(void)
+{
+	const char *v = getenv("FFU_TEST_FULL");
+	return v && strcmp(v, "1") == 0;
+}
+
+size_t ffu_test_count(size_t quick, size_t full)
+{
+	return ffu_test_full() ? full : quick;
+}
+
 char *ffu_test_path(const char *rel)
 {
 	const char *root = getenv("FFU_SOURCE_ROOT");

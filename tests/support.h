@@ -5,11 +5,21 @@
 #ifndef FFU_TESTS_SUPPORT_H
 #define FFU_TESTS_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Selectors of the OpenCL implementations every device test must pass on: "pocl" and
    "rusticl", or twice $FIELDFUSE_TEST_DEVICE where that is set (support.c). */
 extern const char *ffu_test_devices[2];
+
+/*
+ * The deep run: FFU_TEST_FULL=1, which `tools/test.sh --full` and `meson test --setup full`
+ * set (tests/meson.build). The default run keeps every test and every device but sizes
+ * its random value counts to what finds bugs; the deep run takes the large counts.
+ */
+bool ffu_test_full(void);
+/* `quick` in the default run, `full` in the deep one. */
+size_t ffu_test_count(size_t quick, size_t full);
 
 /* $FFU_SOURCE_ROOT/rel (meson sets it); malloc'd. */
 char *ffu_test_path(const char *rel);

@@ -14,7 +14,13 @@
 #include "field.h"
 #include "support.h"
 
-#define RANDOM_PAIRS 100000
+/*
+ * Random pairs per field and op, on top of the edge values (0, 1, p-1, p-2, the 2^k
+ * boundaries), which are where carry and reduction faults that few inputs trigger live.
+ * A fault that fires on one random input in 1000 escapes 10^4 pairs with probability
+ * e^-10; the deep run (tools/test.sh --full, which CI runs) takes 10^5 for rarer ones.
+ */
+#define RANDOM_PAIRS ((int)ffu_test_count(10000, 100000))
 
 #define CHECK(cond, ...)                                                           \
 	do {                                                                       \

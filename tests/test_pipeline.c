@@ -59,20 +59,48 @@ static void make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t se
 	}
 }
 
-/* disable: passes left out (see the header); kernel counts are checked only without simplify */
-static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse, const char *disable)
+/* One program at one length: its inputs and the interpreter's outputs, shared by its runs. */
+typedef struct reference {
+	char *text;
+	ffu_value *in, *out;
+	int n_in, n_out;
+} reference;
+
+static void reference_make(reference *r, const test_program *tp, long long n)
 {
 	ffu_error e = {0};
-	char *text = ffu_test_program_text(tp, n);
-	cr_assert(text);
+	memset(r, 0, sizeof *r);
+	r->text = ffu_test_program_text(tp, n);
+	cr_assert(r->text);
 	ffu_module *m = NULL;
-	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), tp->name, &e), FFU_STATUS_OK, "%s: %s", tp->name, e.message);
-	int np = m->entry->n_params;
-	ffu_value *in = calloc((size_t)np + 1, sizeof *in), *ref = NULL, *out = NULL;
-	int n_ref = 0, n_out = 0;
-	make_inputs(m->entry, in, 1000 + (uint64_t)n);
-	cr_assert_eq(ffu__interp_run(m, in, np, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__hlo_parse(&m, r->text, strlen(r->text), tp->name, &e), FFU_STATUS_OK, "%s: %s", tp->name,
+		     e.message);
+	r->n_in = m->entry->n_params;
+	r->in = calloc((size_t)r->n_in + 1, sizeof *r->in);
+	cr_assert(r->in);
+	make_inputs(m->entry, r->in, 1000 + (uint64_t)n);
+	cr_assert_eq(ffu__interp_run(m, r->in, r->n_in, &r->out, &r->n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+}
 
+static void reference_free(reference *r)
+{
+	ffu__values_free(r->in, r->n_in);
+	ffu__values_free(r->out, r->n_out);
+	free(r->text);
+}
+
+/* disable: passes left out (see the header); kernel counts are checked only without simplify */
+static void run_case(ffu_cl *cl, const test_program *tp, const reference *r, long long n, bool fuse,
+		     const char *disable)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, r->text, strlen(r->text), tp->name, &e), FFU_STATUS_OK, "%s: %s", tp->name,
+		     e.message);
+	ffu_value *out = NULL;
+	int n_out = 0;
 	ffu_pass_opts po = {.fuse = fuse, .disable = disable};
 	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s: %s", tp->name, e.message);
 	ffu_exec *x = NULL;
@@ -82,48 +110,60 @@ static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse,
 	if (disable)
 		cr_expect_eq(ffu__exec_kernel_count(x), fuse ? tp->fused_kernels : tp->unfused_kernels,
 			     "%s %s: %d kernels", tp->name, fuse ? "fused" : "unfused", ffu__exec_kernel_count(x));
-	cr_assert_eq(ffu__exec_upload(x, in, np, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_upload(x, r->in, r->n_in, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(ffu__exec_download(x, &out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
-	cr_assert_eq(n_out, n_ref);
+	cr_assert_eq(n_out, r->n_out);
 	for (int o = 0; o < n_out; o++) {
-		cr_assert_eq(out[o].bytes, ref[o].bytes);
-		size_t eb = ffu__shape_elem_bytes(&ref[o].shape);
-		for (size_t i = 0; i < ref[o].bytes; i += eb)
-			cr_assert(memcmp(out[o].data + i, ref[o].data + i, eb) == 0,
+		const ffu_value *ref = &r->out[o];
+		cr_assert_eq(out[o].bytes, ref->bytes);
+		size_t eb = ffu__shape_elem_bytes(&ref->shape);
+		for (size_t i = 0; i < ref->bytes; i += eb)
+			cr_assert(memcmp(out[o].data + i, ref->data + i, eb) == 0,
 				  "%s %s n=%lld on %s: output %d element %zu differs from the interpreter", tp->name,
 				  fuse ? "fused" : "unfused", n, cl->dev.name, o, i / eb);
 	}
 	ffu__exec_destroy(&x);
-	ffu__values_free(in, np);
-	ffu__values_free(ref, n_ref);
 	ffu__values_free(out, n_out);
 	ffu__module_free(m);
-	free(text);
 	ffu_error_clear(&e);
 }
 
-static void run_all_matching(const char *device, const char *name_part)
+/* Which programs a test runs: by name, or by the size of their fields. */
+typedef enum { ALL, BIG_FIELDS, SMALL_FIELDS } program_set;
+
+/* Programs over the 256-bit fields: their kernels take most of a cold PoCL build's time. */
+static bool big_fields(const test_program *tp)
+{
+	return strstr(tp->text, "bn254") || strstr(tp->text, "bls12_381");
+}
+
+/*
+ * Every program of `set` whose name contains name_part, at every length, fused and
+ * unfused, and once with the whole pipeline; the interpreter runs once per program and
+ * length (it is the costly half on the host: 256-bit inversions at 65539 elements).
+ */
+static void run_all_matching(const char *device, const char *name_part, program_set set)
 {
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
 	for (int p = 0; p < ffu_test_n_programs; p++) {
 		const test_program *tp = &ffu_test_programs[p];
-		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0] && strstr(tp->name, name_part); l++) {
+		if (!strstr(tp->name, name_part) || (set != ALL && big_fields(tp) != (set == BIG_FIELDS)))
+			continue;
+		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
 			if (ffu_test_program_max_n(tp) && lengths[l] > ffu_test_program_max_n(tp))
 				continue;
+			reference r;
+			reference_make(&r, tp, lengths[l]);
 			for (int fuse = 0; fuse < 2; fuse++)
-				run_case(&cl, tp, lengths[l], fuse, "simplify");
+				run_case(&cl, tp, &r, lengths[l], fuse, "simplify");
 			if (l == 1) /* the whole pipeline, once per program */
-				run_case(&cl, tp, lengths[l], true, NULL);
+				run_case(&cl, tp, &r, lengths[l], true, NULL);
+			reference_free(&r);
 		}
 	}
 	ffu__cl_close(&cl);
-}
-
-static void run_all(const char *device)
-{
-	run_all_matching(device, "");
 }
 
 /*
@@ -134,25 +174,36 @@ static void run_all(const char *device)
 Test(pipeline, reductions_gpu_path_pocl, .timeout = 600)
 {
 	setenv("FIELDFUSE_LANES", "1", 1);
-	run_all_matching(ffu_test_devices[0], "reduce");
-	run_all_matching(ffu_test_devices[0], "sumcheck");
+	run_all_matching(ffu_test_devices[0], "reduce", ALL);
+	run_all_matching(ffu_test_devices[0], "sumcheck", ALL);
 }
 
 Test(pipeline, reductions_gpu_path_rusticl, .timeout = 600)
 {
 	setenv("FIELDFUSE_LANES", "1", 1);
-	run_all_matching(ffu_test_devices[1], "reduce");
-	run_all_matching(ffu_test_devices[1], "sumcheck");
+	run_all_matching(ffu_test_devices[1], "reduce", ALL);
+	run_all_matching(ffu_test_devices[1], "sumcheck", ALL);
 }
 
+/* Every program, in two tests per device that the suite's parallel jobs can run side by side. */
 Test(pipeline, pocl, .timeout = 600)
 {
-	run_all(ffu_test_devices[0]);
+	run_all_matching(ffu_test_devices[0], "", SMALL_FIELDS);
+}
+
+Test(pipeline, pocl_256bit, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[0], "", BIG_FIELDS);
 }
 
 Test(pipeline, rusticl, .timeout = 600)
 {
-	run_all(ffu_test_devices[1]);
+	run_all_matching(ffu_test_devices[1], "", SMALL_FIELDS);
+}
+
+Test(pipeline, rusticl_256bit, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[1], "", BIG_FIELDS);
 }
 
 /* 64-bit limbs where a 256-bit kernel runs in loops on a CPU (ffu__codegen_field_opts), not elsewhere */

@@ -1,78 +1,108 @@
 #!/usr/bin/env bash
-# tools/test.sh: installs what is missing, builds, and runs the whole test suite three ways
-# (docs/reliability.md):
-#   1. ./build: every suite (device tests on PoCL and on Mesa Rusticl; a missing device
-#      fails, never skips), the fixed-seed soak run included;
+# tools/test.sh: installs what is missing, builds, and runs the test suite (docs/reliability.md).
+#
+#   tools/test.sh [--full] [TEST...]
+#
+# Default (before every commit): every suite once in ./build, every device test on PoCL
+# and on Mesa Rusticl (a missing device fails, never skips), random value counts sized to
+# what finds bugs and the short fixed-seed soak (meson's default test setup, 'quick').
+# Suites run side by side (meson test's processes, Criterion's jobs: one per CPU each).
+#
+# --full (what CI runs, .ci/run): the same suite with the large counts and the long soak
+# (meson test --setup full, FFU_TEST_FULL=1), then
 #   2. ./build-san: the same suite once more built with ASan+UBSan (-Db_sanitize=
 #      address,undefined): any sanitizer report fails, leaks included (LeakSanitizer
 #      suppressions only for the OpenCL drivers' own allocations: tests/sanitizers/lsan.supp);
 #   3. the host-only suites of ./build under valgrind --leak-check=full (but for one GMP
 #      test too slow for valgrind, see below).
 # Criterion reports a test as passed even when a sanitizer or valgrind complains as its
-# process exits, so the logs are also scanned for reports. Ends with one summary line of
-# Criterion's counts over all runs. Arguments go to the first two `meson test` calls.
+# process exits, so the logs are also scanned for reports. Ends with the slowest ten tests
+# and one summary line of Criterion's counts over all runs. TEST names go to every
+# `meson test` call but valgrind's.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FIELDFUSE_BUILD_DIR:-$root/build}
 san=${FIELDFUSE_SAN_BUILD_DIR:-$root/build-san}
-"$root/tools/setup.sh"
-if [ ! -f "$san/build.ninja" ]; then
-	meson setup "$san" "$root" --buildtype=debugoptimized -Db_sanitize=address,undefined >&2
+full=0
+if [ "${1:-}" = "--full" ]; then
+	full=1
+	shift
 fi
-ninja -C "$san" >&2
+"$root/tools/setup.sh"
 export RUSTICL_ENABLE=${RUSTICL_ENABLE:-llvmpipe}
 status=0
 start=$SECONDS
+setup=(--setup quick)
+((full)) && setup=(--setup full)
+# every meson test log of this run, for the summary (meson names it after the setup)
+logs=("$build/meson-logs/testlog-${setup[1]}.txt")
 
-echo "== test: plain build ($build)" >&2
-meson test -C "$build" --print-errorlogs --num-processes 1 "$@" || status=$?
+echo "== test: plain build ($build), ${setup[1]}" >&2
+# Criterion's per-test times of the last run only
+rm -f "$build"/meson-logs/criterion-*.xml
+meson test -C "$build" --print-errorlogs "${setup[@]}" "$@" || status=$?
+echo "== test: plain build: $((SECONDS - start)) s" >&2
 
-# Mesa Clover (an ICD without devices here) leaks inside a pipe driver it dlcloses, where
-# no suppression can name it; the sanitizer run sees only the two drivers the suite uses.
-vendors="$san/ocl-vendors"
-rm -rf "$vendors"
-mkdir -p "$vendors"
-for icd in /etc/OpenCL/vendors/*.icd; do
-	grep -q -e libpocl -e libRusticlOpenCL "$icd" && cp "$icd" "$vendors/"
-done
-echo "== test: ASan+UBSan build ($san)" >&2
-# use_sigaltstack=0: Rusticl's Rust runtime replaces the alternate signal stack of threads
-# that call into it, and ASan then fails to unmap its own at thread exit.
-# install_check links an uninstrumented example against the installed library, which an
-# ASan build cannot serve (the runtime must come first); it runs in the plain build.
-san_tests=("$@")
-if ((${#san_tests[@]} == 0)); then
-	# only lines that are test names: the listing may be preceded by ninja's or meson's chatter
-	mapfile -t san_tests < <(meson test -C "$san" --list --no-rebuild 2>/dev/null |
-		grep -x -E '[A-Za-z0-9_.-]+' | grep -v -x -e install_check)
+if ((full)); then
+	if [ ! -f "$san/build.ninja" ]; then
+		meson setup "$san" "$root" --buildtype=debugoptimized -Db_sanitize=address,undefined >&2
+	fi
+	ninja -C "$san" >&2
+	# Mesa Clover (an ICD without devices here) leaks inside a pipe driver it dlcloses,
+	# where no suppression can name it; the sanitizer run sees only the two drivers the
+	# suite uses.
+	vendors="$san/ocl-vendors"
+	rm -rf "$vendors"
+	mkdir -p "$vendors"
+	for icd in /etc/OpenCL/vendors/*.icd; do
+		grep -q -e libpocl -e libRusticlOpenCL "$icd" && cp "$icd" "$vendors/"
+	done
+	san_start=$SECONDS
+	echo "== test: ASan+UBSan build ($san)" >&2
+	# use_sigaltstack=0: Rusticl's Rust runtime replaces the alternate signal stack of
+	# threads that call into it, and ASan then fails to unmap its own at thread exit.
+	# install_check links an uninstrumented example against the installed library, which
+	# an ASan build cannot serve (the runtime must come first); it runs in the plain build.
+	san_tests=("$@")
+	if ((${#san_tests[@]} == 0)); then
+		# `meson test --list` prints "project / name" or "project:suite / name"
+		mapfile -t san_tests < <(meson test -C "$san" --list --no-rebuild "${setup[@]}" 2>/dev/null |
+			sed -n 's|^[A-Za-z0-9_:-]* / \([A-Za-z0-9_.-]*\)$|\1|p' | grep -v -x -e install_check)
+	fi
+	OCL_ICD_VENDORS="$vendors" \
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:use_sigaltstack=0:detect_odr_violation=0 \
+	LSAN_OPTIONS=suppressions="$root/tests/sanitizers/lsan.supp":print_suppressions=0 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C "$san" --print-errorlogs "${setup[@]}" "${san_tests[@]}" || status=$?
+	logs+=("$san/meson-logs/testlog-${setup[1]}.txt")
+	echo "== test: ASan+UBSan build: $((SECONDS - san_start)) s" >&2
+
+	vg_start=$SECONDS
+	echo "== test: valgrind, host-only suites ($build)" >&2
+	rm -f "$build"/meson-logs/hostonly*
+	vg=(meson test -C "$build" --print-errorlogs --timeout-multiplier 10
+		--wrapper "valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --trace-children=yes --suppressions=$root/tests/sanitizers/valgrind.supp")
+	"${vg[@]}" --logbase hostonly test_hlo test_values test_fuzz_replay test_addchain || status=$?
+	# GMP-checked random values per op and field (prime and extension) take longer than
+	# those tests' own Criterion timeouts under valgrind; the other test_fields tests (edge
+	# values of every op, the extension table, parse and convert) cover the same code at
+	# valgrind speed.
+	"${vg[@]}" --logbase hostonly-fields \
+		--test-args='--filter=fields/!(divide_inverse_mont_convert|ext_ops_against_gmp|ext_pow)' test_fields ||
+		status=$?
+	# (meson names a wrapped run's log <logbase>-<wrapper>.txt)
+	logs+=("$build/meson-logs/hostonly-valgrind.txt" "$build/meson-logs/hostonly-fields-valgrind.txt")
+	echo "== test: valgrind: $((SECONDS - vg_start)) s" >&2
 fi
-OCL_ICD_VENDORS="$vendors" \
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:use_sigaltstack=0:detect_odr_violation=0 \
-LSAN_OPTIONS=suppressions="$root/tests/sanitizers/lsan.supp":print_suppressions=0 \
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	meson test -C "$san" --print-errorlogs --num-processes 1 "${san_tests[@]}" || status=$?
-
-echo "== test: valgrind, host-only suites ($build)" >&2
-rm -f "$build"/meson-logs/hostonly*
-vg=(meson test -C "$build" --print-errorlogs --num-processes 1 --timeout-multiplier 10
-	--wrapper "valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --trace-children=yes --suppressions=$root/tests/sanitizers/valgrind.supp")
-"${vg[@]}" --logbase hostonly test_hlo test_values test_fuzz_replay test_addchain || status=$?
-# 10^5 GMP-checked values per op and field (prime and extension) take longer than those
-# tests' own Criterion timeouts under valgrind; the other test_fields tests (edge values of
-# every op, the extension table, parse and convert) cover the same code at valgrind speed.
-"${vg[@]}" --logbase hostonly-fields \
-	--test-args='--filter=fields/!(divide_inverse_mont_convert|ext_ops_against_gmp|ext_pow)' test_fields ||
-	status=$?
 echo "== test: $((SECONDS - start)) s" >&2
 
-# Criterion prints "Synthesis: Tested: N | Passing: N | Failing: N | Crashing: N" per suite.
-# (meson names a wrapped run's log <logbase>-<wrapper>.txt)
-python3 - "$build/meson-logs/testlog.txt" "$san/meson-logs/testlog.txt" \
-	"$build/meson-logs/hostonly-valgrind.txt" "$build/meson-logs/hostonly-fields-valgrind.txt" <<'PY' || status=1
-import os, re, sys
+# Criterion prints "Synthesis: Tested: N | Passing: N | Failing: N | Crashing: N" per suite;
+# its XML reports (tests/meson.build) hold each test's time.
+python3 - "$build/meson-logs" "${logs[@]}" <<'PY' || status=1
+import glob, os, re, sys
 passed = failed = suites = reports = 0
 report = re.compile(r'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|^==\d+== (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|Source and destination)|^==\d+== .* (definitely|indirectly) lost in loss record')
-for path in sys.argv[1:]:
+for path in sys.argv[2:]:
     if not os.path.exists(path):
         print("missing log: %s" % path)
         reports += 1
@@ -87,7 +117,16 @@ for path in sys.argv[1:]:
             reports += 1
             if reports <= 20:
                 print("report: %s: %s" % (path, line.rstrip()))
-print("criterion: %d suites in %d logs; sanitizer/valgrind reports: %d" % (suites, len(sys.argv) - 1, reports))
+times = []
+for path in glob.glob(os.path.join(sys.argv[1], 'criterion-*.xml')):
+    suite = os.path.basename(path)[len('criterion-'):-len('.xml')]
+    for m in re.finditer(r'<testcase name="([^"]+)"[^>]*time="([0-9.]+)"', open(path, errors='replace').read()):
+        times.append((float(m.group(2)), suite, m.group(1)))
+if times:
+    print("slowest tests (plain build):")
+    for t, suite, name in sorted(times, reverse=True)[:10]:
+        print("  %7.1f s  %s %s" % (t, suite, name))
+print("criterion: %d suites in %d logs; sanitizer/valgrind reports: %d" % (suites, len(sys.argv) - 2, reports))
 print("%d passed, %d failed" % (passed, failed + reports))
 sys.exit(1 if failed or reports or suites == 0 else 0)
 PY
