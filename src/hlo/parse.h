@@ -16,11 +16,6 @@
 #include "hlo/lexer.h"
 #include "util/symtab.h"
 
-typedef struct sig_param {
-	ffu_token name;
-	ffu_shape shape;
-} sig_param;
-
 typedef struct parser {
 	ffu_lexer lx;   /* positioned just after tok */
 	ffu_token tok;  /* current token */
@@ -28,15 +23,15 @@ typedef struct parser {
 	ffu_error *e;
 	ffu_module *m;
 	ffu_computation *comp;
-	ffu_symtab insts;  /* instructions of the current computation (names are scoped) */
+	ffu_symtab insts;      /* instructions of the current computation (names are scoped) */
+	ffu_symtab all_insts;  /* first instruction of each name in the module, for messages */
 	ffu_symtab comps;
+	bool plain_is_mont;    /* dialect zkx-2026.01: a plain field name means Montgomery form */
 	/* scratch reused across instructions (malloc'd) */
 	ffu_inst **ops;
 	size_t ops_cap;
 	unsigned char *lit;
 	size_t lit_cap;
-	sig_param *sig;
-	size_t sig_cap;
 } parser;
 
 #define TRY(x)                                  \
@@ -78,10 +73,10 @@ ffu_status ffu__hp_int(parser *p, const char *what, int64_t *out);
 ffu_status ffu__hp_skip_braces(parser *p);
 
 /*
- * A shape with its optional layout. body_may_follow: after a signature's result shape,
- * where `{` may open the computation body instead of a layout.
+ * A shape with its optional layout (a `{` opens one only if an integer or `:` follows, so
+ * `-> type[n] {` after a signature opens the body), its element type settled by the dialect.
  */
-ffu_status ffu__hp_shape(parser *p, ffu_shape *s, int depth, bool body_may_follow);
+ffu_status ffu__hp_shape(parser *p, ffu_shape *s, int depth);
 /* The literal of `constant(...)` for shape s, copied into the module's arena. */
 ffu_status ffu__hp_literal(parser *p, const ffu_shape *s, unsigned char **out);
 

@@ -14,16 +14,25 @@
  * coefficient lists) is added here and nowhere else. Integers are decimal or 0x hex and
  * canonical (< p); a pred is also `true`/`false`, as XLA prints them.
  */
-/* One canonical number of prime field (or integer type) f into out. */
+/*
+ * One canonical number of prime field (or integer type) f into out: a word, or a string
+ * holding one (`"21888..."`), as ZKX spells big field constants.
+ */
 static ffu_status parse_coeff(parser *p, const ffu_field *f, unsigned char *out)
 {
 	const ffu_token *t = &p->tok;
-	if (t->kind != FFU_TOK_WORD || t->percent)
+	const char *text = t->text;
+	size_t len = t->len;
+	if (t->kind == FFU_TOK_STRING && len >= 2) {
+		text++;
+		len -= 2;
+	} else if (t->kind != FFU_TOK_WORD || t->percent) {
 		return ffu__hp_unexpected(p, "a number");
-	if (t->text[0] == '-')
+	}
+	if (len && text[0] == '-')
 		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
 	const char *why = "not a number";
-	if (ffu__fp_parse(f, out, t->text, t->len, &why) != FFU_STATUS_OK)
+	if (ffu__fp_parse(f, out, text, len, &why) != FFU_STATUS_OK)
 		return PERR(t, "bad %s literal '" TOKFMT "': %s", f->name, TOKARG(t), why ? why : "invalid");
 	ffu__hp_advance(p);
 	return FFU_STATUS_OK;
@@ -48,7 +57,8 @@ static ffu_status parse_ext_elem(parser *p, const ffu_field *f, unsigned char *o
 static ffu_status parse_elem(parser *p, const ffu_field *f, size_t index)
 {
 	const ffu_token *t = &p->tok;
-	if (f->kind != FFU_ELEM_EXT && (t->kind != FFU_TOK_WORD || t->percent))
+	bool string_number = t->kind == FFU_TOK_STRING && f->kind != FFU_ELEM_PRED; /* parse_coeff's */
+	if (f->kind != FFU_ELEM_EXT && !string_number && (t->kind != FFU_TOK_WORD || t->percent))
 		return ffu__hp_unexpected(p, f->kind == FFU_ELEM_PRED ? "true, false, 0 or 1" : "a number");
 	if (!ffu__hp_grow((void **)&p->lit, &p->lit_cap, (index + 1) * f->storage_bytes, 1))
 		return ffu__hp_oom(p);

@@ -16,6 +16,7 @@
 #include "hlo/parse.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,14 +24,23 @@ _Static_assert(FFU_OP_COUNT <= 64, "attribute op masks are 64-bit");
 
 /* --- operands --- */
 
-/* Line of a later `NAME =` for a better message than "undefined"; 0 if there is none. */
+/*
+ * Line of a later `NAME =` in the current computation, for a better message than
+ * "undefined"; 0 if there is none. Names are scoped, so the scan stops at the '}' that
+ * closes the body (literals and attribute values only hold balanced braces).
+ */
 static int later_definition(const parser *p, const ffu_token *name)
 {
 	ffu_lexer lx = p->lx;
 	ffu_token prev = {0};
+	long depth = 0;
 	for (;;) {
 		ffu_token t = ffu__lex_next(&lx);
 		if (t.kind == FFU_TOK_EOF || t.kind == FFU_TOK_ERROR)
+			return 0;
+		if (t.kind == FFU_TOK_LBRACE)
+			depth++;
+		else if (t.kind == FFU_TOK_RBRACE && --depth < 0)
 			return 0;
 		if (t.kind == FFU_TOK_EQUAL && prev.kind == FFU_TOK_WORD && prev.len == name->len &&
 		    memcmp(prev.text, name->text, name->len) == 0)
@@ -47,7 +57,7 @@ static ffu_status parse_operand(parser *p, ffu_inst **out)
 	bool annotated = false;
 	if (p->tok.kind == FFU_TOK_LPAREN ||
 	    (p->tok.kind == FFU_TOK_WORD && !p->tok.percent && ffu__hp_peek2(p).kind == FFU_TOK_LBRACKET)) {
-		TRY(ffu__hp_shape(p, &ann, 0, false));
+		TRY(ffu__hp_shape(p, &ann, 0));
 		annotated = true;
 	}
 	if (p->tok.kind != FFU_TOK_WORD)
@@ -59,10 +69,13 @@ static ffu_status parse_operand(parser *p, ffu_inst **out)
 		if (later)
 			return PERR(&nt, "operand '%%" TOKFMT "' is used before its definition (line %d)",
 				    TOKARG(&nt), later);
+		const ffu_inst *other = ffu__sym_get(&p->all_insts, nt.text, nt.len);
+		if (other)
+			return PERR(&nt, "undefined operand '%%" TOKFMT "' in computation '%%%s' (names are scoped "
+				    "per computation; '%%" TOKFMT "' is defined in '%%%s')", TOKARG(&nt), p->comp->name,
+				    TOKARG(&nt), other->parent->name);
 		return PERR(&nt, "undefined operand '%%" TOKFMT "'", TOKARG(&nt));
 	}
-	if (in->parent != p->comp)
-		return PERR(&nt, "operand '%%%s' belongs to computation '%%%s'", in->name, in->parent->name);
 	if (annotated && !ffu__shape_eq(&ann, &in->shape)) {
 		char a[128], b[128];
 		ffu__shape_format(&ann, a, sizeof a);
@@ -282,9 +295,14 @@ static ffu_status parse_attrs(parser *p, ffu_inst *in, const ffu_token *optok)
 		TRY(ffu__hp_expect(p, FFU_TOK_EQUAL, "'=' after the attribute name"));
 		TRY(attr_defs[k].parse(p, in));
 	}
-	for (int i = 0; i < N_ATTRS; i++)
+	for (int i = 0; i < N_ATTRS; i++) {
+		/* XLA and ZKX: broadcasting a scalar may leave out dimensions (= {}). */
+		if (in->op == FFU_OP_BROADCAST && attr_defs[i].parse == attr_dimensions && in->n_operands == 1 &&
+		    ffu__shape_is_array(&in->operands[0]->shape) && in->operands[0]->shape.rank == 0)
+			continue;
 		if ((attr_defs[i].needs & (UINT64_C(1) << in->op)) && !(seen & (1u << i)))
 			return PERR(optok, "%s needs the attribute %s=", ffu__ops[in->op].keyword, attr_defs[i].name);
+	}
 	return FFU_STATUS_OK;
 }
 
@@ -321,7 +339,7 @@ static ffu_status parse_instruction(parser *p, ffu_inst **root)
 	ffu__hp_advance(p);
 	TRY(ffu__hp_expect(p, FFU_TOK_EQUAL, "'='"));
 	ffu_shape shape;
-	TRY(ffu__hp_shape(p, &shape, 0, false));
+	TRY(ffu__hp_shape(p, &shape, 0));
 	ffu_token optok = p->tok;
 	if (optok.kind != FFU_TOK_WORD || optok.percent)
 		return ffu__hp_unexpected(p, "an opcode");
@@ -357,7 +375,8 @@ static ffu_status parse_instruction(parser *p, ffu_inst **root)
 		return PERR(&optok, "too many operands");
 
 	ffu_inst *in = ffu__inst_new(c, (ffu_op)op, "", &shape, p->ops, (int)n);
-	if (!in || !(in->name = ffu__hp_strdup(p, &nt)) || !ffu__sym_put(&p->insts, in->name, in))
+	if (!in || !(in->name = ffu__hp_strdup(p, &nt)) || !ffu__sym_put(&p->insts, in->name, in) ||
+	    (!ffu__sym_get(&p->all_insts, nt.text, nt.len) && !ffu__sym_put(&p->all_insts, in->name, in)))
 		return ffu__hp_oom(p);
 	in->line = nt.line;
 	in->col = nt.col;
@@ -405,27 +424,37 @@ static ffu_status bind_params(parser *p, ffu_computation *c)
 	return FFU_STATUS_OK;
 }
 
-/* The optional `(a: shape, ...) -> shape` must agree with the body. */
-static ffu_status check_signature(parser *p, ffu_computation *c, size_t n_sig, const ffu_token *sig_tok,
-				  const ffu_shape *result, const ffu_token *result_tok)
+/*
+ * ZKX's and XLA's rule for the optional `(a: shape, ...) -> shape`: the parameter list is
+ * read and not compared with the parameter instructions (ZKX's own tests rely on that);
+ * the result shape must equal the ROOT's (element type and dimensions; layouts carry no
+ * shape information here).
+ */
+static ffu_status check_signature(parser *p, const ffu_computation *c, const ffu_shape *result,
+				  const ffu_token *result_tok)
 {
 	char a[128], b[128];
-	if (n_sig != (size_t)c->n_params)
-		return PERR(sig_tok, "signature has %zu parameters, computation '%%%s' has %d", n_sig, c->name,
-			    c->n_params);
-	for (size_t i = 0; i < n_sig; i++) {
-		const sig_param *sp = &p->sig[i];
-		if (!ffu__shape_eq(&sp->shape, &c->params[i]->shape)) {
-			ffu__shape_format(&sp->shape, a, sizeof a);
-			ffu__shape_format(&c->params[i]->shape, b, sizeof b);
-			return PERR(&sp->name, "signature parameter %zu is %s but parameter(%zu) is %s", i, a, i, b);
-		}
-	}
 	if (!ffu__shape_eq(result, &c->root->shape)) {
 		ffu__shape_format(result, a, sizeof a);
 		ffu__shape_format(&c->root->shape, b, sizeof b);
 		return PERR(result_tok, "signature result is %s but ROOT '%%%s' is %s", a, c->root->name, b);
 	}
+	return FFU_STATUS_OK;
+}
+
+/* `(name: shape, ...)`: read, shapes parsed (so they must be well formed), then dropped. */
+static ffu_status parse_param_list(parser *p)
+{
+	ffu__hp_advance(p);
+	for (size_t n = 0; p->tok.kind != FFU_TOK_RPAREN; n++) {
+		if (n > 0)
+			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or ')'"));
+		TRY(ffu__hp_expect(p, FFU_TOK_WORD, "a parameter name"));
+		TRY(ffu__hp_expect(p, FFU_TOK_COLON, "':'"));
+		ffu_shape ignored;
+		TRY(ffu__hp_shape(p, &ignored, 0));
+	}
+	ffu__hp_advance(p);
 	return FFU_STATUS_OK;
 }
 
@@ -457,31 +486,18 @@ static ffu_status parse_computation(parser *p, const ffu_token *first_entry)
 	if (is_entry)
 		p->m->entry = c;
 	p->comp = c;
+	ffu__sym_free(&p->insts); /* instruction names are scoped per computation */
 	ffu__hp_advance(p);
 
-	size_t n_sig = 0;
 	bool has_sig = false;
-	ffu_token sig_tok = p->tok, result_tok = p->tok;
+	ffu_token result_tok = p->tok;
 	ffu_shape result = {0};
 	if (p->tok.kind == FFU_TOK_LPAREN) {
 		has_sig = true;
-		ffu__hp_advance(p);
-		while (p->tok.kind != FFU_TOK_RPAREN) {
-			if (n_sig > 0)
-				TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or ')'"));
-			if (!ffu__hp_grow((void **)&p->sig, &p->sig_cap, n_sig + 1, sizeof *p->sig))
-				return ffu__hp_oom(p);
-			sig_param *sp = &p->sig[n_sig];
-			sp->name = p->tok;
-			TRY(ffu__hp_expect(p, FFU_TOK_WORD, "a parameter name"));
-			TRY(ffu__hp_expect(p, FFU_TOK_COLON, "':'"));
-			TRY(ffu__hp_shape(p, &sp->shape, 0, false));
-			n_sig++;
-		}
-		ffu__hp_advance(p);
+		TRY(parse_param_list(p));
 		TRY(ffu__hp_expect(p, FFU_TOK_ARROW, "'->' and the result shape"));
 		result_tok = p->tok;
-		TRY(ffu__hp_shape(p, &result, 0, true));
+		TRY(ffu__hp_shape(p, &result, 0));
 	}
 	ffu_token open = p->tok;
 	TRY(ffu__hp_expect(p, FFU_TOK_LBRACE, "'{' to open the computation body"));
@@ -499,33 +515,85 @@ static ffu_status parse_computation(parser *p, const ffu_token *first_entry)
 	c->root = root ? root : c->insts[c->n_insts - 1];
 	TRY(bind_params(p, c));
 	if (has_sig)
-		TRY(check_signature(p, c, n_sig, &sig_tok, &result, &result_tok));
+		TRY(check_signature(p, c, &result, &result_tok));
 	p->comp = NULL;
 	return FFU_STATUS_OK;
 }
 
+/*
+ * Names are scoped per computation in the text but unique in the module (ir.h): a name that
+ * an earlier computation already uses is given a fresh one (`x.N`, never a name of the
+ * text), as XLA's and ZKX's modules uniquify them. The first user keeps the name.
+ */
+static ffu_status uniquify_names(parser *p)
+{
+	ffu_symtab first = {0};
+	ffu_status st = FFU_STATUS_OK;
+	for (int i = 0; i < p->m->n_comps && st == FFU_STATUS_OK; i++) {
+		ffu_computation *c = p->m->comps[i];
+		for (int j = 0; j < c->n_insts; j++) {
+			ffu_inst *in = c->insts[j];
+			const ffu_inst *owner = ffu__sym_get(&first, in->name, strlen(in->name));
+			if (!owner) {
+				if (!ffu__sym_put(&first, in->name, in))
+					st = ffu__hp_oom(p);
+			} else if (owner->parent != c) {
+				const char *fresh = ffu__module_unique_name(p->m, in->name);
+				if (!fresh || !ffu__sym_put(&p->m->names, fresh, in))
+					st = ffu__hp_oom(p);
+				else
+					in->name = fresh;
+			}
+			if (st)
+				break;
+		}
+	}
+	ffu__sym_free(&first);
+	return st;
+}
+
+/*
+ * `HloModule NAME` is optional (ZKX and XLA): without it the module is named
+ * `module_<entry>`, as ZKX's HloParserImpl::Run names it. Without an ENTRY keyword the last
+ * computation is the entry (callees come before their callers).
+ */
 static ffu_status parse_module(parser *p)
 {
-	if (!ffu__tok_is(&p->tok, "HloModule"))
-		return ffu__hp_unexpected(p, "'HloModule NAME'");
-	ffu__hp_advance(p);
-	if (p->tok.kind != FFU_TOK_WORD)
-		return ffu__hp_unexpected(p, "a module name");
+	bool header = ffu__tok_is(&p->tok, "HloModule");
 	p->m = ffu__module_new("");
-	if (!p->m || !(p->m->name = ffu__hp_strdup(p, &p->tok)))
+	if (!p->m)
 		return ffu__hp_oom(p);
-	/* Module attributes (entry_computation_layout=... etc.) are not needed: drop the line. */
-	ffu__lex_skip_line(&p->lx);
-	ffu__hp_advance(p);
+	if (header) {
+		ffu__hp_advance(p);
+		if (p->tok.kind != FFU_TOK_WORD)
+			return ffu__hp_unexpected(p, "a module name");
+		if (!(p->m->name = ffu__hp_strdup(p, &p->tok)))
+			return ffu__hp_oom(p);
+		/* Module attributes (entry_computation_layout=... etc.) are not needed: drop the line. */
+		ffu__lex_skip_line(&p->lx);
+		ffu__hp_advance(p);
+	}
 	ffu_token first_entry = {0};
+	if (p->tok.kind == FFU_TOK_EOF)
+		return PERR(&p->tok, "no computation in the module");
 	while (p->tok.kind != FFU_TOK_EOF) {
 		if (!p->m->entry)
 			first_entry = p->tok;
 		TRY(parse_computation(p, &first_entry));
 	}
-	if (!p->m->entry)
-		return PERR(&p->tok, "no ENTRY computation");
-	return FFU_STATUS_OK;
+	if (!p->m->entry) {
+		p->m->entry = p->m->comps[p->m->n_comps - 1];
+		p->m->entry->is_entry = true;
+	}
+	if (!header) {
+		size_t n = strlen(p->m->entry->name) + sizeof "module_";
+		char *name = ffu__arena_alloc(&p->m->arena, n);
+		if (!name)
+			return ffu__hp_oom(p);
+		snprintf(name, n, "module_%s", p->m->entry->name);
+		p->m->name = name;
+	}
+	return uniquify_names(p);
 }
 
 ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const char *file, ffu_error *e)
@@ -544,10 +612,10 @@ ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const 
 	if (st == FFU_STATUS_OK)
 		st = ffu__module_verify(p.m, p.file, e);
 	ffu__sym_free(&p.insts);
+	ffu__sym_free(&p.all_insts);
 	ffu__sym_free(&p.comps);
 	free(p.ops);
 	free(p.lit);
-	free(p.sig);
 	if (st != FFU_STATUS_OK) {
 		ffu__module_free(p.m);
 		return st;
