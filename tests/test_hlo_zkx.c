@@ -181,3 +181,139 @@ Test(hlo_zkx, scoped_name_errors)
 		     "second ENTRY computation");
 	expect_error("// nothing\n", 2, 1, "no computation in the module");
 }
+
+/* --- dialects: which form a plain name means --- */
+
+static ffu_module *parse_dialect(const char *text, ffu_parse_options *o)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	ffu_status st = ffu__hlo_parse_with(&m, text, strlen(text), "test.hlo", o, &e);
+	cr_assert_eq(st, FFU_STATUS_OK, "parse failed: %d:%d: %s\n%s", e.line, e.col, e.message, text);
+	return m;
+}
+
+static uint32_t u32_at(const unsigned char *b)
+{
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* babybear: R = 2^32, R mod p = 268435454; 2R mod p = 536870908. */
+static const char *const plain_module =
+	"ENTRY %main {\n"
+	"  %x = babybear[2] parameter(0)\n"
+	"  %c = babybear[2] constant({1, 2})\n"
+	"  ROOT %r = babybear[2] multiply(%x, %c)\n"
+	"}\n";
+
+Test(hlo_zkx, dialect_plain_names)
+{
+	/* Default (AUTO without evidence) = fieldfuse: plain is canonical, literals as written. */
+	ffu_parse_options o = {0};
+	ffu_module *m = parse_dialect(plain_module, &o);
+	cr_assert_eq(o.dialect_used, FFU_DIALECT_FIELDFUSE);
+	cr_assert_eq(o.auto_line, 0);
+	cr_assert_eq(m->entry->root->shape.type, FFU_TYPE_BABYBEAR);
+	const ffu_inst *c = find_inst(m->entry, "c");
+	cr_assert_eq(u32_at(c->literal), 1);
+	ffu__module_free(m);
+
+	/* zkx-2026.01: plain is Montgomery; constants are canonical numbers stored as x*R. */
+	o = (ffu_parse_options){.dialect = FFU_DIALECT_ZKX_2026_01};
+	m = parse_dialect(plain_module, &o);
+	cr_assert_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
+	cr_assert_eq(o.auto_line, 0);
+	cr_assert_eq(m->entry->params[0]->shape.type, FFU_TYPE_BABYBEAR_MONT);
+	c = find_inst(m->entry, "c");
+	cr_assert_eq(c->shape.type, FFU_TYPE_BABYBEAR_MONT);
+	cr_assert_eq(u32_at(c->literal), 268435454u);
+	cr_assert_eq(u32_at(c->literal + 4), 536870908u);
+	/* Printed in the fieldfuse dialect, it reads back as the same module. */
+	char *t = print_ok(m);
+	cr_assert(strstr(t, "%c = babybear_mont[2] constant({268435454, 536870908})\n"), "%s", t);
+	ffu_module *m2 = parse_ok(t);
+	assert_same_module(m, m2);
+	ffu__module_free(m2);
+	ffu__module_free(m);
+	free(t);
+
+	ffu_error e = {0};
+	o = (ffu_parse_options){.dialect = (ffu_dialect)7};
+	cr_assert_eq(ffu__hlo_parse_with(&m, plain_module, strlen(plain_module), "t", &o, &e), FFU_STATUS_EINVAL);
+	cr_assert_null(m);
+}
+
+Test(hlo_zkx, dialect_auto_by_std_name)
+{
+	const char *text =
+		"ENTRY %main {\n"
+		"  %x = babybear[2] parameter(0)\n"
+		"  %k = babybear_std[] constant(1)\n"
+		"  %m = babybear_mont[] constant(1)\n"
+		"  %s = babybear_std[2] convert(%x)\n"
+		"  ROOT %t = (babybear_std[2], babybear_std[], babybear_mont[]) tuple(%s, %k, %m)\n"
+		"}\n";
+	ffu_parse_options o = {0};
+	ffu_module *m = parse_dialect(text, &o);
+	cr_assert_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
+	cr_assert_eq(o.auto_line, 3);
+	cr_assert_eq(o.auto_col, 8);
+	/* The plain name before the `_std` one is Montgomery too: the dialect is the module's. */
+	cr_assert_eq(m->entry->params[0]->shape.type, FFU_TYPE_BABYBEAR_MONT);
+	cr_assert_eq(find_inst(m->entry, "s")->shape.type, FFU_TYPE_BABYBEAR);
+	cr_assert_eq(u32_at(find_inst(m->entry, "k")->literal), 1);
+	/* In this dialect a `_mont` literal is canonical too (ZKX reads every literal so). */
+	cr_assert_eq(u32_at(find_inst(m->entry, "m")->literal), 268435454u);
+	ffu__module_free(m);
+	free(round_trip(text));
+
+	/* An explicit fieldfuse dialect keeps plain canonical; `_std` is canonical in both. */
+	o = (ffu_parse_options){.dialect = FFU_DIALECT_FIELDFUSE};
+	m = parse_dialect(text, &o);
+	cr_assert_eq(o.dialect_used, FFU_DIALECT_FIELDFUSE);
+	cr_assert_eq(o.auto_line, 0);
+	cr_assert_eq(m->entry->params[0]->shape.type, FFU_TYPE_BABYBEAR);
+	cr_assert_eq(u32_at(find_inst(m->entry, "m")->literal), 1);
+	ffu__module_free(m);
+}
+
+Test(hlo_zkx, dialect_auto_by_mont_layout)
+{
+	/* ZKX of 2025-08: `{:MONT(false)}` marks a standard-form buffer, plain is Montgomery. */
+	const char *text =
+		"ENTRY %main {\n"
+		"  %x = babybear[2]{0} parameter(0)\n"
+		"  %y = babybear[2]{:MONT(false)} parameter(1)\n"
+		"  %z = koalabear[]{:MONT(true)} parameter(2)\n"
+		"  %e = babybearx4[2]{0:MONT(false)} parameter(3)\n"
+		"  ROOT %s = babybear[2]{0:MONT(false)} convert(%x)\n"
+		"}\n";
+	ffu_parse_options o = {0};
+	ffu_module *m = parse_dialect(text, &o);
+	cr_assert_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
+	cr_assert_eq(o.auto_line, 3);
+	cr_assert_eq(o.auto_col, 21);
+	cr_assert_eq(m->entry->params[0]->shape.type, FFU_TYPE_BABYBEAR_MONT);
+	cr_assert_eq(m->entry->params[1]->shape.type, FFU_TYPE_BABYBEAR);
+	cr_assert_eq(m->entry->params[2]->shape.type, FFU_TYPE_KOALABEAR_MONT);
+	cr_assert_eq(m->entry->params[3]->shape.type, FFU_TYPE_BABYBEARX4);
+	cr_assert_eq(m->entry->root->shape.type, FFU_TYPE_BABYBEAR);
+	ffu__module_free(m);
+	free(round_trip(text));
+}
+
+Test(hlo_zkx, dialect_errors)
+{
+	/* Extension fields have no Montgomery twin yet: a plain ZKX name for one is refused. */
+	expect_error("ENTRY %main {\n  %x = babybearx4[2] parameter(0)\n  %y = babybearx4_std[2] negate(%x)\n}\n", 2, 8,
+		     "Montgomery-form babybearx4 (a plain name in dialect zkx-2026.01) is not supported yet");
+	expect_error("ENTRY %main {\n  %x = babybear_std[2]{0:MONT(true)} parameter(0)\n}\n", 2, 26,
+		     "MONT(true) contradicts the type name 'babybear_std'");
+	expect_error("ENTRY %main {\n  %x = u32_std[2] parameter(0)\n}\n", 2, 8, "unknown type 'u32_std'");
+	expect_error("ENTRY %main {\n  %x = babybearx4_mont[2] parameter(0)\n}\n", 2, 8, "unknown type 'babybearx4_mont'");
+	expect_error("ENTRY %main {\n  %x = babybear_mont_std[2] parameter(0)\n}\n", 2, 8,
+		     "unknown type 'babybear_mont_std'");
+	/* A literal of a Montgomery type in zkx-2026.01 is canonical, so it must be < p. */
+	expect_error("ENTRY %main {\n  %x = babybear_std[] parameter(0)\n  ROOT %c = babybear[] constant(2013265921)\n}\n",
+		     3, 33, "bad babybear_mont literal '2013265921': value is not less than the field modulus");
+}

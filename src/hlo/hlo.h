@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "fieldfuse/fieldfuse.h"
 #include "ir/ir.h"
 #include "util/strbuf.h"
 
@@ -23,6 +24,9 @@
 enum { FFU_HLO_MAX_NESTING = 64 };
 ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const char *file,
 			  ffu_error *e);
+/* Same, in the dialect o asks for (NULL: FFU_DIALECT_AUTO); o's out fields are filled. */
+ffu_status ffu__hlo_parse_with(ffu_module **out, const char *text, size_t len, const char *file,
+			       ffu_parse_options *o, ffu_error *e);
 
 /*
  * Appends m in canonical form (docs/hlo.md): `HloModule name`, then each computation in

@@ -73,6 +73,13 @@ ffu_status ffu__hp_int(parser *p, const char *what, int64_t *out);
 ffu_status ffu__hp_skip_braces(parser *p);
 
 /*
+ * Settles o->dialect_used (and, for AUTO, where its evidence is) by a first pass over the
+ * tokens, before anything is parsed: a plain name early in the text means what a `_std`
+ * name later in it implies. Sets p->plain_is_mont.
+ */
+void ffu__hp_choose_dialect(parser *p, const char *text, size_t len, ffu_parse_options *o);
+
+/*
  * A shape with its optional layout (a `{` opens one only if an integer or `:` follows, so
  * `-> type[n] {` after a signature opens the body), its element type settled by the dialect.
  */

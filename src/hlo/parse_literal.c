@@ -15,8 +15,9 @@
  * canonical (< p); a pred is also `true`/`false`, as XLA prints them.
  */
 /*
- * One canonical number of prime field (or integer type) f into out: a word, or a string
- * holding one (`"21888..."`), as ZKX spells big field constants.
+ * One number of prime field (or integer type) f into out: a word, or a string holding one
+ * (`"21888..."`), as ZKX spells big field constants. It is f's storage integer (raw
+ * Montgomery for a _mont type), except in dialect zkx-2026.01, where it is canonical.
  */
 static ffu_status parse_coeff(parser *p, const ffu_field *f, unsigned char *out)
 {
@@ -32,8 +33,12 @@ static ffu_status parse_coeff(parser *p, const ffu_field *f, unsigned char *out)
 	if (len && text[0] == '-')
 		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
 	const char *why = "not a number";
-	if (ffu__fp_parse(f, out, text, len, &why) != FFU_STATUS_OK)
+	/* ZKX reads every literal as a canonical number and stores it in the type's form. */
+	bool convert = p->plain_is_mont && f->kind == FFU_ELEM_MONT;
+	if (ffu__fp_parse(convert ? f->prime : f, out, text, len, &why) != FFU_STATUS_OK)
 		return PERR(t, "bad %s literal '" TOKFMT "': %s", f->name, TOKARG(t), why ? why : "invalid");
+	if (convert)
+		ffu__fp_convert(f, out, f->prime, out);
 	ffu__hp_advance(p);
 	return FFU_STATUS_OK;
 }

@@ -92,6 +92,36 @@ static ffu_status read_elem_name(parser *p, elem_name *out)
 	return PERR(t, "unknown type '" TOKFMT "'", TOKARG(t));
 }
 
+static bool is_std_type(const ffu_token *t)
+{
+	return t->kind == FFU_TOK_WORD && !t->percent && t->len > 4 && memcmp(t->text + t->len - 4, "_std", 4) == 0;
+}
+
+void ffu__hp_choose_dialect(parser *p, const char *text, size_t len, ffu_parse_options *o)
+{
+	o->auto_line = o->auto_col = 0;
+	o->dialect_used = o->dialect;
+	if (o->dialect == FFU_DIALECT_AUTO) {
+		o->dialect_used = FFU_DIALECT_FIELDFUSE;
+		ffu_lexer lx;
+		ffu__lex_init(&lx, text, len);
+		/* A type is the word before '['; a layout attribute the word before '('. */
+		ffu_token prev = ffu__lex_next(&lx);
+		while (prev.kind != FFU_TOK_EOF && prev.kind != FFU_TOK_ERROR) {
+			ffu_token t = ffu__lex_next(&lx);
+			if ((t.kind == FFU_TOK_LBRACKET && is_std_type(&prev)) ||
+			    (t.kind == FFU_TOK_LPAREN && ffu__tok_is(&prev, "MONT"))) {
+				o->dialect_used = FFU_DIALECT_ZKX_2026_01;
+				o->auto_line = prev.line;
+				o->auto_col = prev.col;
+				break;
+			}
+			prev = t;
+		}
+	}
+	p->plain_is_mont = o->dialect_used == FFU_DIALECT_ZKX_2026_01;
+}
+
 /* --- layouts --- */
 
 /*

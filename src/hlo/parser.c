@@ -598,14 +598,26 @@ static ffu_status parse_module(parser *p)
 
 ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const char *file, ffu_error *e)
 {
+	return ffu__hlo_parse_with(out, text, len, file, NULL, e);
+}
+
+ffu_status ffu__hlo_parse_with(ffu_module **out, const char *text, size_t len, const char *file,
+			       ffu_parse_options *o, ffu_error *e)
+{
 	if (!out)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__hlo_parse: out is NULL");
 	*out = NULL;
 	if (!text && len > 0)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__hlo_parse: text is NULL");
+	ffu_parse_options defaults = {0};
+	if (!o)
+		o = &defaults;
+	if (!ffu_dialect_name(o->dialect))
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__hlo_parse: unknown dialect %d", (int)o->dialect);
 	parser p = {0};
 	p.file = file ? file : "<input>";
 	p.e = e;
+	ffu__hp_choose_dialect(&p, text, len, o);
 	ffu__lex_init(&p.lx, text, len);
 	ffu__hp_advance(&p);
 	ffu_status st = parse_module(&p);
