@@ -95,18 +95,22 @@ void assert_same_module(const ffu_module *a, const ffu_module *b)
 	}
 }
 
-/* parse -> print -> parse -> print: same text twice, equal modules; returns the text. */
-char *round_trip(const char *text)
+char *reprint(const ffu_module *m)
 {
-	ffu_module *m1 = parse_ok(text);
-	char *t1 = print_ok(m1);
+	char *t1 = print_ok(m);
 	ffu_module *m2 = parse_ok(t1);
 	char *t2 = print_ok(m2);
 	cr_assert_str_eq(t1, t2);
-	assert_same_module(m1, m2);
-	ffu__module_free(m1);
+	assert_same_module(m, m2);
 	ffu__module_free(m2);
 	free(t2);
 	return t1;
 }
 
+char *round_trip(const char *text)
+{
+	ffu_module *m = parse_ok(text);
+	char *t = reprint(m);
+	ffu__module_free(m);
+	return t;
+}

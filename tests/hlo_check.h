@@ -15,7 +15,9 @@ char *print_ok(const ffu_module *m);
 ffu_status parse_err(const char *text, size_t len, ffu_error *e);
 /* Structural equality: same computations, instructions, operands (by position), attributes. */
 void assert_same_module(const ffu_module *a, const ffu_module *b);
-/* parse -> print -> parse -> print: same text twice, equal modules; returns the text (malloc'd). */
+/* print -> parse -> print of m: the same text twice, equal modules; returns the text (malloc'd). */
+char *reprint(const ffu_module *m);
+/* parse_ok, then reprint. */
 char *round_trip(const char *text);
 
 #endif

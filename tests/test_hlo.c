@@ -329,15 +329,8 @@ Test(hlo, mutations_parse_or_fail_cleanly)
 			continue;
 		}
 		parsed++;
-		char *t1 = print_ok(m);
-		ffu_module *m2 = parse_ok(t1);
-		char *t2 = print_ok(m2);
-		cr_assert_str_eq(t1, t2);
-		assert_same_module(m, m2);
-		free(t1);
-		free(t2);
+		free(reprint(m));
 		ffu__module_free(m);
-		ffu__module_free(m2);
 	}
 	free(buf);
 	cr_assert_gt(parsed, 0);
@@ -1064,15 +1057,8 @@ Test(hlo, mutations_of_every_opcode_module)
 			continue;
 		}
 		parsed++;
-		char *t1 = print_ok(m);
-		ffu_module *m2 = parse_ok(t1);
-		char *t2 = print_ok(m2);
-		cr_assert_str_eq(t1, t2);
-		assert_same_module(m, m2);
-		free(t1);
-		free(t2);
+		free(reprint(m));
 		ffu__module_free(m);
-		ffu__module_free(m2);
 	}
 	free(buf);
 	cr_assert_gt(parsed, 0);

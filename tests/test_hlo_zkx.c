@@ -229,11 +229,8 @@ Test(hlo_zkx, dialect_plain_names)
 	cr_assert_eq(u32_at(c->literal), 268435454u);
 	cr_assert_eq(u32_at(c->literal + 4), 536870908u);
 	/* Printed in the fieldfuse dialect, it reads back as the same module. */
-	char *t = print_ok(m);
+	char *t = reprint(m);
 	cr_assert(strstr(t, "%c = babybear_mont[2] constant({268435454, 536870908})\n"), "%s", t);
-	ffu_module *m2 = parse_ok(t);
-	assert_same_module(m, m2);
-	ffu__module_free(m2);
 	ffu__module_free(m);
 	free(t);
 

@@ -34,6 +34,8 @@
  * integer in [0, p), little-endian, in the element type's storage size (4 bytes for the
  * 31-bit fields, 32 for bn254_sf), row-major. How a device stores them is not the caller's
  * concern. An input element that is not < p is rejected (FFU_STATUS_EINVAL), never reduced.
+ * For a `_mont` type (which is what ZKX's plain names become in FFU_DIALECT_ZKX_2026_01,
+ * see ffu_parse_options) the element is the raw Montgomery integer x * R mod p.
  *
  * Environment: FIELDFUSE_DISABLE_FUSION=1 makes ffu_program_run behave as if no_fuse were
  * set (a kill switch for bisecting, read once per process); FIELDFUSE_DEVICE is the default

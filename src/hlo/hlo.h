@@ -6,6 +6,9 @@
  * caller frees with ffu__module_free; on failure *out is NULL and e (if given) holds the
  * status (EPARSE, EVERIFY, EUNSUPPORTED, ENOMEM), message and FILE:LINE:COL.
  * Printing then parsing gives back an equal module, and printing that gives the same text.
+ * Text is read as XLA and ZKX write it (optional HloModule and ENTRY, instruction names
+ * scoped per computation, ZKX's dialects of plain type names); the module keeps unique
+ * names (later duplicates renamed NAME.N) and prints in fieldfuse's own dialect.
  */
 #ifndef FFU_HLO_HLO_H
 #define FFU_HLO_HLO_H

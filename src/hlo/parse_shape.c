@@ -21,10 +21,13 @@ typedef struct elem_name {
 	ffu_token tok;
 } elem_name;
 
-/* ZKX's older spellings (PR #166 and its benchmark generator), renamed in ZKX since. */
-static const struct {
-	const char *old, *now;
-} type_aliases[] = {
+/* A word of the text and what it stands for (the tables below). */
+typedef struct word_pair {
+	const char *word, *means;
+} word_pair;
+
+/* ZKX's older spellings (PR #166 and its benchmark generator) -> the names ZKX uses now. */
+static const word_pair type_aliases[] = {
 	{"babybear4", "babybearx4"},
 	{"koalabear4", "koalabearx4"},
 	{"mersenne312", "mersenne31x2"},
@@ -73,8 +76,8 @@ static ffu_status read_elem_name(parser *p, elem_name *out)
 			buf[5] = '_'; /* ZKX before 2025-12: bn254.sf, bn254.g1_affine, ... */
 		const char *name = buf;
 		for (size_t i = 0; i < sizeof type_aliases / sizeof type_aliases[0]; i++)
-			if (strcmp(buf, type_aliases[i].old) == 0)
-				name = type_aliases[i].now;
+			if (strcmp(buf, type_aliases[i].word) == 0)
+				name = type_aliases[i].means;
 		ffu_type ty = ffu__type_by_name(name, strlen(name));
 		const ffu_field *f = ffu__field_get((ffu_field_id)ty);
 		bool ok = f && f->kind != FFU_ELEM_MONT && (out->form == SPELL_PLAIN || is_field_type(ty)) &&
@@ -144,9 +147,7 @@ typedef struct layout {
 } layout;
 
 /* XLA's layout attributes that fieldfuse does not implement, with what they mean. */
-static const struct {
-	const char *name, *what;
-} unsupported_attrs[] = {
+static const word_pair unsupported_attrs[] = {
 	{"T", "tiling"},
 	{"L", "tail padding alignment"},
 	{"E", "element size in bits"},
@@ -210,9 +211,9 @@ static ffu_status parse_layout_attr(parser *p, layout *lo)
 	if (at.kind != FFU_TOK_WORD || at.percent)
 		return ffu__hp_unexpected(p, "a layout attribute or '}'");
 	for (size_t i = 0; i < sizeof unsupported_attrs / sizeof unsupported_attrs[0]; i++)
-		if (ffu__tok_is(&at, unsupported_attrs[i].name))
-			return PERR(&at, "layout attribute '%s(...)' (%s) is not supported", unsupported_attrs[i].name,
-				    unsupported_attrs[i].what);
+		if (ffu__tok_is(&at, unsupported_attrs[i].word))
+			return PERR(&at, "layout attribute '%s(...)' (%s) is not supported", unsupported_attrs[i].word,
+				    unsupported_attrs[i].means);
 	bool d = ffu__tok_is(&at, "D"), nnz = ffu__tok_is(&at, "NNZ"), mont = ffu__tok_is(&at, "MONT");
 	if (!d && !nnz && !mont)
 		return PERR(&at, "unknown layout attribute '" TOKFMT "'", TOKARG(&at));
