@@ -6,6 +6,7 @@
  * variants with their exact positions are in tests/bad/ (test_hlo.c reads them).
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,16 @@ Test(hlo_zkx, renamed_names_never_take_a_name_of_the_text)
 	cr_assert_str_eq(m->entry->params[0]->name, "a.0");
 	ffu__module_free(m);
 	free(round_trip(text));
+
+	/* A name too long for NAME.N in full still gets fresh names, once per clash. */
+	char name[301], buf[1200];
+	memset(name, 'a', 300);
+	name[300] = '\0';
+	snprintf(buf, sizeof buf, "%%f { %%%s = babybear[2] parameter(0) }\n%%g { %%%s = babybear[2] parameter(0) }\n"
+		 "%%h { %%%s = babybear[2] parameter(0) }\n", name, name, name);
+	m = parse_ok(buf);
+	assert_unique_names(m);
+	ffu__module_free(m);
 }
 
 Test(hlo_zkx, signature_parameter_list_is_not_compared)
