@@ -325,3 +325,27 @@ Test(hlo_zkx, dialect_errors)
 	expect_error("ENTRY %main {\n  %x = babybear_std[] parameter(0)\n  ROOT %c = babybear[] constant(2013265921)\n}\n",
 		     3, 33, "bad babybear_mont literal '2013265921': value is not less than the field modulus");
 }
+
+/* Valid ZKX text that fieldfuse cannot run yet is EUNSUPPORTED; malformed text EPARSE. */
+Test(hlo_zkx, unsupported_is_not_malformed)
+{
+	static const char *const unsupported[] = {
+		"ENTRY %e {\n  %m = babybear[4,3]{1,0:D(D, C) NNZ(8)} parameter(0)\n}\n",
+		"ENTRY %e {\n  %x = babybear[8]{0:T(8)} parameter(0)\n}\n",
+		"ENTRY %e {\n  %x = babybear[4,2]{0,1} parameter(0)\n}\n",
+		"ENTRY %e {\n  %x = goldilocks3[4] parameter(0)\n}\n",
+		"ENTRY %e {\n  %x = babybearx4[4]{0:MONT(true)} parameter(0)\n}\n",
+	};
+	static const char *const malformed[] = {
+		"ENTRY %e {\n  %x = babybear[4,2]{1,2} parameter(0)\n}\n",
+		"ENTRY %e {\n  %x = babybear[4]{0:NNZ(2)} parameter(0)\n}\n",
+		"ENTRY %e {\n  %x = babybear[4]{0:FOO(1)} parameter(0)\n}\n",
+	};
+	ffu_error e = {0};
+	for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+		cr_expect_eq(parse_err(unsupported[i], strlen(unsupported[i]), &e), FFU_STATUS_EUNSUPPORTED, "%s: %s",
+			     unsupported[i], e.message);
+	for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++)
+		cr_expect_eq(parse_err(malformed[i], strlen(malformed[i]), &e), FFU_STATUS_EPARSE, "%s: %s", malformed[i],
+			     e.message);
+}

@@ -47,6 +47,8 @@ typedef struct parser {
 
 ffu_status ffu__hp_err_at(parser *p, ffu_status s, int line, int col, const char *fmt, ...) FFU_PRINTF(5, 6);
 #define PERR(t, ...) ffu__hp_err_at(p, FFU_STATUS_EPARSE, (t)->line, (t)->col, __VA_ARGS__)
+/* Valid ZKX/XLA text that fieldfuse cannot run yet (a type, a layout it lacks). */
+#define UNSUPPORTED(t, ...) ffu__hp_err_at(p, FFU_STATUS_EUNSUPPORTED, (t)->line, (t)->col, __VA_ARGS__)
 ffu_status ffu__hp_oom(parser *p);
 /* "expected WHAT, found ..."; a lexer error token reports its own message instead. */
 ffu_status ffu__hp_unexpected(parser *p, const char *what);

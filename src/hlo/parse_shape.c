@@ -89,7 +89,7 @@ static ffu_status read_elem_name(parser *p, elem_name *out)
 		}
 		for (size_t i = 0; i < sizeof zkx_only_types / sizeof zkx_only_types[0]; i++)
 			if (strcmp(name, zkx_only_types[i]) == 0)
-				return PERR(t, "type '" TOKFMT "' (ZKX's %s) is not supported yet by fieldfuse", TOKARG(t),
+				return UNSUPPORTED(t, "type '" TOKFMT "' (ZKX's %s) is not supported yet by fieldfuse", TOKARG(t),
 					    name);
 	}
 	return PERR(t, "unknown type '" TOKFMT "'", TOKARG(t));
@@ -187,7 +187,7 @@ static ffu_status parse_levels(parser *p, layout *lo)
 			return PERR(&p->tok, "layout D(...) lists more than %d dimensions", FFU_MAX_RANK);
 		const ffu_token *t = &p->tok;
 		if (ffu__tok_is(t, "S") || ffu__tok_is(t, "H"))
-			return PERR(t, "dimension level type '%c' (%s) is not supported: only D (dense) and C (compressed)",
+			return UNSUPPORTED(t, "dimension level type '%c' (%s) is not supported: only D (dense) and C (compressed)",
 				    t->text[0], t->text[0] == 'S' ? "singleton" : "loose compressed");
 		if (!ffu__tok_is(t, "D") && !ffu__tok_is(t, "C"))
 			return ffu__hp_unexpected(p, "a dimension level type (D or C)");
@@ -195,7 +195,7 @@ static ffu_status parse_levels(parser *p, layout *lo)
 		ffu__hp_advance(p);
 		/* The lexer has no token for ZKX's suffixes: they arrive as an unexpected character. */
 		if (t->kind == FFU_TOK_ERROR && t->len && (t->text[0] == '+' || t->text[0] == '~'))
-			return PERR(t, "dimension level property '%c' (%s) is not supported", t->text[0],
+			return UNSUPPORTED(t, "dimension level property '%c' (%s) is not supported", t->text[0],
 				    t->text[0] == '+' ? "non-unique" : "unordered");
 	}
 	ffu__hp_advance(p);
@@ -206,13 +206,13 @@ static ffu_status parse_layout_attr(parser *p, layout *lo)
 {
 	ffu_token at = p->tok;
 	if (at.kind == FFU_TOK_ERROR && at.len && (at.text[0] == '#' || at.text[0] == '*'))
-		return PERR(&at, "layout attribute '%c(...)' (%s primitive type) is not supported", at.text[0],
+		return UNSUPPORTED(&at, "layout attribute '%c(...)' (%s primitive type) is not supported", at.text[0],
 			    at.text[0] == '#' ? "index" : "pointer");
 	if (at.kind != FFU_TOK_WORD || at.percent)
 		return ffu__hp_unexpected(p, "a layout attribute or '}'");
 	for (size_t i = 0; i < sizeof unsupported_attrs / sizeof unsupported_attrs[0]; i++)
 		if (ffu__tok_is(&at, unsupported_attrs[i].word))
-			return PERR(&at, "layout attribute '%s(...)' (%s) is not supported", unsupported_attrs[i].word,
+			return UNSUPPORTED(&at, "layout attribute '%s(...)' (%s) is not supported", unsupported_attrs[i].word,
 				    unsupported_attrs[i].means);
 	bool d = ffu__tok_is(&at, "D"), nnz = ffu__tok_is(&at, "NNZ"), mont = ffu__tok_is(&at, "MONT");
 	if (!d && !nnz && !mont)
@@ -292,13 +292,13 @@ static ffu_status check_layout(parser *p, const layout *lo, const ffu_shape *s)
 	if (sparse) {
 		bool csr = s->rank == 2 && !lo->compressed[0] && lo->compressed[1] && row_major;
 		if (!csr)
-			return PERR(&lo->levels_tok, "sparse layout of %s is not supported: the only sparse layout is CSR "
+			return UNSUPPORTED(&lo->levels_tok, "sparse layout of %s is not supported: the only sparse layout is CSR "
 				    "(D(D, C) on a rank-2 array, minor_to_major {1,0})", sb);
-		return PERR(&lo->levels_tok, "CSR sparse array %s: sparse arrays are the matrix operand of `dot`, "
+		return UNSUPPORTED(&lo->levels_tok, "CSR sparse array %s: sparse arrays are the matrix operand of `dot`, "
 			    "which fieldfuse does not support yet", sb);
 	}
 	if (!row_major)
-		return PERR(&lo->open, "layout of %s is not row-major: fieldfuse arrays are dense row-major "
+		return UNSUPPORTED(&lo->open, "layout of %s is not row-major: fieldfuse arrays are dense row-major "
 			    "(minor_to_major {%s})", sb, s->rank == 2 ? "1,0" : s->rank == 3 ? "2,1,0" : "3,2,1,0");
 	return FFU_STATUS_OK;
 }
@@ -323,7 +323,7 @@ static ffu_status settle_type(parser *p, const elem_name *en, const layout *lo, 
 		*out = (ffu_type)(en->field + FFU_FIELD_COUNT); /* its _mont twin (fields/field.h) */
 	} else {
 		const ffu_token *why = lo->mont == 1 ? &lo->mont_tok : &en->tok;
-		return PERR(why, "Montgomery-form %s (%s) is not supported yet: extension fields are canonical "
+		return UNSUPPORTED(why, "Montgomery-form %s (%s) is not supported yet: extension fields are canonical "
 			    "only; write %s_std", fname, lo->mont == 1 ? "MONT(true)" : "a plain name in dialect zkx-2026.01",
 			    fname);
 	}
