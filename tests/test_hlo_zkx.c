@@ -209,6 +209,16 @@ static uint32_t u32_at(const unsigned char *b)
 	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
+/* Parsed in AUTO, which must choose zkx-2026.01 because of the word at line:col. */
+static ffu_module *parse_auto_zkx(const char *text, int line, int col)
+{
+	ffu_parse_options o = {0};
+	ffu_module *m = parse_dialect(text, &o);
+	cr_assert_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
+	cr_assert(o.auto_line == line && o.auto_col == col, "chosen at %d:%d", o.auto_line, o.auto_col);
+	return m;
+}
+
 /* babybear: R = 2^32, R mod p = 268435454; 2R mod p = 536870908. */
 static const char *const plain_module =
 	"ENTRY %main {\n"
@@ -261,11 +271,7 @@ Test(hlo_zkx, dialect_auto_by_std_name)
 		"  %s = babybear_std[2] convert(%x)\n"
 		"  ROOT %t = (babybear_std[2], babybear_std[], babybear_mont[]) tuple(%s, %k, %m)\n"
 		"}\n";
-	ffu_parse_options o = {0};
-	ffu_module *m = parse_dialect(text, &o);
-	cr_assert_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
-	cr_assert_eq(o.auto_line, 3);
-	cr_assert_eq(o.auto_col, 8);
+	ffu_module *m = parse_auto_zkx(text, 3, 8);
 	/* The plain name before the `_std` one is Montgomery too: the dialect is the module's. */
 	cr_assert_eq(m->entry->params[0]->shape.type, FFU_TYPE_BABYBEAR_MONT);
 	cr_assert_eq(find_inst(m->entry, "s")->shape.type, FFU_TYPE_BABYBEAR);
@@ -276,7 +282,7 @@ Test(hlo_zkx, dialect_auto_by_std_name)
 	free(round_trip(text));
 
 	/* An explicit fieldfuse dialect keeps plain canonical; `_std` is canonical in both. */
-	o = (ffu_parse_options){.dialect = FFU_DIALECT_FIELDFUSE};
+	ffu_parse_options o = {.dialect = FFU_DIALECT_FIELDFUSE};
 	m = parse_dialect(text, &o);
 	cr_assert_eq(o.dialect_used, FFU_DIALECT_FIELDFUSE);
 	cr_assert_eq(o.auto_line, 0);
@@ -296,11 +302,7 @@ Test(hlo_zkx, dialect_auto_by_mont_layout)
 		"  %e = babybearx4[2]{0:MONT(false)} parameter(3)\n"
 		"  ROOT %s = babybear[2]{0:MONT(false)} convert(%x)\n"
 		"}\n";
-	ffu_parse_options o = {0};
-	ffu_module *m = parse_dialect(text, &o);
-	cr_assert_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
-	cr_assert_eq(o.auto_line, 3);
-	cr_assert_eq(o.auto_col, 21);
+	ffu_module *m = parse_auto_zkx(text, 3, 21);
 	cr_assert_eq(m->entry->params[0]->shape.type, FFU_TYPE_BABYBEAR_MONT);
 	cr_assert_eq(m->entry->params[1]->shape.type, FFU_TYPE_BABYBEAR);
 	cr_assert_eq(m->entry->params[2]->shape.type, FFU_TYPE_KOALABEAR_MONT);
