@@ -220,6 +220,50 @@ Test(api, print_round_trip)
 	ffu_error_clear(&e);
 }
 
+/* The dialect option (docs/api.md): ZKX's plain names are Montgomery, reported back. */
+Test(api, parse_with_dialect)
+{
+	static const char zkx[] = "ENTRY %main {\n"
+				  "  %x = babybear[2] parameter(0)\n"
+				  "  %c = babybear[2] constant({1, 2})\n"
+				  "  ROOT %r = babybear[2] multiply(%x, %c)\n"
+				  "}\n";
+	ffu_error e = {0};
+	ffu_program *p = NULL;
+	ffu_parse_options o = {.dialect = FFU_DIALECT_ZKX_2026_01};
+	cr_assert_eq(ffu_program_parse_with(&p, zkx, strlen(zkx), "zkx.hlo", &o, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_expect_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
+	cr_expect_str_eq(ffu_program_name(p), "module_main");
+	ffu_array_info info;
+	cr_assert_eq(ffu_program_input(p, 0, &info), FFU_STATUS_OK);
+	cr_expect_str_eq(info.type, "babybear_mont");
+	/* (3, 5) as 3R, 5R mod p times (1, 2): (3, 10) as 3R, 10R mod p. */
+	uint32_t x[2] = {805306362u, 1342177270u}, r[2] = {0, 0};
+	const void *in[] = {x};
+	void *out[] = {r};
+	cr_assert_eq(ffu_program_interpret(p, in, out, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_expect_eq(r[0], 805306362u);
+	cr_expect_eq(r[1], 671088619u);
+	ffu_program_destroy(&p);
+
+	/* AUTO reports the `_std` name that chose zkx-2026.01; NULL options mean AUTO too. */
+	static const char std[] = "ENTRY %main {\n  %x = babybear_std[2] parameter(0)\n}\n";
+	o = (ffu_parse_options){0};
+	cr_assert_eq(ffu_program_parse_with(&p, std, strlen(std), NULL, &o, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_expect_eq(o.dialect_used, FFU_DIALECT_ZKX_2026_01);
+	cr_expect(o.auto_line == 2 && o.auto_col == 8, "%d:%d", o.auto_line, o.auto_col);
+	ffu_program_destroy(&p);
+	cr_assert_eq(ffu_program_parse_with(&p, std, strlen(std), NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_program_destroy(&p);
+	cr_expect_str_eq(ffu_dialect_name(FFU_DIALECT_ZKX_2026_01), "zkx-2026.01");
+	cr_expect_str_eq(ffu_dialect_name(FFU_DIALECT_FIELDFUSE), "fieldfuse");
+	cr_expect_null(ffu_dialect_name((ffu_dialect)3));
+	o = (ffu_parse_options){.dialect = (ffu_dialect)3};
+	cr_expect_eq(ffu_program_parse_with(&p, std, strlen(std), NULL, &o, &e), FFU_STATUS_EINVAL);
+	cr_expect_null(p);
+	ffu_error_clear(&e);
+}
+
 Test(api, input_output_info)
 {
 	ffu_program *p = parse_ok(mixed_text);

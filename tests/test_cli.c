@@ -554,6 +554,81 @@ Test(cli, malformed_hlo_position)
 	result_free(&r);
 }
 
+/*
+ * --dialect (docs/hlo.md "Dialects"): ZKX up to 2026-01 reads a plain babybear as Montgomery
+ * form, so value files hold raw Montgomery integers (x * 2^32 mod p) and constants are
+ * canonical numbers; a `_std` name selects that dialect by itself, with a note on stderr.
+ */
+static const char zkx_hlo[] =
+	"ENTRY %main {\n"
+	"  %x = babybear[2] parameter(0)\n"
+	"  %c = babybear[2] constant({1, 2})\n"
+	"  ROOT %r = babybear[2] multiply(%x, %c)\n"
+	"}\n";
+
+Test(cli, dialect_zkx_2026_01)
+{
+	const char *prog = write_text("zkx.hlo", zkx_hlo);
+	/* x = (3, 5) canonical, given as 3R, 5R mod p; x * (1, 2) = (3, 10) comes back as 3R, 10R. */
+	const char *in = write_text("x.txt", "805306362\n1342177270\n");
+	char spec[300];
+	snprintf(spec, sizeof spec, "0=%s", in);
+	result r = CLI("run", prog, "--dialect", "zkx-2026.01", "--input", spec, "--device", "pocl", "--check");
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	cr_expect(strstr(r.out, "# babybear_mont[2]\n805306362\n671088619\n"), "%s", r.out);
+	cr_expect_str_eq(r.err, "check: ok (2 elements)\n");
+	result_free(&r);
+	/* The fieldfuse dialect reads the same text and values as canonical. */
+	const char *small = write_text("x2.txt", "3\n5\n");
+	snprintf(spec, sizeof spec, "0=%s", small);
+	r = CLI("run", prog, "--dialect", "fieldfuse", "--input", spec, "--device", "pocl");
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	cr_expect(strstr(r.out, "# babybear[2]\n3\n10\n"), "%s", r.out);
+	result_free(&r);
+	/* The printed program is in the fieldfuse dialect: the constant as its raw Montgomery form. */
+	r = CLI("compile", prog, "--dialect=zkx-2026.01", "--no-fuse");
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	cr_expect(strstr(r.out, "%c = babybear_mont[2] constant({268435454, 536870908})\n"), "%s", r.out);
+	cr_expect_str_eq(r.err, "");
+	result_free(&r);
+
+	/* A `_std` name chooses zkx-2026.01 and says where. */
+	const char *std = write_text("std.hlo", "ENTRY %main {\n"
+						"  %x = babybear[2] parameter(0)\n"
+						"  ROOT %s = babybear_std[2] convert(%x)\n"
+						"}\n");
+	r = CLI("compile", std);
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	char want[400];
+	snprintf(want, sizeof want, "%s:3:13: note: a `_std` type or MONT(...) layout selects dialect zkx-2026.01", std);
+	cr_expect(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+	cr_expect(strstr(r.out, "%x = babybear_mont[2] parameter(0)\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "= babybear[2] convert(%param.1)\n"), "%s", r.out);
+	result_free(&r);
+	/* Explicit --dialect fieldfuse: no note, plain stays canonical. */
+	r = CLI("compile", std, "--dialect", "fieldfuse");
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	cr_expect_str_eq(r.err, "");
+	cr_expect(strstr(r.out, "%x = babybear[2] parameter(0)\n"), "%s", r.out);
+	result_free(&r);
+
+	/* Bad values and bad layouts are usage errors (exit 2) with positions. */
+	r = CLI("run", prog, "--dialect", "zkx", "--random", "1");
+	cr_expect_eq(r.code, 2);
+	cr_expect_str_eq(r.err, "fieldfuse: error: run: --dialect takes auto, fieldfuse or zkx-2026.01, not 'zkx'\n");
+	result_free(&r);
+	r = CLI("compile", prog, "--dialect");
+	cr_expect_eq(r.code, 2);
+	cr_expect(strstr(r.err, "--dialect needs a value"), "%s", r.err);
+	result_free(&r);
+	const char *tiled = write_text("tiled.hlo", "ENTRY %main {\n  %x = babybear[8]{0:T(8)} parameter(0)\n}\n");
+	r = CLI("compile", tiled);
+	cr_expect_eq(r.code, 2);
+	snprintf(want, sizeof want, "%s:2:22: error: layout attribute 'T(...)' (tiling) is not supported\n", tiled);
+	cr_expect_str_eq(r.err, want);
+	result_free(&r);
+}
+
 Test(cli, value_not_below_p)
 {
 	const char *prog = write_text("seed.hlo", seed_hlo);

@@ -34,6 +34,8 @@
  * integer in [0, p), little-endian, in the element type's storage size (4 bytes for the
  * 31-bit fields, 32 for bn254_sf), row-major. How a device stores them is not the caller's
  * concern. An input element that is not < p is rejected (FFU_STATUS_EINVAL), never reduced.
+ * For a `_mont` type (which is what ZKX's plain names become in FFU_DIALECT_ZKX_2026_01,
+ * see ffu_parse_options) the element is the raw Montgomery integer x * R mod p.
  *
  * Environment: FIELDFUSE_DISABLE_FUSION=1 makes ffu_program_run behave as if no_fuse were
  * set (a kill switch for bisecting, read once per process); FIELDFUSE_DEVICE is the default
@@ -90,6 +92,40 @@ typedef struct ffu_array_info {
  */
 FFU_API ffu_status ffu_program_parse(ffu_program **out, const char *text, size_t len, const char *name,
 				     ffu_error *e);
+/*
+ * Which form a plain field type name (`babybear`) means (docs/hlo.md "Dialects"). The
+ * explicit spellings mean the same in every dialect: `_mont` Montgomery, `_std` canonical,
+ * a layout's MONT(true) / MONT(false) Montgomery / canonical.
+ *   FIELDFUSE      plain = canonical (today's zk_dtypes, fieldfuse's printer).
+ *   ZKX_2026_01    plain = Montgomery, as ZKX up to 2026-01; constants are canonical numbers
+ *                  converted to the type's form, as ZKX's parser does.
+ *   AUTO           ZKX_2026_01 if the text names a `_std` type or a MONT(...) layout
+ *                  (both exist only in that era of ZKX), else FIELDFUSE.
+ * Programs print in the FIELDFUSE dialect (`babybear_mont` for a ZKX plain `babybear`).
+ */
+typedef enum ffu_dialect {
+	FFU_DIALECT_AUTO = 0,
+	FFU_DIALECT_FIELDFUSE = 1,
+	FFU_DIALECT_ZKX_2026_01 = 2,
+} ffu_dialect;
+
+/* "auto", "fieldfuse", "zkx-2026.01" (the CLI's --dialect values); NULL if out of range. */
+FFU_API const char *ffu_dialect_name(ffu_dialect d);
+
+typedef struct ffu_parse_options {
+	ffu_dialect dialect;      /* in: FFU_DIALECT_AUTO (zero) by default */
+	ffu_dialect dialect_used; /* out: what the text was read as (never AUTO) */
+	/* out: where AUTO found the `_std` name or MONT(...) that chose ZKX_2026_01; 0 if it did not */
+	int auto_line, auto_col;
+} ffu_parse_options;
+
+/*
+ * ffu_program_parse with options (NULL: the defaults, which is what ffu_program_parse
+ * uses). The library prints nothing: a caller that wants to tell its user that AUTO chose
+ * ZKX_2026_01 reads dialect_used and auto_line / auto_col (the CLI prints a note).
+ */
+FFU_API ffu_status ffu_program_parse_with(ffu_program **out, const char *text, size_t len, const char *name,
+					  ffu_parse_options *o, ffu_error *e);
 /* The module in canonical text form (parsing it gives an equal program). *out_text malloc'd: free(). */
 FFU_API ffu_status ffu_program_print(char **out_text, const ffu_program *p, ffu_error *e);
 FFU_API void ffu_program_destroy(ffu_program **p);

@@ -139,7 +139,23 @@ out:
 	return st;
 }
 
+const char *ffu_dialect_name(ffu_dialect d)
+{
+	switch (d) {
+	case FFU_DIALECT_AUTO: return "auto";
+	case FFU_DIALECT_FIELDFUSE: return "fieldfuse";
+	case FFU_DIALECT_ZKX_2026_01: return "zkx-2026.01";
+	}
+	return NULL;
+}
+
 ffu_status ffu_program_parse(ffu_program **out, const char *text, size_t len, const char *name, ffu_error *e)
+{
+	return ffu_program_parse_with(out, text, len, name, NULL, e);
+}
+
+ffu_status ffu_program_parse_with(ffu_program **out, const char *text, size_t len, const char *name,
+				  ffu_parse_options *o, ffu_error *e)
 {
 	ffu_error_clear(e);
 	if (!out)
@@ -149,7 +165,7 @@ ffu_status ffu_program_parse(ffu_program **out, const char *text, size_t len, co
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_program_parse: text is NULL");
 	const char *file = name && name[0] ? name : "<input>";
 	ffu_module *m = NULL;
-	ffu_status st = ffu__hlo_parse(&m, text ? text : "", len, file, e);
+	ffu_status st = ffu__hlo_parse_with(&m, text ? text : "", len, file, o, e);
 	if (st)
 		return st;
 	return ffu__program_from_module(out, m, file, e);

@@ -6,12 +6,16 @@
  * caller frees with ffu__module_free; on failure *out is NULL and e (if given) holds the
  * status (EPARSE, EVERIFY, EUNSUPPORTED, ENOMEM), message and FILE:LINE:COL.
  * Printing then parsing gives back an equal module, and printing that gives the same text.
+ * Text is read as XLA and ZKX write it (optional HloModule and ENTRY, instruction names
+ * scoped per computation, ZKX's dialects of plain type names); the module keeps unique
+ * names (later duplicates renamed NAME.N) and prints in fieldfuse's own dialect.
  */
 #ifndef FFU_HLO_HLO_H
 #define FFU_HLO_HLO_H
 
 #include <stddef.h>
 
+#include "fieldfuse/fieldfuse.h"
 #include "ir/ir.h"
 #include "util/strbuf.h"
 
@@ -23,6 +27,9 @@
 enum { FFU_HLO_MAX_NESTING = 64 };
 ffu_status ffu__hlo_parse(ffu_module **out, const char *text, size_t len, const char *file,
 			  ffu_error *e);
+/* Same, in the dialect o asks for (NULL: FFU_DIALECT_AUTO); o's out fields are filled. */
+ffu_status ffu__hlo_parse_with(ffu_module **out, const char *text, size_t len, const char *file,
+			       ffu_parse_options *o, ffu_error *e);
 
 /*
  * Appends m in canonical form (docs/hlo.md): `HloModule name`, then each computation in

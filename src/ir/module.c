@@ -156,8 +156,10 @@ const char *ffu__module_unique_name(ffu_module *m, const char *base)
 	char buf[256];
 	if (!m->names_built && !build_names(m))
 		return NULL;
+	/* The base is cut so that the counter always fits: a long name from the text (the
+	   parser renames scoped duplicates through here) must still give new names. */
 	do
-		snprintf(buf, sizeof buf, "%s.%u", base, m->name_counter++);
+		snprintf(buf, sizeof buf, "%.200s.%u", base, m->name_counter++);
 	while (ffu__sym_get(&m->names, buf, strlen(buf)));
 	return ffu__arena_strdup(&m->arena, buf);
 }

@@ -3,7 +3,9 @@
  * needs no device: parse (which verifies), verify again, the pass pipeline fused and
  * unfused, print, re-parse, print again (must be identical: the printer's contract in
  * hlo.h), and code generation. Any input may be rejected, but only with a status and a
- * message; everything accepted must survive the whole chain.
+ * message; everything accepted must survive the whole chain. The text is also read in
+ * dialect zkx-2026.01 (plain names Montgomery), which must agree with auto where auto
+ * chose that dialect.
  *
  * Ownership: every module, buffer and error record is freed before returning.
  */
@@ -170,14 +172,48 @@ out:
 	ffu_error_clear(&e);
 }
 
+/*
+ * The same text read in dialect zkx-2026.01 explicitly: accepted or rejected with a message
+ * like any input; where AUTO (auto_m, read with auto_o) already chose that dialect, the
+ * explicit reading must give the same module.
+ */
+static void check_zkx_dialect(const uint8_t *data, size_t size, const ffu_module *auto_m,
+			      const ffu_parse_options *auto_o)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	ffu_strbuf a = {0}, b = {0};
+	bool same_dialect = auto_m && auto_o->dialect_used == FFU_DIALECT_ZKX_2026_01;
+	ffu_parse_options o = {.dialect = FFU_DIALECT_ZKX_2026_01};
+	ffu_status st = ffu__hlo_parse_with(&m, (const char *)data, size, "fuzz.hlo", &o, &e);
+
+	if (st) {
+		check_error(st, &e, "parse as zkx-2026.01");
+		CHECK(!same_dialect, "zkx-2026.01 rejects what auto read as zkx-2026.01: %s", e.message);
+		goto out;
+	}
+	CHECK(o.dialect_used == FFU_DIALECT_ZKX_2026_01 && o.auto_line == 0, "explicit dialect not kept");
+	check_print_roundtrip(m, "zkx-2026.01");
+	if (same_dialect && ffu__hlo_print(&a, auto_m, &e) == FFU_STATUS_OK && ffu__hlo_print(&b, m, &e) == FFU_STATUS_OK)
+		CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "auto and explicit zkx-2026.01 differ:\n%s\n---\n%s",
+		      ffu__sb_cstr(&a), ffu__sb_cstr(&b));
+out:
+	ffu__sb_free(&a);
+	ffu__sb_free(&b);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+}
+
 int ffu_fuzz_hlo(const uint8_t *data, size_t size)
 {
 	ffu_error e = {0};
 	ffu_module *m = NULL;
 	values in = {0}, ref = {0};
 	bool have_ref = false;
-	ffu_status st = ffu__hlo_parse(&m, (const char *)data, size, "fuzz.hlo", &e);
+	ffu_parse_options po = {0};
+	ffu_status st = ffu__hlo_parse_with(&m, (const char *)data, size, "fuzz.hlo", &po, &e);
 
+	check_zkx_dialect(data, size, st ? NULL : m, &po);
 	if (st) {
 		check_error(st, &e, "parse");
 		CHECK(m == NULL, "parse failed but returned a module");

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "fieldfuse/fieldfuse.h"
 #include "ir/ir.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -15,8 +16,13 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 int cli_fail(const ffu_error *e);
 /* "fieldfuse: error: <msg>" for usage errors; returns CLI_USAGE. */
 int cli_usage(const char *fmt, ...) FFU_PRINTF(1, 2);
-/* Reads, parses and verifies an HLO file. */
-ffu_status cli_load(const char *path, ffu_module **out, ffu_error *e);
+/*
+ * Reads, parses (in dialect, docs/hlo.md "Dialects") and verifies an HLO file. When
+ * FFU_DIALECT_AUTO picks zkx-2026.01, says so on stderr with the position that decided it.
+ */
+ffu_status cli_load(const char *path, ffu_dialect dialect, ffu_module **out, ffu_error *e);
+/* `--dialect VALUE` of subcommand cmd into *out; a usage error (CLI_USAGE) for an unknown value. */
+int cli_dialect(const char *cmd, const char *value, ffu_dialect *out);
 /* Fusion on unless --no-fuse or FIELDFUSE_DISABLE_FUSION=1. */
 bool cli_fusion_enabled(bool no_fuse_flag);
 /* If argv[*i] is `--name VALUE` or `--name=VALUE`, stores VALUE and advances; -1 when VALUE is missing. */

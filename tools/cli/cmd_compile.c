@@ -39,13 +39,17 @@ static int add_disabled(char *list, size_t size, const char *names)
 
 int cmd_compile(int argc, char **argv)
 {
-	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL, *lanes_arg = NULL, *dis = NULL;
+	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL, *lanes_arg = NULL, *dis = NULL, *dia = NULL;
+	ffu_dialect dialect = FFU_DIALECT_AUTO;
 	char disabled[256] = "";
 	bool no_fuse = false;
 	for (int i = 1; i < argc; i++) {
 		int r;
 		if ((r = cli_opt(argc, argv, &i, "--disable-pass", &dis)) > 0) {
 			if ((r = add_disabled(disabled, sizeof disabled, dis)))
+				return r;
+		} else if (!r && (r = cli_opt(argc, argv, &i, "--dialect", &dia)) > 0) {
+			if ((r = cli_dialect("compile", dia, &dialect)))
 				return r;
 		} else if (r < 0) {
 			return cli_usage("compile: %s needs a value", argv[i]);
@@ -85,7 +89,7 @@ int cmd_compile(int argc, char **argv)
 	int rc = CLI_OK, n_kernels = 0;
 	ffu_pass_opts po = {.fuse = cli_fusion_enabled(no_fuse), .dump_after = dump, .dump_to = stderr,
 			    .disable = disabled[0] ? disabled : NULL};
-	ffu_status st = cli_load(path, &m, &e);
+	ffu_status st = cli_load(path, dialect, &m, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__passes_run(m, &po, &e);
 	if (st == FFU_STATUS_OK)

@@ -22,6 +22,7 @@ typedef struct run_args {
 	int n_inputs;
 	bool check, no_fuse, json;
 	char disabled[256]; /* --disable-pass names, comma-separated */
+	ffu_dialect dialect;
 } run_args;
 
 /* --disable-pass NAME[,NAME...] (repeatable): checked here, before any work. */
@@ -47,6 +48,9 @@ static int parse_args(run_args *a, int argc, char **argv)
 			a->inputs[a->n_inputs++] = v;
 		} else if (!r && (r = cli_opt(argc, argv, &i, "--disable-pass", &v)) > 0) {
 			if ((r = add_disabled(a, v)))
+				return r;
+		} else if (!r && (r = cli_opt(argc, argv, &i, "--dialect", &v)) > 0) {
+			if ((r = cli_dialect("run", v, &a->dialect)))
 				return r;
 		} else if (r < 0 || (r = cli_opt(argc, argv, &i, "-o", &a->out)) < 0 ||
 			   (!r && (r = cli_opt(argc, argv, &i, "--device", &a->device)) < 0) ||
@@ -204,7 +208,7 @@ int cmd_run(int argc, char **argv)
 	double ms = 0;
 	long long elements = 0;
 
-	ffu_status st = cli_load(a.path, &m, &e);
+	ffu_status st = cli_load(a.path, a.dialect, &m, &e);
 	if (st)
 		goto out;
 	n_params = m->entry->n_params;

@@ -38,22 +38,39 @@ int cli_usage(const char *fmt, ...)
 	return CLI_USAGE;
 }
 
-ffu_status cli_load(const char *path, ffu_module **out, ffu_error *e)
+ffu_status cli_load(const char *path, ffu_dialect dialect, ffu_module **out, ffu_error *e)
 {
 	char *text = NULL;
 	size_t len = 0;
 	*out = NULL;
+	ffu_parse_options po = {.dialect = dialect};
 	ffu_status st = ffu__file_read(path, &text, &len, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__hlo_parse(out, text, len, path, e);
+		st = ffu__hlo_parse_with(out, text, len, path, &po, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__module_verify(*out, path, e);
+	if (st == FFU_STATUS_OK && po.auto_line)
+		fprintf(stderr,
+			"%s:%d:%d: note: a `_std` type or MONT(...) layout selects dialect zkx-2026.01: plain field "
+			"names mean Montgomery form (--dialect fieldfuse reads them as canonical)\n",
+			path, po.auto_line, po.auto_col);
 	if (st) {
 		ffu__module_free(*out);
 		*out = NULL;
 	}
 	free(text);
 	return st;
+}
+
+int cli_dialect(const char *cmd, const char *value, ffu_dialect *out)
+{
+	for (int d = FFU_DIALECT_AUTO; ffu_dialect_name((ffu_dialect)d); d++) {
+		if (strcmp(value, ffu_dialect_name((ffu_dialect)d)) == 0) {
+			*out = (ffu_dialect)d;
+			return CLI_OK;
+		}
+	}
+	return cli_usage("%s: --dialect takes auto, fieldfuse or zkx-2026.01, not '%s'", cmd, value);
 }
 
 bool cli_fusion_enabled(bool no_fuse_flag)

@@ -13,10 +13,11 @@ static const struct {
 	{"devices", cmd_devices, "devices [--json]"},
 	{"run", cmd_run,
 	 "run PROGRAM.hlo [--input N=FILE | NAME=FILE]... [--random SEED] [-o FILE]\n"
-	 "                          [--device SEL] [--check] [--no-fuse] [--disable-pass NAME]... [--json]"},
+	 "                          [--device SEL] [--check] [--no-fuse] [--disable-pass NAME]... [--json]\n"
+	 "                          [--dialect auto|fieldfuse|zkx-2026.01]"},
 	{"compile", cmd_compile,
 	 "compile PROGRAM.hlo [--emit hlo|cl] [--lanes N] [--no-fuse] [--disable-pass NAME]...\n"
-	 "                          [--dump-after PASS|all] [-o FILE]"},
+	 "                          [--dump-after PASS|all] [-o FILE] [--dialect auto|fieldfuse|zkx-2026.01]"},
 	{"bench", cmd_bench,
 	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--timing kernel|end_to_end] [--runs N]\n"
 	 "                          [--warmup N] [--json FILE] [--csv FILE] [--plot FILE.png]"},
