@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/target.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
 #include "programs.h"
+#include "runtime/cl.h"
 #include "runtime/exec.h"
 #include "support.h"
 
@@ -103,10 +105,15 @@ static void run_case(ffu_cl *cl, const test_program *tp, long long n, bool fuse,
 	ffu_error_clear(&e);
 }
 
-static void run_all_matching(const char *device, const char *name_part)
+/* gpu_code: the context's target as a GPU's (tree fold, 32-bit containers, one lane) */
+static void run_all_matching(const char *device, const char *name_part, bool gpu_code)
 {
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
+	if (gpu_code) {
+		ffu__target_set_class(&cl.target, FFU_DEVICE_CLASS_GPU);
+		cl.target.profile.lanes = 1;
+	}
 	for (int p = 0; p < ffu_test_n_programs; p++) {
 		const test_program *tp = &ffu_test_programs[p];
 		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0] && strstr(tp->name, name_part); l++) {
@@ -123,26 +130,25 @@ static void run_all_matching(const char *device, const char *name_part)
 
 static void run_all(const char *device)
 {
-	run_all_matching(device, "");
+	run_all_matching(device, "", false);
 }
 
 /*
  * CPU devices fold a work-group's partial sums serially (codegen.c: emit_stage1); GPUs
- * use a tree in local memory. With one lane the CPU devices get the GPU code, so both
- * paths run in CI on two OpenCL implementations.
+ * use a tree in local memory. A CPU context whose target is set to a GPU's gets the GPU
+ * code, so both paths run in CI on two OpenCL implementations. (FIELDFUSE_LANES=1 no
+ * longer does that: lanes change only lanes, device/target.h.)
  */
 Test(pipeline, reductions_gpu_path_pocl, .timeout = 600)
 {
-	setenv("FIELDFUSE_LANES", "1", 1);
-	run_all_matching(ffu_test_devices[0], "reduce");
-	run_all_matching(ffu_test_devices[0], "sumcheck");
+	run_all_matching(ffu_test_devices[0], "reduce", true);
+	run_all_matching(ffu_test_devices[0], "sumcheck", true);
 }
 
 Test(pipeline, reductions_gpu_path_rusticl, .timeout = 600)
 {
-	setenv("FIELDFUSE_LANES", "1", 1);
-	run_all_matching(ffu_test_devices[1], "reduce");
-	run_all_matching(ffu_test_devices[1], "sumcheck");
+	run_all_matching(ffu_test_devices[1], "reduce", true);
+	run_all_matching(ffu_test_devices[1], "sumcheck", true);
 }
 
 Test(pipeline, pocl, .timeout = 600)
@@ -178,6 +184,36 @@ Test(pipeline, limb64_for_loop_kernels)
 	s = ffu_test_generate(product, 4, &wl);
 	cr_expect_null(strstr(s, def), "element-wise product with 64-bit limbs");
 	free(s);
+}
+
+/*
+ * The target's class, not its lanes, decides the reductions' fold and the extensions'
+ * containers: a CPU with one lane keeps both, a GPU with four lanes gets neither.
+ */
+Test(pipeline, class_not_lanes_decides_fold_and_containers)
+{
+	const test_program *tp = NULL;
+	for (int p = 0; p < ffu_test_n_programs; p++)
+		if (strcmp(ffu_test_programs[p].name, "sumcheck_rows_babybearx4") == 0)
+			tp = &ffu_test_programs[p];
+	cr_assert(tp);
+	char *text = ffu_test_program_text(tp, 1000);
+	const char *serial = "if (lid == 0) {\n\t\tfor (ulong s = 1; s < wg; s++)";
+	const char *w64 = "#define FFU_EXT_W64";
+	ffu_target t;
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 1);
+	char *s = ffu_test_generate_for(text, &t, NULL);
+	cr_expect(strstr(s, serial), "a CPU with one lane folds serially");
+	cr_expect(strstr(s, w64), "a CPU with one lane keeps 64-bit containers");
+	cr_expect_null(strstr(s, "_wide("), "one lane: no wide kernel");
+	free(s);
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_GPU, 4);
+	s = ffu_test_generate_for(text, &t, NULL);
+	cr_expect_null(strstr(s, serial), "a GPU with four lanes folds by a tree");
+	cr_expect(strstr(s, "for (ulong s = wg / 2; s > 0; s >>= 1)"), "a GPU with four lanes folds by a tree");
+	cr_expect_null(strstr(s, w64), "a GPU with four lanes keeps 32-bit containers");
+	free(s);
+	free(text);
 }
 
 /*

@@ -33,6 +33,7 @@
 
 #include "codegen/addchain.h"
 #include "codegen/field_cl.h"
+#include "device/target.h"
 
 enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
 #define INV_MARK "/*ffu_inv " /* emit_inv's marker: field, type, result, operand */
@@ -1086,9 +1087,9 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 	return (wide_plan){WIDE_LANES, deep ? DEEP_CHAIN_LANES : lanes, NULL};
 }
 
-int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
+int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t)
 {
-	return plan_wide(fusion, lanes).lanes;
+	return plan_wide(fusion, t->profile.lanes).lanes;
 }
 
 static void emit_params(ffu_strbuf *sb, const char *name, const ffu_computation *fc)
@@ -1544,19 +1545,21 @@ void ffu__codegen_final_kernel_name(char *buf, int k)
  * 16.4 ms). The program's other 256-bit kernels pay for it (element-wise ones run 1.8x
  * slower with 64-bit limbs, vectorised), but next to a batch inversion they are small.
  */
-ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, int lanes)
+ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target *t)
 {
-	ffu_cl_field_opts fo = {.ext_w64 = lanes > 1};
-	for (int i = 0; m && lanes > 1 && i < m->entry->n_insts; i++) {
+	ffu_cl_field_opts fo = {.ext_w64 = t->ext_w64};
+	for (int i = 0; m && i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
-		if (in->op == FFU_OP_FUSION && plan_wide(in, lanes).kind == WIDE_INV_LOOP)
+		if (in->op == FFU_OP_FUSION && plan_wide(in, t->profile.lanes).kind == WIDE_INV_LOOP)
 			fo.limb_bits = 64;
 	}
 	return fo;
 }
 
-ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e)
+ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, int *n_kernels,
+				ffu_error *e)
 {
+	const int lanes = t->profile.lanes;
 	bool used[FFU_ELEM_COUNT] = {0};
 	*n_kernels = 0;
 	for (int c = 0; c < m->n_comps; c++) {
@@ -1568,16 +1571,16 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 				used[cl_field(f)->id] = true;
 		}
 	}
-	/* CPU devices: the vector instances the wide kernels of some fusions compute in */
+	/* the vector instances the wide kernels of some fusions compute in */
 	bool used_vec[FFU_ELEM_COUNT] = {0};
-	for (int i = 0; i < m->entry->n_insts && lanes > 1; i++) {
+	for (int i = 0; i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
 		const ffu_field *vx = in->op == FFU_OP_FUSION ? plan_wide(in, lanes).vx : NULL;
 		if (vx)
 			used_vec[vx->id] = true;
 	}
 	ffu__cl_emit_common(sb);
-	ffu_cl_field_opts fo = ffu__codegen_field_opts(m, lanes);
+	ffu_cl_field_opts fo = ffu__codegen_field_opts(m, t);
 	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
@@ -1586,8 +1589,7 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 		if (in->op != FFU_OP_FUSION)
 			continue;
 		int k = (*n_kernels)++;
-		/* lanes > 1: the device profile's CPU devices (work-items in SIMD lanes of a core) */
-		ffu_status st = ffu__codegen_is_reduction(in) ? emit_reduce_kernels(sb, in, k, lanes > 1, e)
+		ffu_status st = ffu__codegen_is_reduction(in) ? emit_reduce_kernels(sb, in, k, t->fold == FFU_FOLD_SERIAL, e)
 							      : emit_loop_kernel(sb, in, k, lanes, e);
 		if (st)
 			return st;

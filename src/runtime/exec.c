@@ -21,7 +21,7 @@
 
 #include "codegen/codegen.h"
 #include "codegen/field_cl.h"
-#include "device/profile.h"
+#include "device/target.h"
 #include "runtime/cl_fault.h"
 #include "util/strbuf.h"
 
@@ -32,6 +32,7 @@ typedef struct red_plan {
 	size_t Gf, G;     /* whole chunks of wg * L per output; partials per output (Gf + tail) */
 	cl_kernel tail;   /* stage 1 for the elements after the whole chunks */
 	cl_kernel final;  /* stage 2 */
+	ffu_kernel_limits tail_lim, final_lim; /* queried once, at create */
 	int *partials;    /* per output: the value holding its O * G accumulators (an intermediate) */
 	size_t *lm_bytes; /* local scratch per output for a work-group */
 	int n_out;
@@ -74,11 +75,10 @@ struct ffu_exec {
 	cl_kernel *kernels;
 	const ffu_inst **kernel_inst; /* the fusion instruction of each kernel */
 	cl_kernel *wide;              /* its wide variant (codegen.h), or NULL */
+	ffu_kernel_limits *lim, *wide_lim; /* each kernel's limits, queried once at create */
 	int *lanes;                   /* elements per work-item of the wide variant */
 	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
-	int profile_lanes;
 	ffu_cl_field_opts field_opts; /* the program's field code choices (ffu__codegen_field_opts) */
-	size_t profile_wg;            /* the profile's work-group size (0: none given) */
 	bool share;                   /* intermediates share pool buffers (else one each) */
 
 	islot *slots;                 /* per entry instruction */
@@ -391,15 +391,16 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	if (st)
 		return st;
 	/* the profile's size (tuning entry and override included), within both kernels' limits */
-	ffu_kernel_limits lk, lt;
-	if ((st = ffu__cl_kernel_limits(x->cl, x->kernels[k], &lk, e)) ||
-	    (st = ffu__cl_kernel_limits(x->cl, rp->tail, &lt, e)))
+	const ffu_kernel_limits lk = x->lim[k];
+	if ((st = ffu__cl_kernel_limits(x->cl, rp->tail, &rp->tail_lim, e)) ||
+	    (st = ffu__cl_kernel_limits(x->cl, rp->final, &rp->final_lim, e)))
 		return st;
+	const ffu_kernel_limits lt = rp->tail_lim;
 	/* values in local memory take their device type's size (the program's field options) */
 	size_t lm_per_item = 0;
 	for (int o = 0; o < rp->n_out; o++)
 		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &x->field_opts);
-	size_t wg = x->profile_wg ? x->profile_wg : 256;
+	size_t wg = x->cl->target.profile.wg ? x->cl->target.profile.wg : 256;
 	if (lk.max_wg && wg > lk.max_wg)
 		wg = lk.max_wg;
 	if (lt.max_wg && wg > lt.max_wg)
@@ -472,7 +473,9 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 	x->wide = calloc((size_t)c->n_insts + 1, sizeof *x->wide);
 	x->lanes = calloc((size_t)c->n_insts + 1, sizeof *x->lanes);
 	x->red = calloc((size_t)c->n_insts + 1, sizeof *x->red);
-	if (!x->slots || !x->kernels || !x->kernel_inst || !x->wide || !x->lanes || !x->red) {
+	x->lim = calloc((size_t)c->n_insts + 1, sizeof *x->lim);
+	x->wide_lim = calloc((size_t)c->n_insts + 1, sizeof *x->wide_lim);
+	if (!x->slots || !x->kernels || !x->kernel_inst || !x->wide || !x->lanes || !x->red || !x->lim || !x->wide_lim) {
 		st = ffu__err(e, st, "out of memory");
 		goto fail;
 	}
@@ -481,12 +484,8 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		goto fail;
 
 	int n_kernels = 0;
-	ffu_profile prof;
-	ffu__profile_for(&prof, &cl->dev);
-	x->profile_lanes = prof.lanes;
-	x->profile_wg = prof.wg;
-	x->field_opts = ffu__codegen_field_opts(m, prof.lanes);
-	if ((st = ffu__codegen_program(&x->source, m, prof.lanes, &n_kernels, e)))
+	x->field_opts = ffu__codegen_field_opts(m, &cl->target);
+	if ((st = ffu__codegen_program(&x->source, m, &cl->target, &n_kernels, e)))
 		goto fail;
 	if (n_kernels > 0) {
 		if ((st = ffu__cl_build(cl, &x->program, ffu__sb_cstr(&x->source), NULL, e)))
@@ -500,14 +499,18 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		int k = x->n_kernels++;
 		ffu__codegen_kernel_name(name, k);
 		x->kernel_inst[k] = in;
-		x->lanes[k] = ffu__codegen_kernel_lanes(in, x->profile_lanes);
+		x->lanes[k] = ffu__codegen_kernel_lanes(in, &cl->target);
 		st = ffu__cl_kernel(x->program, &x->kernels[k], name, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu__cl_kernel_limits(cl, x->kernels[k], &x->lim[k], e);
 		if (st == FFU_STATUS_OK && ffu__codegen_is_reduction(in))
 			st = plan_reduction(x, k, e);
 		else if (st == FFU_STATUS_OK && x->lanes[k] > 1) {
 			char wide[40];
 			ffu__codegen_wide_kernel_name(wide, k);
 			st = ffu__cl_kernel(x->program, &x->wide[k], wide, e);
+			if (st == FFU_STATUS_OK)
+				st = ffu__cl_kernel_limits(cl, x->wide[k], &x->wide_lim[k], e);
 		}
 		if (st)
 			goto fail;
@@ -564,6 +567,8 @@ void ffu__exec_destroy(ffu_exec **xp)
 	free(x->kernel_inst);
 	free(x->wide);
 	free(x->lanes);
+	free(x->lim);
+	free(x->wide_lim);
 	free(x);
 	*xp = NULL;
 }
@@ -664,14 +669,14 @@ static ffu_status launch(ffu_exec *x, ffu_cl *cl, const bindings *bd, int k, siz
 		if (st == FFU_STATUS_OK)
 			st = ffu__cl_set_arg(x->wide[k], arg, sizeof stride, &stride, e);
 		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(cl, x->wide[k], items, 0, ev ? &ev[0] : NULL, e);
+			st = ffu__cl_launch_limited(cl, x->wide[k], &x->wide_lim[k], 0, items, 0, ev ? &ev[0] : NULL, e);
 	}
 	size_t done = items * (lanes > 1 ? lanes : 1);
 	arg = 0;
 	if (st == FFU_STATUS_OK && done < n)
 		st = bind(x, bd, x->kernels[k], fu, &arg, e);
 	if (st == FFU_STATUS_OK && done < n)
-		st = ffu__cl_launch_at(cl, x->kernels[k], done, n - done, 0, ev ? &ev[1] : NULL, e);
+		st = ffu__cl_launch_limited(cl, x->kernels[k], &x->lim[k], done, n - done, 0, ev ? &ev[1] : NULL, e);
 	return st;
 }
 
@@ -717,13 +722,15 @@ static ffu_status launch_reduction(ffu_exec *x, ffu_cl *cl, const bindings *bd, 
 	if (rp->Gf > 0) {
 		st = bind_stage1(x, bd, fu, rp, x->kernels[k], e);
 		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(cl, x->kernels[k], rp->O * rp->Gf * rp->wg, rp->wg, ev ? &ev[0] : NULL, e);
+			st = ffu__cl_launch_limited(cl, x->kernels[k], &x->lim[k], 0, rp->O * rp->Gf * rp->wg, rp->wg,
+						    ev ? &ev[0] : NULL, e);
 	}
 	if (st == FFU_STATUS_OK && rp->G > rp->Gf) {
 		ffu_launch_events tev = {0};
 		st = bind_stage1(x, bd, fu, rp, rp->tail, e);
 		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(cl, rp->tail, rp->O * rp->wg, rp->wg, !ev ? NULL : rp->Gf > 0 ? &tev : &ev[0], e);
+			st = ffu__cl_launch_limited(cl, rp->tail, &rp->tail_lim, 0, rp->O * rp->wg, rp->wg,
+						    !ev ? NULL : rp->Gf > 0 ? &tev : &ev[0], e);
 		ffu__cl_launch_events_release(&tev);
 	}
 	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
@@ -735,7 +742,7 @@ static ffu_status launch_reduction(ffu_exec *x, ffu_cl *cl, const bindings *bd, 
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_set_arg(k2, arg++, sizeof G, &G, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__cl_launch(cl, k2, rp->O, 0, ev ? &ev[1] : NULL, e);
+		st = ffu__cl_launch_limited(cl, k2, &rp->final_lim, 0, rp->O, 0, ev ? &ev[1] : NULL, e);
 	return st;
 }
 
