@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/body.h"
+#include "codegen/wide.h"
 #include "device/target.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
@@ -26,7 +28,7 @@ static const long long lengths[] = {1, 7, 1000, 65539};
 /*
  * Random inputs whose first elements are the edge values 0, 1, p-1, p-2, with more zeros
  * scattered (every 61st element from the 64th on): wide kernels invert 4 or 16 elements
- * at once (codegen.c: emit_inv_batch), and a zero must come out as zero in any lane
+ * at once (codegen/wide.c: print_inv_batch), and a zero must come out as zero in any lane
  * without spoiling the other lanes of its batch.
  */
 static void make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed)
@@ -186,18 +188,26 @@ Test(pipeline, limb64_for_loop_kernels)
 	free(s);
 }
 
+/* The text of tests/programs.c's program `name` at length n (malloc'd). */
+static char *program_text(const char *name, long long n)
+{
+	for (int p = 0; p < ffu_test_n_programs; p++)
+		if (strcmp(ffu_test_programs[p].name, name) == 0) {
+			char *text = ffu_test_program_text(&ffu_test_programs[p], n);
+			cr_assert(text);
+			return text;
+		}
+	cr_assert_fail("no program %s", name);
+	return NULL;
+}
+
 /*
  * The target's class, not its lanes, decides the reductions' fold and the extensions'
  * containers: a CPU with one lane keeps both, a GPU with four lanes gets neither.
  */
 Test(pipeline, class_not_lanes_decides_fold_and_containers)
 {
-	const test_program *tp = NULL;
-	for (int p = 0; p < ffu_test_n_programs; p++)
-		if (strcmp(ffu_test_programs[p].name, "sumcheck_rows_babybearx4") == 0)
-			tp = &ffu_test_programs[p];
-	cr_assert(tp);
-	char *text = ffu_test_program_text(tp, 1000);
+	char *text = program_text("sumcheck_rows_babybearx4", 1000);
 	const char *serial = "if (lid == 0) {\n\t\tfor (ulong s = 1; s < wg; s++)";
 	const char *w64 = "#define FFU_EXT_W64";
 	ffu_target t;
@@ -224,12 +234,7 @@ Test(pipeline, class_not_lanes_decides_fold_and_containers)
  */
 Test(pipeline, vector_kernels_where_they_apply)
 {
-	const test_program *tp = NULL;
-	for (int p = 0; p < ffu_test_n_programs; p++)
-		if (strcmp(ffu_test_programs[p].name, "chain_goldilocksx2") == 0)
-			tp = &ffu_test_programs[p];
-	cr_assert(tp);
-	char *text = ffu_test_program_text(tp, 1000);
+	char *text = program_text("chain_goldilocksx2", 1000);
 	int wl = 0;
 	char *cpu = ffu_test_generate(text, 4, &wl), *gpu = ffu_test_generate(text, 1, &wl);
 	const char *wide = strstr(cpu, "__kernel void ffu_k0_wide(");
@@ -249,7 +254,7 @@ Test(pipeline, vector_kernels_where_they_apply)
 		"HloModule t\nENTRY %main (x: babybearx4[64], y: babybearx4[64]) -> babybearx4[64] {\n"
 		"  %x = babybearx4[64] parameter(0)\n  %y = babybearx4[64] parameter(1)\n"
 		"  ROOT %m = babybearx4[64] multiply(%x, %y)\n}\n",
-		/* an inversion takes the batch lanes (emit_inv_batch) */
+		/* an inversion takes the batch lanes (codegen/wide.c) */
 		"HloModule t\nENTRY %main (x: goldilocksx2[64], y: goldilocksx2[64]) -> goldilocksx2[64] {\n"
 		"  %x = goldilocksx2[64] parameter(0)\n  %y = goldilocksx2[64] parameter(1)\n"
 		"  %i = goldilocksx2[64] inverse(%x)\n  ROOT %m = goldilocksx2[64] multiply(%i, %y)\n}\n",
@@ -263,4 +268,66 @@ Test(pipeline, vector_kernels_where_they_apply)
 		cr_assert_neq(wl, 8, "case %zu", k);
 		free(s);
 	}
+}
+
+/*
+ * A planned body (codegen/body.h) printed per variant: the names a variant spells
+ * differently are holes, so lane r suffixes locals, indices and the temporary, a vector
+ * instance renames its field's and its prime's functions and types, and an inversion is a
+ * statement of its own that the lanes print as one batch.
+ */
+static const ffu_field *elem_named(const char *name)
+{
+	for (int id = 0; id < FFU_ELEM_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		if (f && strcmp(f->name, name) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+Test(pipeline, body_printer_styles)
+{
+	const ffu_field *gx2 = elem_named("goldilocksx2"), *bb = elem_named("babybear");
+	cr_assert(gx2 && bb);
+	ffu_body b;
+	ffu__body_init(&b, "i");
+	ffu__body_printf(&b, "\t%F %L = %F(in0, %I);\n", gx2, "t", 'c', 3, gx2, "load", 0);
+	ffu__body_printf(&b, "\t%F %L = %F(%L, %F(0x5u));\n\t%T[%d] = %L;\n", gx2, "t", 'm', 4, gx2, "mul", 'c', 3,
+			 gx2->prime, "make", 1, 'm', 4);
+	cr_assert_eq(b.nline, 3, "a newline inside the text ends a line");
+	ffu_strbuf sb = {0};
+	ffu__body_print(&sb, &b, &ffu__body_scalar);
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\tgoldilocksx2_t c3 = goldilocksx2_load(in0, i);\n"
+					     "\tgoldilocksx2_t m4 = goldilocksx2_mul(c3, goldilocks_make(0x5u));\n"
+					     "\tt_[1] = m4;\n");
+	ffu__sb_free(&sb);
+	ffu__body_print(&sb, &b, &(ffu_body_style){2, NULL, 0});
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\tgoldilocksx2_t c3_2 = goldilocksx2_load(in0, i_2);\n"
+					     "\tgoldilocksx2_t m4_2 = goldilocksx2_mul(c3_2, goldilocks_make(0x5u));\n"
+					     "\tt__2[1] = m4_2;\n");
+	ffu__sb_free(&sb);
+	ffu__wide_print_vector(&sb, &b, gx2, 8);
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\tgoldilocksx2_v8_t c3 = goldilocksx2_v8_load(in0, i);\n"
+					     "\tgoldilocksx2_v8_t m4 = goldilocksx2_v8_mul(c3, goldilocks_v8_make(0x5u));\n"
+					     "\tt_[1] = m4;\n");
+	ffu__sb_free(&sb);
+	ffu__body_free(&b);
+
+	/* an inversion: one statement in one lane, a batch over the lanes, read from c5 */
+	ffu__body_init(&b, "i");
+	ffu__body_inv(&b, &(ffu_inv_stmt){bb, 'w', 7, 'c', 5});
+	ffu__body_printf(&b, "\t%F %L = %F(%L, %L);\n", bb, "t", 'c', 7, bb, "mul", 'c', 6, 'w', 7);
+	ffu__body_print(&sb, &b, &ffu__body_scalar);
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\t/*ffu_inv babybear babybear_t w7 m5 c5*/ babybear_t w7 = babybear_inv(m5);\n"
+					     "\tbabybear_t c7 = babybear_mul(c6, w7);\n");
+	ffu__sb_free(&sb);
+	ffu__wide_print_lanes(&sb, &b, 2);
+	const char *t = ffu__sb_cstr(&sb);
+	cr_expect(strstr(t, "\t/* w7 = c5^-1 in 2 lanes: one inversion */\n\tbabybear_t w7_0;\n\tbabybear_t w7_1;\n"), "%s", t);
+	cr_expect(strstr(t, "a_ = babybear_from_mont(a_);"), "a canonical operand gets the fix-up: %s", t);
+	cr_expect(strstr(t, "\tbabybear_t c7_0 = babybear_mul(c6_0, w7_0);\n\tbabybear_t c7_1 = babybear_mul(c6_1, w7_1);\n"),
+		  "%s", t);
+	ffu__sb_free(&sb);
+	ffu__body_free(&b);
 }

@@ -9,7 +9,9 @@
  * array: two loads), and a value is the pair (instruction, index variable). The plan runs
  * backwards from the outputs, recording which value of which operand each value reads;
  * emission then runs forwards in definition order. Both are iterative: a 20000-op chain
- * does not recurse.
+ * does not recurse. Emission writes a kernel body (codegen/body.h: lines whose locals,
+ * indices, field names and inversions are typed holes), and each kernel variant prints
+ * that body its own way (body.c, wide.c); nothing reads generated text back.
  *
  * Montgomery bookkeeping: each value may exist in canonical form (c<v>) and/or Montgomery
  * form (m<v>); conversions are emitted on demand and at most once per value. A product of
@@ -26,19 +28,21 @@
  */
 #include "codegen/codegen.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codegen/addchain.h"
+#include "codegen/body.h"
 #include "codegen/field_cl.h"
+#include "codegen/index.h"
+#include "codegen/wide.h"
 #include "device/target.h"
+#include "util/grow.h"
 
 enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
-#define INV_MARK "/*ffu_inv " /* emit_inv's marker: field, type, result, operand */
 #define INV_LOCKSTEP_BYTES 16 /* fields up to this size invert in lanes in lockstep, larger in loops */
-#define INV_LOOP_LANES 256    /* elements per work-item of emit_inv_loop_kernel */
+#define INV_LOOP_LANES 256    /* elements per work-item of the inversion loops (wide.c) */
 #define INV_LOOP_MAX_INVS 4   /* inverting instructions it takes; more: no wide kernel */
 #define DEEP_CHAIN_PRODUCTS 4 /* dependent products from which a kernel gets DEEP_CHAIN_LANES */
 #define DEEP_CHAIN_LANES 8
@@ -53,35 +57,29 @@ typedef struct val {
 	const unsigned char *literal; /* scalar constant: both forms are free */
 } val;
 
+/* An index variable: its expression (scalar names) as the interning key, and what it is
+   printed from: operand j of `in` read at index variable `base` (x1 is the literal 0). */
+typedef struct ixvar {
+	char *key;
+	const ffu_inst *in;
+	int j, base;
+} ixvar;
+
 typedef struct kgen {
-	ffu_strbuf *sb;
+	ffu_body body;    /* the planned body (codegen/body.h) */
+	ffu_body *b;      /* &body */
 	const ffu_computation *fc;
 	val *v;
 	int nv, capv;
 	int *first;       /* per instruction: its first value, -1 */
 	int *opv;         /* operand values, n_operands per value */
 	int nopv, capopv;
-	char **ix;        /* index variable expressions; ix[IX_MAIN] names the kernel's index */
+	ixvar *ix;        /* index variables; ix[IX_MAIN].key names the kernel's index */
 	int nix, capix;
 	int *uses;        /* uses of each instruction in the fused computation */
 	int *mul_uses;    /* of those, how many are multiply operands (x * x once) */
 	bool oom;
 } kgen;
-
-static bool grow(void **p, int *cap, int need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	int nc = *cap ? *cap * 2 : 64;
-	while (nc < need)
-		nc *= 2;
-	void *q = realloc(*p, (size_t)nc * elem);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = nc;
-	return true;
-}
 
 static const ffu_inst *inst_of(const kgen *g, int vn)
 {
@@ -118,44 +116,28 @@ static bool mont_is_dev(const ffu_field *f)
 
 /* ---- index variables ---- */
 
-/* Interns an index expression; returns its variable. */
-static int ix_intern(kgen *g, const char *expr)
+/* Interns an index expression (key: its text with scalar names); returns its variable. */
+static int ix_intern(kgen *g, const char *key, const ffu_inst *in, int j, int base)
 {
 	for (int k = 0; k < g->nix; k++)
-		if (strcmp(g->ix[k], expr) == 0)
+		if (strcmp(g->ix[k].key, key) == 0)
 			return k;
-	char *s = strdup(expr);
-	if (!s || !grow((void **)&g->ix, &g->capix, g->nix + 1, sizeof *g->ix)) {
+	char *s = strdup(key);
+	if (!s || !ffu__grow((void **)&g->ix, &g->capix, g->nix + 1, sizeof *g->ix)) {
 		free(s);
 		g->oom = true;
 		return IX_ZERO;
 	}
-	g->ix[g->nix] = s;
+	g->ix[g->nix] = (ixvar){s, in, j, base};
 	return g->nix++;
 }
 
 static void ix_name(const kgen *g, int ix, char buf[24])
 {
 	if (ix == IX_MAIN)
-		snprintf(buf, 24, "%s", g->ix[IX_MAIN]);
+		snprintf(buf, 24, "%s", g->ix[IX_MAIN].key);
 	else
 		snprintf(buf, 24, "x%d", ix);
-}
-
-/* Appends the coordinate along dimension d of linear index `var` into shape s. */
-static void put_coord(ffu_strbuf *o, const char *var, const int64_t *dims, int rank, int d)
-{
-	int64_t st = 1;
-	for (int k = d + 1; k < rank; k++)
-		st *= dims[k];
-	if (rank == 1)
-		ffu__sb_printf(o, "%s", var);
-	else if (d == 0)
-		ffu__sb_printf(o, "(%s / %lluUL)", var, (unsigned long long)st);
-	else if (st == 1)
-		ffu__sb_printf(o, "(%s %% %lluUL)", var, (unsigned long long)dims[d]);
-	else
-		ffu__sb_printf(o, "((%s / %lluUL) %% %lluUL)", var, (unsigned long long)st, (unsigned long long)dims[d]);
 }
 
 /*
@@ -171,42 +153,9 @@ static int operand_ix(kgen *g, const ffu_inst *in, int j, int ix)
 		return ix;
 	char var[24];
 	ix_name(g, ix, var);
-	const ffu_shape *s = &in->shape, *t = &op->shape;
 	ffu_strbuf e = {0};
-	ffu__sb_append(&e, "(");
-	for (int k = 0; k < t->rank; k++) {
-		if (k)
-			ffu__sb_append(&e, " + ");
-		int64_t ts = ffu__shape_stride(t, k);
-		switch (in->op) {
-		case FFU_OP_BROADCAST:
-			put_coord(&e, var, s->dims, s->rank, (int)in->dims[k]);
-			break;
-		case FFU_OP_SLICE:
-			ffu__sb_printf(&e, "(%lluUL + ", (unsigned long long)in->slice_start[k]);
-			put_coord(&e, var, s->dims, s->rank, k);
-			ffu__sb_printf(&e, " * %lluUL)", (unsigned long long)in->slice_stride[k]);
-			break;
-		default: { /* concatenate: clamped into operand j's range, selected afterwards */
-			int64_t off = 0;
-			for (int q = 0; q < j; q++)
-				off += in->operands[q]->shape.dims[in->dims[0]];
-			if (k != in->dims[0]) {
-				put_coord(&e, var, s->dims, s->rank, k);
-				break;
-			}
-			ffu__sb_append(&e, "min(max(");
-			put_coord(&e, var, s->dims, s->rank, k);
-			ffu__sb_printf(&e, ", %lluUL) - %lluUL, %lluUL)", (unsigned long long)off,
-				       (unsigned long long)off, (unsigned long long)(t->dims[k] - 1));
-			break;
-		}
-		}
-		if (ts != 1)
-			ffu__sb_printf(&e, " * %lluUL", (unsigned long long)ts);
-	}
-	ffu__sb_append(&e, ")");
-	int r = e.oom ? (g->oom = true, IX_ZERO) : ix_intern(g, ffu__sb_cstr(&e));
+	ffu__index_expr(&e, in, j, var);
+	int r = e.oom ? (g->oom = true, IX_ZERO) : ix_intern(g, ffu__sb_cstr(&e), in, j, ix);
 	ffu__sb_free(&e);
 	return r;
 }
@@ -221,7 +170,7 @@ static int value_at(kgen *g, int id, int ix)
 	for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
 		if (g->v[vn].ix == ix)
 			return vn;
-	if (!grow((void **)&g->v, &g->capv, g->nv + 1, sizeof *g->v)) {
+	if (!ffu__grow((void **)&g->v, &g->capv, g->nv + 1, sizeof *g->v)) {
 		g->oom = true;
 		return -1;
 	}
@@ -244,7 +193,7 @@ static void plan(kgen *g)
 		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE)
 			continue; /* outputs: their operands were requested by the caller */
 		for (int vn = g->first[id]; vn >= 0 && !g->oom; vn = g->v[vn].next) {
-			if (!grow((void **)&g->opv, &g->capopv, g->nopv + in->n_operands + 1, sizeof *g->opv)) {
+			if (!ffu__grow((void **)&g->opv, &g->capopv, g->nopv + in->n_operands + 1, sizeof *g->opv)) {
 				g->oom = true;
 				return;
 			}
@@ -275,10 +224,25 @@ static int resolve(const kgen *g, int vn)
 	return vn;
 }
 
+/* The field whose <name>_t types values of f: the base field's, or u32/u64/pred's own. */
+static const ffu_field *type_field(const ffu_field *f)
+{
+	return is_int(f) ? f : f->base;
+}
+
 static void decl(kgen *g, int vn, char form)
 {
-	char tn[64];
-	ffu__sb_printf(g->sb, "\t%s %c%d = ", cl_type(field_of(g, vn), tn), form, vn);
+	ffu__body_printf(g->b, "\t%F %L = ", type_field(field_of(g, vn)), "t", form, vn);
+}
+
+/* <name>_make(words) of f holding these storage bytes (field_cl.h: ffu__cl_emit_const). */
+static void emit_const(kgen *g, const ffu_field *f, const unsigned char *bytes)
+{
+	ffu_strbuf args = {0};
+	ffu__cl_emit_const_args(&args, f, bytes);
+	g->oom |= args.oom;
+	ffu__body_printf(g->b, "%F%s", f, "make", ffu__sb_cstr(&args));
+	ffu__sb_free(&args);
 }
 
 static void set_form(kgen *g, int vn, char form)
@@ -299,7 +263,7 @@ static void need(kgen *g, int vn, char form)
 	const ffu_field *f = field_of(g, vn);
 	decl(g, vn, form);
 	if (v->literal && is_int(f)) {
-		ffu__sb_printf(g->sb, "(%s_t)0x%llxUL", f->name, (unsigned long long)ffu__fp_get_u64(f, v->literal));
+		ffu__body_printf(g->b, "(%F)0x%llxUL", f, "t", (unsigned long long)ffu__fp_get_u64(f, v->literal));
 	} else if (v->literal) {
 		/* a _mont literal is x * R_mont: fold it to the base field's canonical x first */
 		unsigned char x[FFU_FIELD_MAX_BYTES], buf[FFU_FIELD_MAX_BYTES];
@@ -308,12 +272,12 @@ static void need(kgen *g, int vn, char form)
 			ffu__fp_to_dev_mont(f->base, buf, x);
 		else
 			memcpy(buf, x, f->storage_bytes);
-		ffu__cl_emit_const(g->sb, f->base, buf);
+		emit_const(g, f->base, buf);
 	} else {
-		ffu__sb_printf(g->sb, "%s_%s(%c%d)", f->base->name, form == 'm' ? "to_mont" : "from_mont",
-			       form == 'm' ? 'c' : 'm', vn);
+		ffu__body_printf(g->b, "%F(%L)", f->base, form == 'm' ? "to_mont" : "from_mont", form == 'm' ? 'c' : 'm',
+				 vn);
 	}
-	ffu__sb_append(g->sb, ";\n");
+	ffu__body_printf(g->b, ";\n");
 	set_form(g, vn, form);
 }
 
@@ -344,10 +308,10 @@ static void emit_linear(kgen *g, int vn)
 	const ffu_field *f = field_of(g, vn);
 	char form = common_form(g, vn, 0, in->n_operands);
 	decl(g, vn, form);
-	ffu__sb_printf(g->sb, "%s_%s(", f->base->name, ffu__ops[in->op].field_fn);
+	ffu__body_printf(g->b, "%F(", f->base, ffu__ops[in->op].field_fn);
 	for (int j = 0; j < in->n_operands; j++)
-		ffu__sb_printf(g->sb, "%s%c%d", j ? ", " : "", form, resolve(g, opval(g, vn, j)));
-	ffu__sb_append(g->sb, ");\n");
+		ffu__body_printf(g->b, "%s%L", j ? ", " : "", form, resolve(g, opval(g, vn, j)));
+	ffu__body_printf(g->b, ");\n");
 	set_form(g, vn, form);
 }
 
@@ -369,7 +333,7 @@ static void emit_product(kgen *g, int vn)
 		need(g, a, 'c');
 		need(g, b, 'c');
 		decl(g, vn, 'c');
-		ffu__sb_printf(g->sb, "%s_mulc(c%d, c%d);\n", f->base->name, a, b);
+		ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mulc", 'c', a, 'c', b);
 		set_form(g, vn, 'c');
 		return;
 	}
@@ -377,12 +341,12 @@ static void emit_product(kgen *g, int vn)
 		need(g, a, 'm');
 		if (!has(g, a, 'c')) { /* (aR)^2 / R = a^2 R */
 			decl(g, vn, 'm');
-			ffu__sb_printf(g->sb, "%s_sqr(m%d);\n", f->base->name, a);
+			ffu__body_printf(g->b, "%F(%L);\n", f->base, "sqr", 'm', a);
 			set_form(g, vn, 'm');
 		} else { /* aR * a / R = a^2 */
 			need(g, a, 'c'); /* a literal has both forms but neither is declared yet */
 			decl(g, vn, 'c');
-			ffu__sb_printf(g->sb, "%s_mul(m%d, c%d);\n", f->base->name, a, a);
+			ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mul", 'm', a, 'c', a);
 			set_form(g, vn, 'c');
 		}
 		return;
@@ -403,7 +367,7 @@ static void emit_product(kgen *g, int vn)
 	need(g, a, fa);
 	need(g, b, fb);
 	decl(g, vn, fr);
-	ffu__sb_printf(g->sb, "%s_mul(%c%d, %c%d);\n", f->base->name, fa, a, fb, b);
+	ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mul", fa, a, fb, b);
 	set_form(g, vn, fr);
 }
 
@@ -419,16 +383,22 @@ static void emit_product(kgen *g, int vn)
  * extensions) get at most 8 table entries (w = 4), smaller ones 16 (w = 5). Exponent 0
  * gives one (also for x = 0).
  */
+/* A power chain's element: temporary t_[slot], or (slot < 0) the value m<vn>. */
+static void chain_element(kgen *g, int slot, int vn)
+{
+	if (slot >= 0)
+		ffu__body_printf(g->b, "%T[%d]", slot);
+	else
+		ffu__body_printf(g->b, "%L", 'm', vn);
+}
+
 static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 {
-	const ffu_field *f = field_of(g, vn);
-	const char *fn = f->base->name;
-	char tn[64];
-	cl_type(f, tn);
+	const ffu_field *f = field_of(g, vn), *fb = f->base;
 	need(g, x, 'm');
-	ffu__sb_printf(g->sb, "\t%s m%d;\n", tn, vn);
+	ffu__body_printf(g->b, "\t%F %L;\n", fb, "t", 'm', vn);
 	if (ev == 0) {
-		ffu__sb_printf(g->sb, "\tm%d = %s_one_m();\n", vn, fn);
+		ffu__body_printf(g->b, "\t%L = %F();\n", 'm', vn, fb, "one_m");
 		set_form(g, vn, 'm');
 		return;
 	}
@@ -459,25 +429,22 @@ static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 		nslots = t + 1 > nslots ? t + 1 : nslots;
 	}
 	if (nslots)
-		ffu__sb_printf(g->sb, "\t{\n\t\t%s t_[%d];\n", tn, nslots);
+		ffu__body_printf(g->b, "\t{\n\t\t%F %T[%d];\n", fb, "t", nslots);
 	for (int k = 0; k < n; k++) {
-		char dst[24], a[24], b[24];
-		if (k + 1 == n)
-			snprintf(dst, sizeof dst, "m%d", vn);
-		else
-			snprintf(dst, sizeof dst, "t_[%d]", slot[k + 1]);
-		snprintf(a, sizeof a, st[k].a ? "t_[%d]" : "m%d", st[k].a ? slot[st[k].a] : x);
-		snprintf(b, sizeof b, st[k].b ? "t_[%d]" : "m%d", st[k].b ? slot[st[k].b] : x);
-		const char *ind = nslots ? "\t\t" : "\t";
-		if (st[k].op == FFU_ADDCHAIN_SQR)
-			ffu__sb_printf(g->sb, "%s%s = %s_sqr(%s);\n", ind, dst, fn, a);
-		else
-			ffu__sb_printf(g->sb, "%s%s = %s_mul(%s, %s);\n", ind, dst, fn, a, b);
+		ffu__body_printf(g->b, nslots ? "\t\t" : "\t");
+		chain_element(g, k + 1 == n ? -1 : slot[k + 1], vn);
+		ffu__body_printf(g->b, " = %F(", fb, st[k].op == FFU_ADDCHAIN_SQR ? "sqr" : "mul");
+		chain_element(g, st[k].a ? slot[st[k].a] : -1, x);
+		if (st[k].op != FFU_ADDCHAIN_SQR) {
+			ffu__body_printf(g->b, ", ");
+			chain_element(g, st[k].b ? slot[st[k].b] : -1, x);
+		}
+		ffu__body_printf(g->b, ");\n");
 	}
 	if (nslots)
-		ffu__sb_append(g->sb, "\t}\n");
+		ffu__body_printf(g->b, "\t}\n");
 	else if (n == 0)
-		ffu__sb_printf(g->sb, "\tm%d = m%d;\n", vn, x);
+		ffu__body_printf(g->b, "\t%L = %L;\n", 'm', vn, 'm', x);
 	set_form(g, vn, 'm');
 }
 
@@ -491,9 +458,9 @@ static void emit_compare(kgen *g, int vn)
 	char form = common_form(g, vn, 0, 2);
 	decl(g, vn, 'c');
 	if (is_int(fa))
-		ffu__sb_printf(g->sb, "(pred_t)%s(c%d == c%d);\n", neg, a, b);
+		ffu__body_printf(g->b, "(pred_t)%s(%L == %L);\n", neg, 'c', a, 'c', b);
 	else
-		ffu__sb_printf(g->sb, "(pred_t)%s%s_eq(%c%d, %c%d);\n", neg, fa->base->name, form, a, form, b);
+		ffu__body_printf(g->b, "(pred_t)%s%F(%L, %L);\n", neg, fa->base, "eq", form, a, form, b);
 	set_form(g, vn, 'c');
 }
 
@@ -503,26 +470,21 @@ static void emit_select(kgen *g, int vn)
 	need(g, p, 'c');
 	char form = common_form(g, vn, 1, 2);
 	decl(g, vn, form);
-	ffu__sb_printf(g->sb, "c%d ? %c%d : %c%d;\n", p, form, resolve(g, opval(g, vn, 1)), form,
-		       resolve(g, opval(g, vn, 2)));
+	ffu__body_printf(g->b, "%L ? %L : %L;\n", 'c', p, form, resolve(g, opval(g, vn, 1)), form,
+			 resolve(g, opval(g, vn, 2)));
 	set_form(g, vn, form);
 }
 
 /*
- * dst<vn> = inverse of m<src> (Montgomery form in and out), as one statement behind a
- * marker comment: a one-lane kernel runs it as it is, a wide kernel replaces the line by
- * one batch inversion over all its lanes (emit_inv_batch, emit_inv_loop_kernel). The
- * marker also names c<src> where the operand has a canonical form: a batch can run on
- * that and spare every lane its conversion (see batch_fixup). src is a resolved value.
+ * dst<vn> = inverse of m<src> (Montgomery form in and out), as an inversion statement of
+ * the body (body.h): a one-lane kernel prints it as one statement, a wide kernel as one
+ * batch inversion over all its lanes (codegen/wide.c). It records c<src> where the operand
+ * has a canonical form: a batch can run on that and spare every lane its conversion
+ * (wide.c: batch_fixup). src is a resolved value.
  */
 static void emit_inv(kgen *g, const ffu_field *f, char dst, int vn, int src)
 {
-	char tn[64], csrc[16] = "-";
-	cl_type(f, tn);
-	if (g->v[src].has_c)
-		snprintf(csrc, sizeof csrc, "c%d", src);
-	ffu__sb_printf(g->sb, "\t" INV_MARK "%s %s %c%d m%d %s*/ %s %c%d = %s_inv(m%d);\n", f->base->name, tn, dst, vn,
-		       src, csrc, tn, dst, vn, f->base->name, src);
+	ffu__body_inv(g->b, &(ffu_inv_stmt){f->base, dst, vn, g->v[src].has_c ? 'c' : 'm', src});
 }
 
 static void emit_special(kgen *g, int vn)
@@ -544,7 +506,7 @@ static void emit_special(kgen *g, int vn)
 		need(g, x, fa);
 		emit_inv(g, f, 'w', vn, b);
 		decl(g, vn, fa);
-		ffu__sb_printf(g->sb, "%s_mul(%c%d, w%d);\n", f->base->name, fa, x, vn);
+		ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mul", fa, x, 'w', vn);
 		set_form(g, vn, fa);
 		return;
 	}
@@ -558,7 +520,7 @@ static void emit_special(kgen *g, int vn)
 		need(g, x, 'm');
 		need(g, ex, 'c');
 		decl(g, vn, 'm');
-		ffu__sb_printf(g->sb, "%s_pow_%s(m%d, c%d);\n", f->base->name, fe->name, x, ex);
+		ffu__body_printf(g->b, "%F_%s(%L, %L);\n", f->base, "pow", fe->name, 'm', x, 'c', ex);
 		set_form(g, vn, 'm');
 		return;
 	}
@@ -570,7 +532,7 @@ static void emit_special(kgen *g, int vn)
 			char form = has(g, x, 'c') ? 'c' : 'm';
 			need(g, x, form);
 			decl(g, vn, form);
-			ffu__sb_printf(g->sb, "%s_from_base(%c%d);\n", f->name, form, x);
+			ffu__body_printf(g->b, "%F(%L);\n", f, "from_base", form, x);
 			set_form(g, vn, form);
 			return;
 		}
@@ -582,9 +544,9 @@ static void emit_special(kgen *g, int vn)
 		need(g, x, 'c');
 		decl(g, vn, 'c');
 		if (is_int(f))
-			ffu__sb_printf(g->sb, "(%s_t)c%d;\n", f->name, x);
+			ffu__body_printf(g->b, "(%F)%L;\n", f, "t", 'c', x);
 		else
-			ffu__sb_printf(g->sb, "%s_from_%s(c%d);\n", f->base->name, fx->name, x);
+			ffu__body_printf(g->b, "%F_%s(%L);\n", f->base, "from", fx->name, 'c', x);
 		set_form(g, vn, 'c');
 		return;
 	}
@@ -604,17 +566,16 @@ static void emit_load(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = ffu__shape_field(&in->shape);
-	char idx[24];
-	ix_name(g, g->v[vn].ix, idx);
+	const int ix = g->v[vn].ix;
 	if (is_int(f)) {
 		decl(g, vn, 'c');
-		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
+		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f, "load", (long long)in->index, ix);
 		set_form(g, vn, 'c');
 		return;
 	}
 	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
 		decl(g, vn, 'm');
-		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->base->name, (long long)in->index, idx);
+		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f->base, "load", (long long)in->index, ix);
 		set_form(g, vn, 'm');
 		return;
 	}
@@ -624,12 +585,11 @@ static void emit_load(kgen *g, int vn)
 		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f->base, one, 1);
 		ffu__fp_convert(f->base, rinv, f, one);
-		ffu__sb_printf(g->sb, "%s_mul(%s_load(in%lld, %s), ", f->base->name, f->base->name,
-			       (long long)in->index, idx);
-		ffu__cl_emit_const(g->sb, f->base, rinv);
-		ffu__sb_append(g->sb, ");\n");
+		ffu__body_printf(g->b, "%F(%F(in%lld, %I), ", f->base, "mul", f->base, "load", (long long)in->index, ix);
+		emit_const(g, f->base, rinv);
+		ffu__body_printf(g->b, ");\n");
 	} else {
-		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
+		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f, "load", (long long)in->index, ix);
 	}
 	set_form(g, vn, 'c');
 }
@@ -638,15 +598,13 @@ static void emit_iota(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = field_of(g, vn);
-	char var[24];
-	ix_name(g, g->v[vn].ix, var);
 	decl(g, vn, 'c');
 	if (is_int(f))
-		ffu__sb_printf(g->sb, "(%s_t)", f->name);
+		ffu__body_printf(g->b, "(%F)", f, "t");
 	else
-		ffu__sb_printf(g->sb, "%s_from_u64((ulong)", f->base->name);
-	put_coord(g->sb, var, in->shape.dims, in->shape.rank, (int)in->index);
-	ffu__sb_append(g->sb, is_int(f) ? ";\n" : ");\n");
+		ffu__body_printf(g->b, "%F((ulong)", f->base, "from_u64");
+	ffu__body_printf(g->b, "%C%s", g->v[vn].ix, in->shape.dims, in->shape.rank, (int)in->index,
+			 is_int(f) ? ";\n" : ");\n");
 	set_form(g, vn, 'c');
 }
 
@@ -656,18 +614,14 @@ static void emit_concatenate(kgen *g, int vn)
 	const ffu_inst *in = inst_of(g, vn);
 	int d = (int)in->dims[0];
 	char form = common_form(g, vn, 0, in->n_operands);
-	char var[24];
-	ix_name(g, g->v[vn].ix, var);
 	decl(g, vn, form);
 	int64_t off = 0;
 	for (int j = 0; j < in->n_operands - 1; j++) {
 		off += in->operands[j]->shape.dims[d];
-		ffu__sb_append(g->sb, "(");
-		put_coord(g->sb, var, in->shape.dims, in->shape.rank, d);
-		ffu__sb_printf(g->sb, " < %lluUL) ? %c%d : ", (unsigned long long)off, form,
-			       resolve(g, opval(g, vn, j)));
+		ffu__body_printf(g->b, "(%C < %lluUL) ? %L : ", g->v[vn].ix, in->shape.dims, in->shape.rank, d,
+				 (unsigned long long)off, form, resolve(g, opval(g, vn, j)));
 	}
-	ffu__sb_printf(g->sb, "%c%d;\n", form, resolve(g, opval(g, vn, in->n_operands - 1)));
+	ffu__body_printf(g->b, "%L;\n", form, resolve(g, opval(g, vn, in->n_operands - 1)));
 	set_form(g, vn, form);
 }
 
@@ -710,8 +664,9 @@ static ffu_status emit_body(kgen *g, ffu_error *e)
 {
 	if (g->oom)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	for (int k = IX_ZERO; k < g->nix; k++)
-		ffu__sb_printf(g->sb, "\tconst ulong x%d = %s;\n", k, g->ix[k]);
+	ffu__body_printf(g->b, "\tconst ulong %I = 0;\n", IX_ZERO);
+	for (int k = IX_ZERO + 1; k < g->nix; k++)
+		ffu__body_printf(g->b, "\tconst ulong %I = %E;\n", k, g->ix[k].in, g->ix[k].j, g->ix[k].base);
 	for (int id = 0; id < g->fc->n_insts; id++) {
 		/* values were pushed at the head: emit oldest first for stable output */
 		int n = 0, stack[64], *vs = stack;
@@ -733,33 +688,33 @@ static ffu_status emit_body(kgen *g, ffu_error *e)
 	return FFU_STATUS_OK;
 }
 
-/* Stores value vn as output o (of type f, the output instruction's type) at index idx. */
-static void emit_store(kgen *g, const ffu_field *f, int o, int vn, const char *idx)
+/* Stores value vn as output o (of type f, the output instruction's type) at the kernel's index. */
+static void emit_store(kgen *g, const ffu_field *f, int o, int vn)
 {
 	vn = resolve(g, vn);
-	const char *fn = is_int(f) ? f->name : f->base->name;
+	const ffu_field *fs = type_field(f);
 	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
 		need(g, vn, 'm');
-		ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, m%d);\n", fn, o, idx, vn);
+		ffu__body_printf(g->b, "\t%F(out%d, %I, %L);\n", fs, "store", o, IX_MAIN, 'm', vn);
 		return;
 	}
 	need(g, vn, 'c');
 	if (f->kind == FFU_ELEM_MONT) {
 		unsigned char r[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
-		ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, %s_mul(c%d, ", fn, o, idx, fn, vn);
-		ffu__cl_emit_const(g->sb, f->base, r);
-		ffu__sb_append(g->sb, "));\n");
+		ffu__body_printf(g->b, "\t%F(out%d, %I, %F(%L, ", fs, "store", o, IX_MAIN, fs, "mul", 'c', vn);
+		emit_const(g, f->base, r);
+		ffu__body_printf(g->b, "));\n");
 		return;
 	}
-	ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, c%d);\n", fn, o, idx, vn);
+	ffu__body_printf(g->b, "\t%F(out%d, %I, %L);\n", fs, "store", o, IX_MAIN, 'c', vn);
 }
 
-static ffu_status kgen_init(kgen *g, ffu_strbuf *body, const ffu_computation *fc, const char *main_ix,
-			    ffu_error *e)
+static ffu_status kgen_init(kgen *g, const ffu_computation *fc, const char *main_ix, ffu_error *e)
 {
 	memset(g, 0, sizeof *g);
-	g->sb = body;
+	g->b = &g->body;
+	ffu__body_init(g->b, main_ix);
 	g->fc = fc;
 	g->first = malloc(sizeof(int) * (size_t)(fc->n_insts + 1));
 	g->uses = ffu__comp_use_counts(fc);
@@ -775,8 +730,8 @@ static ffu_status kgen_init(kgen *g, ffu_strbuf *body, const ffu_computation *fc
 	if (g->first)
 		for (int i = 0; i < fc->n_insts; i++)
 			g->first[i] = -1;
-	ix_intern(g, main_ix);
-	ix_intern(g, "0");
+	ix_intern(g, main_ix, NULL, 0, IX_MAIN);
+	ix_intern(g, "0", NULL, 0, IX_ZERO);
 	if (!g->first || !g->uses || !g->mul_uses || g->oom || g->nix != 2)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	return FFU_STATUS_OK;
@@ -785,8 +740,9 @@ static ffu_status kgen_init(kgen *g, ffu_strbuf *body, const ffu_computation *fc
 static void kgen_free(kgen *g)
 {
 	for (int k = 0; k < g->nix; k++)
-		free(g->ix[k]);
+		free(g->ix[k].key);
 	free(g->ix);
+	ffu__body_free(&g->body);
 	free(g->v);
 	free(g->first);
 	free(g->opv);
@@ -795,145 +751,6 @@ static void kgen_free(kgen *g)
 }
 
 /* ---- kernels ---- */
-
-/*
- * Appends one line of a kernel body for lane `lane`: every kernel-local name (c<v>, m<v>,
- * w<v>, x<k>, the index i, the temporary t_) gets the suffix _<lane>. Names of functions and
- * types (babybear_mul, bn254_sf_t) and numbers (0x5UL) pass through untouched.
- */
-static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
-{
-	size_t i = 0;
-	while (i < len) {
-		size_t j = i;
-		if (isalpha((unsigned char)line[i]) || line[i] == '_' || isdigit((unsigned char)line[i])) {
-			while (j < len && (isalnum((unsigned char)line[j]) || line[j] == '_'))
-				j++;
-			ffu__sb_appendn(sb, line + i, j - i);
-			const char *w = line + i;
-			size_t n = j - i;
-			bool local = (n == 1 && w[0] == 'i') || (n == 2 && w[0] == 't' && w[1] == '_');
-			if (!local && n > 1 && (w[0] == 'c' || w[0] == 'm' || w[0] == 'w' || w[0] == 'x')) {
-				local = true;
-				for (size_t q = 1; q < n; q++)
-					local &= isdigit((unsigned char)w[q]) != 0;
-			}
-			if (local)
-				ffu__sb_printf(sb, "_%d", lane);
-		} else {
-			ffu__sb_appendn(sb, line + i, 1);
-			j = i + 1;
-		}
-		i = j;
-	}
-}
-
-/*
- * Appends a kernel body for the vector instances of extension x and its prime (vector_field):
- * every name of theirs, <name>_<rest>, becomes <name>_v<vw>_<rest> (goldilocksx2_mul ->
- * goldilocksx2_v8_mul); the index i then counts vectors of vw elements.
- */
-static void append_vector(ffu_strbuf *sb, const char *body, const ffu_field *x, int vw)
-{
-	const char *names[2] = {x->name, x->prime->name};
-	for (const char *b = body; *b;) {
-		if (!isalnum((unsigned char)*b) && *b != '_') {
-			ffu__sb_appendn(sb, b++, 1);
-			continue;
-		}
-		/* a name or a number (0x5UL): one token; only names are renamed */
-		const char *e = b;
-		while (isalnum((unsigned char)*e) || *e == '_')
-			e++;
-		size_t n = (size_t)(e - b), keep = n;
-		for (int k = 0; k < 2 && keep == n && !isdigit((unsigned char)*b); k++) {
-			size_t l = strlen(names[k]);
-			if (n > l && strncmp(b, names[k], l) == 0 && b[l] == '_')
-				keep = l;
-		}
-		ffu__sb_appendn(sb, b, keep);
-		if (keep < n)
-			ffu__sb_printf(sb, "_v%d", vw);
-		ffu__sb_appendn(sb, b + keep, n - keep);
-		b = e;
-	}
-}
-
-/* emit_inv's marker line, parsed: field, type, result and operand (c<v> where there is one) */
-typedef struct inv_mark {
-	const char *line;
-	char fn[64], tn[64], dst[32], src[32];
-} inv_mark;
-
-static bool parse_inv_mark(const char *line, size_t len, inv_mark *m)
-{
-	char msrc[32], csrc[32];
-	if (len < sizeof INV_MARK || strncmp(line + 1, INV_MARK, sizeof INV_MARK - 1) != 0 ||
-	    sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31s %31[^*]", m->fn, m->tn, m->dst, msrc, csrc) != 5)
-		return false;
-	m->line = line;
-	strcpy(m->src, strcmp(csrc, "-") != 0 ? csrc : msrc);
-	return true;
-}
-
-/*
- * The batches take the operand in whichever form the marker gives, c<v> when there is one
- * (parse_inv_mark). On a canonical operand d the Montgomery products treat d as d / R:
- * the batch then yields R^2 / d, and one product by 1 on the running inverse (a_ /= R,
- * which every inverse taken off it inherits) makes each R / d, the Montgomery form of
- * d^-1. That one product per batch replaces a conversion per element (BabyBear: 3 of the
- * 32x32 products). Emits that fix-up where src is canonical.
- */
-static void batch_fixup(ffu_strbuf *sb, const char *indent, const char *fn, const char *src)
-{
-	if (src[0] == 'c')
-		ffu__sb_printf(sb, "%sa_ = %s_from_mont(a_);\n", indent, fn);
-}
-
-/*
- * A wide kernel's inversions, all lanes at once (Montgomery's trick): with y_r the operand
- * of lane r (1 where it is 0) and p_r = y_0 ... y_r, one inversion of p_(L-1) and
- * 3 (L - 1) products give every y_r^-1; lanes whose operand was 0 get 0 (inverse(0) = 0).
- * Fermat costs about log2 p products per inversion (~380 for BN254), so this is what makes
- * divide cheap on CPU devices: see ffu__codegen_kernel_lanes for the measurement.
- * line is emit_inv's statement; false when it is not one.
- */
-static bool emit_inv_batch(ffu_strbuf *sb, const char *line, size_t len, int lanes)
-{
-	inv_mark m;
-	if (!parse_inv_mark(line, len, &m))
-		return false;
-	const char *fn = m.fn, *tn = m.tn, *dst = m.dst, *src = m.src;
-	ffu__sb_printf(sb, "\t/* %s = %s^-1 in %d lanes: one inversion */\n", dst, src, lanes);
-	for (int r = 0; r < lanes; r++)
-		ffu__sb_printf(sb, "\t%s %s_%d;\n", tn, dst, r);
-	ffu__sb_printf(sb, "\t{\n\t\tconst %s o_ = %s_one_m(), z_ = %s_sub(o_, o_);\n", tn, fn, fn);
-	ffu__sb_printf(sb, "\t\t%s y_[%d], p_[%d], a_;\n\t\tint z[%d];\n", tn, lanes, lanes, lanes);
-	for (int r = 0; r < lanes; r++)
-		ffu__sb_printf(sb, "\t\tz[%d] = %s_eq(%s_%d, z_);\n\t\ty_[%d] = z[%d] ? o_ : %s_%d;\n", r, fn, src, r, r,
-			       r, src, r);
-	/* loops, not unrolled: a product of a 256-bit field is hundreds of instructions */
-	ffu__sb_printf(sb,
-		       "\t\tp_[0] = y_[0];\n"
-		       "\t\t#pragma unroll 1\n"
-		       "\t\tfor (int r = 1; r < %d; r++)\n"
-		       "\t\t\tp_[r] = %s_mul(p_[r - 1], y_[r]);\n"
-		       "\t\ta_ = %s_inv(p_[%d]);\n",
-		       lanes, fn, fn, lanes - 1);
-	batch_fixup(sb, "\t\t", fn, src);
-	ffu__sb_printf(sb,
-		       "\t\t#pragma unroll 1\n"
-		       "\t\tfor (int r = %d; r > 0; r--) {\n"
-		       "\t\t\tp_[r] = %s_mul(a_, p_[r - 1]);\n"
-		       "\t\t\ta_ = %s_mul(a_, y_[r]);\n"
-		       "\t\t}\n"
-		       "\t\tp_[0] = a_;\n",
-		       lanes - 1, fn, fn);
-	for (int r = 0; r < lanes; r++)
-		ffu__sb_printf(sb, "\t\t%s_%d = z[%d] ? z_ : p_[%d];\n", dst, r, r, r);
-	ffu__sb_append(sb, "\t}\n");
-	return true;
-}
 
 bool ffu__codegen_is_reduction(const ffu_inst *fusion)
 {
@@ -966,7 +783,7 @@ static size_t inverted_bytes(const ffu_computation *fc, int *count)
  * its prime field, and every op is add, subtract, negate or multiply of values read at the
  * fusion's own index (parameters, a tuple of outputs) or scalar constants, broadcast or
  * not. Other ops (index arithmetic, conversions, powers, inversions) keep the lanes of
- * append_lane.
+ * the lanes in lockstep.
  */
 static const ffu_field *vector_field(const ffu_computation *fc)
 {
@@ -1021,14 +838,14 @@ static int product_depth(const ffu_computation *fc)
 
 /*
  * A kernel that inverts gets lanes for one batch inversion per work-item. Fields up to 16
- * bytes: 16 lanes in lockstep (emit_inv_batch), which PoCL vectorises across work-items.
- * 256-bit fields: INV_LOOP_LANES elements in loops (emit_inv_loop_kernel), because lanes
+ * bytes: 16 lanes in lockstep (wide.c: print_inv_batch), which PoCL vectorises across work-items.
+ * 256-bit fields: INV_LOOP_LANES elements in loops (ffu__wide_print_inv_loops), because lanes
  * in lockstep cost compile time (PoCL builds each lane's products: a kernel with two BN254
  * divides took 2.2 s to build with one lane, 6.0 s with 4, 11.4 s with 8). PoCL, quotient
  * (BN254, (f - v) / (x - z)): at 2^18, 2.33 s with one Fermat inversion per element, 0.54 s
  * with 4 lanes in lockstep, 0.29 s with 8; at 2^20, 2.27 s per element, 0.26 s in loops of
  * 64, 0.17 s in loops of 256 (the prefix products, 8 KiB, stay in L1), 0.12 s with the
- * canonical operand (batch_fixup).
+ * canonical operand (wide.c: batch_fixup).
  * Otherwise, measured on PoCL at 2^20: lanes pay where a kernel has work to interleave (seed_bb fused
  * 0.285 -> 0.157 ms, 8 chained BabyBear products 2.97 -> 1.76 ms) but not for a kernel of
  * one element-wise op (BabyBear multiply 2.23 -> 2.51 ms, Goldilocks 5.6 -> 40 ms) nor for
@@ -1044,9 +861,9 @@ static int product_depth(const ffu_computation *fc)
  */
 typedef enum wide_kind {
 	WIDE_NONE,     /* no wide kernel */
-	WIDE_LANES,    /* lanes in lockstep (append_lane), inversions batched (emit_inv_batch) */
-	WIDE_VECTOR,   /* the fusion's values in a vector instance (vector_field, append_vector) */
-	WIDE_INV_LOOP, /* INV_LOOP_LANES elements in loops (emit_inv_loop_kernel) */
+	WIDE_LANES,    /* lanes in lockstep, inversions batched (ffu__wide_print_lanes) */
+	WIDE_VECTOR,   /* the fusion's values in a vector instance (vector_field, ffu__wide_print_vector) */
+	WIDE_INV_LOOP, /* INV_LOOP_LANES elements in loops (ffu__wide_print_inv_loops) */
 } wide_kind;
 
 typedef struct wide_plan {
@@ -1115,82 +932,6 @@ static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_comp
 	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
 }
 
-/* The body up to (not including) marks[n]'s line; marks[0..n) read d<k>_[r] instead. */
-static void emit_body_upto(ffu_strbuf *sb, const char *body, const inv_mark *marks, int n)
-{
-	const char *line = body;
-	for (int k = 0; k <= n; k++) {
-		ffu__sb_appendn(sb, line, (size_t)(marks[k].line - line));
-		if (k < n)
-			ffu__sb_printf(sb, "\t%s %s = d%d_[r];\n", marks[k].tn, marks[k].dst, k);
-		line = strchr(marks[k].line, '\n') + 1;
-	}
-}
-
-/*
- * The wide kernel of a 256-bit fusion that inverts: each work-item takes `lanes` elements
- * (g, g + stride, ...) in loops, as a prover batches inversions. For the k-th inversion
- * (marker line) of the body: a loop runs the body up to it and keeps the running product of
- * its operands (a zero as 1); one inversion of the product; a loop going down runs the body
- * again and takes each inverse off the running inverse with two products. The last
- * inversion's down loop also finishes the body; earlier ones keep their inverses in
- * d<k>_[], which later loops read in place of the inversion. The body before an inversion
- * is recomputed, not stored (for the workloads here: loads and subtractions). Per element:
- * 3 products plus 1 / lanes of an inversion, for each inversion. Loops, not lanes in
- * lockstep: each lane's code would be built again (see ffu__codegen_kernel_lanes), and
- * PoCL does not vectorise 256-bit products across work-items profitably anyway. No loop
- * runs more than `lanes` times around an inversion: llvmpipe (Rusticl) silently leaves a
- * loop after 65535 iterations, which per-element Fermat inside a loop of 256 exceeded.
- */
-static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lanes, ffu_error *e)
-{
-	/* one marker per inverting instruction and index it is needed at (a slice of an
-	   inverse can ask for it at several): at most one per line */
-	int cap = 1;
-	for (const char *c = body; *c; c++)
-		cap += *c == '\n';
-	inv_mark *marks = malloc((size_t)cap * sizeof *marks);
-	if (!marks)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	int n = 0;
-	for (const char *line = body; *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
-		n += parse_inv_mark(line, len, &marks[n]);
-		line += len;
-	}
-	for (int k = 0; k < n; k++) {
-		const char *fn = marks[k].fn, *tn = marks[k].tn, *dst = marks[k].dst, *src = marks[k].src;
-		const char *post = strchr(marks[k].line, '\n') + 1;
-		bool last = k == n - 1;
-		if (k == 0)
-			ffu__sb_printf(sb, "\tconst %s o_ = %s_one_m(), z_ = %s_sub(o_, o_);\n\t%s p_[%d], a_;\n", tn, fn, fn,
-				       tn, lanes);
-		if (!last)
-			ffu__sb_printf(sb, "\t%s d%d_[%d];\n", tn, k, lanes);
-		ffu__sb_printf(sb, "\ta_ = o_;\n\tfor (int r = 0; r < %d; r++) {\n\t\tconst ulong i = g + r * stride;\n", lanes);
-		emit_body_upto(sb, body, marks, k);
-		ffu__sb_printf(sb, "\t\ta_ = %s_mul(a_, %s_eq(%s, z_) ? o_ : %s);\n\t\tp_[r] = a_;\n\t}\n", fn, fn, src, src);
-		ffu__sb_printf(sb, "\ta_ = %s_inv(a_);\n", fn);
-		batch_fixup(sb, "\t", fn, src);
-		ffu__sb_printf(sb, "\tfor (int r = %d; r >= 0; r--) {\n\t\tconst ulong i = g + r * stride;\n", lanes - 1);
-		emit_body_upto(sb, body, marks, k);
-		ffu__sb_printf(sb,
-			       "\t\tconst int z = %s_eq(%s, z_);\n"
-			       "\t\t%s %s = r ? %s_mul(a_, p_[r - 1]) : a_;\n"
-			       "\t\ta_ = %s_mul(a_, z ? o_ : %s);\n"
-			       "\t\t%s = z ? z_ : %s;\n",
-			       fn, src, tn, dst, fn, fn, src, dst, dst);
-		if (last)
-			ffu__sb_append(sb, post);
-		else
-			ffu__sb_printf(sb, "\t\td%d_[r] = %s;\n", k, dst);
-		ffu__sb_append(sb, "\t}\n");
-	}
-	free(marks);
-	return FFU_STATUS_OK;
-}
-
 /*
  * A loop fusion becomes kernel ffu_k<k>, one element per work-item, and where lanes > 1
  * also ffu_k<k>_wide: `lanes` elements per work-item (i, i + stride, ...), the body
@@ -1208,9 +949,8 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
 	int n_out = n_outputs(fc, &outs);
-	ffu_strbuf body = {0};
 	kgen g;
-	ffu_status st = kgen_init(&g, &body, fc, "i", e);
+	ffu_status st = kgen_init(&g, fc, "i", e);
 	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
 	if (st == FFU_STATUS_OK && !ov)
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
@@ -1221,14 +961,14 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	if (st == FFU_STATUS_OK)
 		st = emit_body(&g, e);
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o], "i");
+		emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o]);
 
 	char name[48];
 	ffu__codegen_kernel_name(name, k);
 	ffu__sb_printf(sb, "/* %s: %s */\n", fusion->name, fc->name);
 	emit_loop_signature(sb, name, fc, n_out, false);
 	ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
-	ffu__sb_append(sb, ffu__sb_cstr(&body));
+	ffu__body_print(sb, g.b, &ffu__body_scalar);
 	ffu__sb_append(sb, "}\n\n");
 	const wide_plan wp = plan_wide(fusion, lanes);
 	lanes = wp.lanes;
@@ -1237,34 +977,23 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_printf(sb, "\t/* %d elements per work-item: i .. i + %d in vectors */\n", lanes, lanes - 1);
 		ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
-		append_vector(sb, ffu__sb_cstr(&body), wp.vx, lanes);
+		ffu__wide_print_vector(sb, g.b, wp.vx, lanes);
 		ffu__sb_append(sb, "}\n\n");
 	} else if (wp.kind == WIDE_INV_LOOP && st == FFU_STATUS_OK) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
-		st = emit_inv_loop_kernel(sb, ffu__sb_cstr(&body), lanes, e);
+		ffu__wide_print_inv_loops(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
 	} else if (wp.kind == WIDE_LANES && st == FFU_STATUS_OK) {
 		ffu__codegen_wide_kernel_name(name, k);
 		emit_loop_signature(sb, name, fc, n_out, true);
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
-		for (int r = 0; r < lanes; r++)
-			ffu__sb_printf(sb, "\tconst ulong i_%d = g + %d * stride;\n", r, r);
-		const char *b = ffu__sb_cstr(&body);
-		while (*b) {
-			const char *nl = strchr(b, '\n');
-			size_t len = nl ? (size_t)(nl - b + 1) : strlen(b);
-			if (!emit_inv_batch(sb, b, len, lanes))
-				for (int r = 0; r < lanes; r++)
-					append_lane(sb, b, len, r);
-			b += len;
-		}
+		ffu__wide_print_lanes(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
 	}
 	if (st == FFU_STATUS_OK)
-		st = ffu__sb_status(&body, e);
-	ffu__sb_free(&body);
+		st = ffu__body_status(g.b, e);
 	free(ov);
 	kgen_free(&g);
 	return st;
@@ -1316,9 +1045,9 @@ static void put_reduce_index(ffu_strbuf *sb, const ffu_inst *red)
 	for (int d = 0; d < t->rank; d++) {
 		ffu__sb_append(sb, " + ");
 		if (reduced[d])
-			put_coord(sb, "r", rd, nr, ir++);
+			ffu__index_coord(sb, "r", rd, nr, ir++);
 		else
-			put_coord(sb, "o", kd, nk, ik++);
+			ffu__index_coord(sb, "o", kd, nk, ik++);
 		ffu__sb_printf(sb, " * %lluUL", (unsigned long long)ffu__shape_stride(t, d));
 	}
 }
@@ -1431,11 +1160,11 @@ static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, in
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
 	int n_out = n_outputs(fc, &outs);
-	ffu_strbuf body = {0}, fin = {0};
+	ffu_strbuf body = {0}, ident = {0};
 	kgen g, h;
 	char name[48];
-	ffu_status st = kgen_init(&g, &body, fc, "i", e);
-	ffu_status st2 = kgen_init(&h, &fin, fc, "o", e);
+	ffu_status st = kgen_init(&g, fc, "i", e);
+	ffu_status st2 = kgen_init(&h, fc, "o", e);
 	int *ov = calloc((size_t)n_out + 1, sizeof *ov), *iv = calloc((size_t)n_out + 1, sizeof *iv);
 	char *form = calloc((size_t)n_out + 1, 1);
 	if (st == FFU_STATUS_OK)
@@ -1463,8 +1192,9 @@ static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, in
 		need(&g, ov[o], form[o]);
 	}
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		ffu__sb_printf(&body, "\ta%d = %s_%s(a%d, %c%d);\n", o, ffu__shape_field(&outs[o]->shape)->base->name,
-			       combine_fn(outs[o]), o, form[o], resolve(&g, ov[o]));
+		ffu__body_printf(g.b, "\ta%d = %F(a%d, %L);\n", o, ffu__shape_field(&outs[o]->shape)->base,
+				 combine_fn(outs[o]), o, form[o], resolve(&g, ov[o]));
+	ffu__body_print(&body, g.b, &ffu__body_scalar);
 	if (st == FFU_STATUS_OK) {
 		ffu__sb_printf(sb, "/* %s: %s, stage 1 */\n", fusion->name, fc->name);
 		emit_stage1(sb, k, fusion, outs, n_out, &body, false, serial_fold);
@@ -1487,26 +1217,31 @@ static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, in
 			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 			break;
 		}
-		const char *fn = ffu__shape_field(&outs[o]->shape)->base->name;
+		const ffu_field *fb = ffu__shape_field(&outs[o]->shape)->base;
+		const char *fn = combine_fn(outs[o]);
 		char f = form[o];
 		need(&h, iv[o], f);
 		decl(&h, acc, f);
-		emit_identity(h.sb, outs[o]);
-		ffu__sb_printf(h.sb, ";\n\tfor (ulong gi = 0; gi < G; gi++)\n\t\t%c%d = %s_%s(%c%d, %s_load(part%d, o * G + gi));\n",
-			       f, acc, fn, combine_fn(outs[o]), f, acc, fn, o);
-		ffu__sb_printf(h.sb, "\t%c%d = %s_%s(%c%d, %c%d);\n", f, acc, fn, combine_fn(outs[o]), f, acc, f,
-			       resolve(&h, iv[o]));
+		ident.len = 0;
+		emit_identity(&ident, outs[o]);
+		ffu__body_printf(h.b, "%s;\n\tfor (ulong gi = 0; gi < G; gi++)\n\t\t%L = %F(%L, %F(part%d, o * G + gi));\n",
+				 ffu__sb_cstr(&ident), f, acc, fb, fn, f, acc, fb, "load", o);
+		ffu__body_printf(h.b, "\t%L = %F(%L, %L);\n", f, acc, fb, fn, f, acc, f, resolve(&h, iv[o]));
 		set_form(&h, acc, f);
-		emit_store(&h, ffu__shape_field(&outs[o]->shape), o, acc, "o");
+		emit_store(&h, ffu__shape_field(&outs[o]->shape), o, acc);
 	}
-	ffu__sb_append(sb, ffu__sb_cstr(&fin));
+	ffu__body_print(sb, h.b, &ffu__body_scalar);
 	ffu__sb_append(sb, "}\n\n");
 	if (st == FFU_STATUS_OK)
 		st = ffu__sb_status(&body, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__sb_status(&fin, e);
+		st = ffu__sb_status(&ident, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__body_status(g.b, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__body_status(h.b, e);
 	ffu__sb_free(&body);
-	ffu__sb_free(&fin);
+	ffu__sb_free(&ident);
 	free(ov);
 	free(iv);
 	free(form);
@@ -1538,7 +1273,7 @@ void ffu__codegen_final_kernel_name(char *buf, int k)
 /*
  * 64-bit containers pay on CPUs, where SIMD lanes are 64 bits wide either way (cl/word31.cl
  * has the measurement); on GPUs a 64-bit integer is two 32-bit registers.
- * 64-bit limbs for a program with a 256-bit kernel that runs in loops (emit_inv_loop_kernel,
+ * 64-bit limbs for a program with a 256-bit kernel that runs in loops (ffu__wide_print_inv_loops,
  * CPUs only): a loop kernel is not vectorised across work-items, and one scalar 64-bit limb
  * product (x86-64's 64x64 -> 128 multiply, cl/mont256_64.cl) is a quarter of the 32-bit
  * ones. PoCL, quotient at 2^18: 31 ms with 32-bit limbs, 16.5 ms with 64-bit (the C baseline
