@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "codegen/body.h"
+#include "codegen/kernel.h"
 #include "codegen/wide.h"
 #include "device/target.h"
 #include "hlo/hlo.h"
@@ -212,13 +213,13 @@ Test(pipeline, class_not_lanes_decides_fold_and_containers)
 	const char *w64 = "#define FFU_EXT_W64";
 	ffu_target t;
 	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 1);
-	char *s = ffu_test_generate_for(text, &t, NULL);
+	char *s = ffu_test_generate_for(text, &t, NULL, NULL);
 	cr_expect(strstr(s, serial), "a CPU with one lane folds serially");
 	cr_expect(strstr(s, w64), "a CPU with one lane keeps 64-bit containers");
 	cr_expect_null(strstr(s, "_wide("), "one lane: no wide kernel");
 	free(s);
 	ffu__target_generic(&t, FFU_DEVICE_CLASS_GPU, 4);
-	s = ffu_test_generate_for(text, &t, NULL);
+	s = ffu_test_generate_for(text, &t, NULL, NULL);
 	cr_expect_null(strstr(s, serial), "a GPU with four lanes folds by a tree");
 	cr_expect(strstr(s, "for (ulong s = wg / 2; s > 0; s >>= 1)"), "a GPU with four lanes folds by a tree");
 	cr_expect_null(strstr(s, w64), "a GPU with four lanes keeps 32-bit containers");
@@ -330,4 +331,65 @@ Test(pipeline, body_printer_styles)
 		  "%s", t);
 	ffu__sb_free(&sb);
 	ffu__body_free(&b);
+}
+
+/* The argument kinds of a descriptor, one letter each (kernel.h), e.g. "iio". */
+static void arg_kinds(char *buf, const ffu_kernel_desc *d)
+{
+	static const char letter[] = {[FFU_ARG_INPUT] = 'i',  [FFU_ARG_OUTPUT] = 'o', [FFU_ARG_PARTIAL_OUT] = 'p',
+				      [FFU_ARG_PARTIAL_IN] = 'q', [FFU_ARG_LOCAL] = 'l',  [FFU_ARG_STRIDE] = 's',
+				      [FFU_ARG_R] = 'R',          [FFU_ARG_GF] = 'F',     [FFU_ARG_G] = 'G'};
+	for (int i = 0; i < d->n_args; i++)
+		buf[i] = letter[d->args[i].kind];
+	buf[d->n_args] = '\0';
+}
+
+/*
+ * Kernel descriptors: the kernels of a loop fusion with a wide variant and of a
+ * reduction, in launch order, with their argument slots, and every signature in the
+ * program printed from them.
+ */
+Test(pipeline, kernel_descriptors)
+{
+	static const struct {
+		const char *program;
+		int n;
+		const char *name[3], *args[3];
+		ffu_kernel_role role[3];
+		int lanes[3];
+	} cases[] = {
+		{"shared_intermediate", 2, {"ffu_k0_wide", "ffu_k0"}, {"iios", "iio"},
+		 {FFU_KERNEL_WIDE, FFU_KERNEL_LOOP}, {4, 1}},
+		{"sumcheck_rows", 3, {"ffu_k0", "ffu_k0_tail", "ffu_k0_final"}, {"iiippplllRFG", "iiippplllRFG", "iiiqqqoooG"},
+		 {FFU_KERNEL_STAGE1, FFU_KERNEL_TAIL, FFU_KERNEL_FINAL}, {8, 1, 1}},
+	};
+	ffu_target t;
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 4);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char *text = program_text(cases[c].program, 1000);
+		ffu_program_kernels pk = {0};
+		char *src = ffu_test_generate_for(text, &t, NULL, &pk);
+		cr_assert_geq(pk.n, 1, "%s", cases[c].program);
+		const ffu_fusion_kernels *fk = &pk.fusions[0];
+		cr_assert_eq(fk->n_kernels, cases[c].n, "%s", cases[c].program);
+		for (int k = 0; k < fk->n_kernels; k++) {
+			const ffu_kernel_desc *d = &fk->kernels[k];
+			char kinds[64], sig[512];
+			arg_kinds(kinds, d);
+			cr_expect_str_eq(d->name, cases[c].name[k]);
+			cr_expect_str_eq(kinds, cases[c].args[k], "%s", d->name);
+			cr_expect_eq(d->role, cases[c].role[k], "%s", d->name);
+			cr_expect_eq(d->lanes, cases[c].lanes[k], "%s", d->name);
+			cr_expect_eq(ffu__fusion_kernel(fk, d->role), d);
+			ffu_strbuf sb = {0};
+			ffu__kernel_print_signature(&sb, d);
+			snprintf(sig, sizeof sig, "%s", ffu__sb_cstr(&sb));
+			ffu__sb_free(&sb);
+			cr_expect(strstr(src, sig), "%s: the program has no signature\n%s", d->name, sig);
+		}
+		ffu__program_kernels_free(&pk);
+		cr_expect_eq(pk.n, 0);
+		free(src);
+		free(text);
+	}
 }

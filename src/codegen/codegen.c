@@ -36,6 +36,7 @@
 #include "codegen/body.h"
 #include "codegen/field_cl.h"
 #include "codegen/index.h"
+#include "codegen/kernel.h"
 #include "codegen/wide.h"
 #include "device/target.h"
 #include "util/grow.h"
@@ -909,27 +910,11 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t)
 	return plan_wide(fusion, t->profile.lanes).lanes;
 }
 
-static void emit_params(ffu_strbuf *sb, const char *name, const ffu_computation *fc)
-{
-	ffu__sb_printf(sb, "__kernel void %s(", name);
-	for (int p = 0; p < fc->n_params; p++)
-		ffu__sb_printf(sb, "%s__global const uint *restrict in%d", p ? ", " : "", p);
-}
-
 static int n_outputs(const ffu_computation *fc, const ffu_inst *const **outs)
 {
 	const ffu_inst *root = fc->root;
 	*outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands : (const ffu_inst *const *)&fc->root;
 	return root->op == FFU_OP_TUPLE ? root->n_operands : 1;
-}
-
-/* A loop kernel's signature: inputs, outputs, and for the wide variant its stride; "{". */
-static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_computation *fc, int n_out, bool wide)
-{
-	emit_params(sb, name, fc);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
-	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
 }
 
 /*
@@ -944,13 +929,17 @@ static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_comp
  * (ffu__cl_launch). On PoCL any guard or index clamp stops the work-group loop from being
  * vectorised: measured 0.96 ms unguarded vs 5-10 ms guarded for (x + y) * x at 2^22.
  */
-static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, int lanes, ffu_error *e)
+static ffu_status emit_loop_kernel(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int lanes,
+				   ffu_error *e)
 {
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
 	int n_out = n_outputs(fc, &outs);
+	const wide_plan wp = plan_wide(fusion, lanes);
 	kgen g;
 	ffu_status st = kgen_init(&g, fc, "i", e);
+	if (st == FFU_STATUS_OK && !ffu__kernels_loop(fk, fusion, k, n_out, wp.lanes))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
 	if (st == FFU_STATUS_OK && !ov)
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
@@ -963,37 +952,33 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
 		emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o]);
 
-	char name[48];
-	ffu__codegen_kernel_name(name, k);
+	if (st)
+		goto out;
 	ffu__sb_printf(sb, "/* %s: %s */\n", fusion->name, fc->name);
-	emit_loop_signature(sb, name, fc, n_out, false);
+	ffu__kernel_print_signature(sb, ffu__fusion_kernel(fk, FFU_KERNEL_LOOP));
 	ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
 	ffu__body_print(sb, g.b, &ffu__body_scalar);
 	ffu__sb_append(sb, "}\n\n");
-	const wide_plan wp = plan_wide(fusion, lanes);
+	const ffu_kernel_desc *wide = ffu__fusion_kernel(fk, FFU_KERNEL_WIDE);
 	lanes = wp.lanes;
-	if (wp.kind == WIDE_VECTOR && st == FFU_STATUS_OK) {
-		ffu__codegen_wide_kernel_name(name, k);
-		emit_loop_signature(sb, name, fc, n_out, true);
+	if (wide)
+		ffu__kernel_print_signature(sb, wide);
+	if (wp.kind == WIDE_VECTOR) {
 		ffu__sb_printf(sb, "\t/* %d elements per work-item: i .. i + %d in vectors */\n", lanes, lanes - 1);
 		ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
 		ffu__wide_print_vector(sb, g.b, wp.vx, lanes);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (wp.kind == WIDE_INV_LOOP && st == FFU_STATUS_OK) {
-		ffu__codegen_wide_kernel_name(name, k);
-		emit_loop_signature(sb, name, fc, n_out, true);
+	} else if (wp.kind == WIDE_INV_LOOP) {
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
 		ffu__wide_print_inv_loops(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (wp.kind == WIDE_LANES && st == FFU_STATUS_OK) {
-		ffu__codegen_wide_kernel_name(name, k);
-		emit_loop_signature(sb, name, fc, n_out, true);
+	} else if (wp.kind == WIDE_LANES) {
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
 		ffu__wide_print_lanes(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
 	}
-	if (st == FFU_STATUS_OK)
-		st = ffu__body_status(g.b, e);
+	st = ffu__body_status(g.b, e);
+out:
 	free(ov);
 	kgen_free(&g);
 	return st;
@@ -1059,7 +1044,7 @@ static void put_reduce_index(ffu_strbuf *sb, const ffu_inst *red)
  * per-work-item loop here kept sumcheck scalar (measured on PoCL at 2^22: 8.7 ms with a
  * loop, against 1.3 ms for the same products written out by a loop fusion).
  */
-int ffu__codegen_reduce_unroll(const ffu_inst *fusion)
+static int reduce_unroll(const ffu_inst *fusion)
 {
 	const ffu_inst *r = fusion->callee->root;
 	if (r->op == FFU_OP_TUPLE)
@@ -1076,22 +1061,13 @@ int ffu__codegen_reduce_unroll(const ffu_inst *fusion)
  * o * G + gi (the tail's gi is Gf). Arguments: inputs, partials, __local scratch per
  * output, ulong R, ulong Gf, ulong G.
  */
-static void emit_stage1(ffu_strbuf *sb, int k, const ffu_inst *fusion, const ffu_inst *const *outs, int n_out,
+static void emit_stage1(ffu_strbuf *sb, const ffu_fusion_kernels *fk, const ffu_inst *const *outs, int n_out,
 			ffu_strbuf *body, bool tail, bool serial_fold)
 {
-	const ffu_computation *fc = fusion->callee;
-	char tn[64], name[48];
-	if (tail)
-		ffu__codegen_tail_kernel_name(name, k);
-	else
-		ffu__codegen_kernel_name(name, k);
-	emit_params(sb, name, fc);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global uint *restrict part%d", fc->n_params + o ? ", " : "", o);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, ", __local %s *restrict lm%d", cl_type(ffu__shape_field(&outs[o]->shape), tn), o);
-	ffu__sb_append(sb, ", const ulong R, const ulong Gf, const ulong G)\n{\n"
-			   "\tconst ulong lid = get_local_id(0), wg = get_local_size(0), grp = get_group_id(0);\n");
+	char tn[64];
+	const ffu_kernel_desc *d = ffu__fusion_kernel(fk, tail ? FFU_KERNEL_TAIL : FFU_KERNEL_STAGE1);
+	ffu__kernel_print_signature(sb, d);
+	ffu__sb_append(sb, "\tconst ulong lid = get_local_id(0), wg = get_local_size(0), grp = get_group_id(0);\n");
 	if (tail)
 		ffu__sb_append(sb, "\tconst ulong o = grp, gi = Gf;\n");
 	else
@@ -1101,7 +1077,7 @@ static void emit_stage1(ffu_strbuf *sb, int k, const ffu_inst *fusion, const ffu
 		emit_identity(sb, outs[o]);
 		ffu__sb_append(sb, ";\n");
 	}
-	int L = ffu__codegen_reduce_unroll(fusion);
+	int L = ffu__fusion_kernel(fk, FFU_KERNEL_STAGE1)->lanes;
 	for (int l = 0; l < (tail ? 1 : L); l++) {
 		if (tail)
 			ffu__sb_printf(sb, "\tfor (ulong r = Gf * %dUL * wg + lid; r < R; r += wg) {\n", L);
@@ -1155,14 +1131,14 @@ static void emit_stage1(ffu_strbuf *sb, int k, const ffu_inst *fusion, const ffu
  * Element-wise and index producers are fused into stage 1's body (reduction input fusion).
  * For power-of-two sizes the tail has nothing to do and is not launched: two launches.
  */
-static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, int k, bool serial_fold, ffu_error *e)
+static ffu_status emit_reduce_kernels(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
+				      bool serial_fold, ffu_error *e)
 {
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
 	int n_out = n_outputs(fc, &outs);
 	ffu_strbuf body = {0}, ident = {0};
 	kgen g, h;
-	char name[48];
 	ffu_status st = kgen_init(&g, fc, "i", e);
 	ffu_status st2 = kgen_init(&h, fc, "o", e);
 	int *ov = calloc((size_t)n_out + 1, sizeof *ov), *iv = calloc((size_t)n_out + 1, sizeof *iv);
@@ -1179,6 +1155,8 @@ static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, in
 			iv[o] = value_at(&h, outs[o]->operands[1]->id, IX_ZERO);
 		}
 	}
+	if (st == FFU_STATUS_OK && !ffu__kernels_reduction(fk, fusion, k, outs, n_out, reduce_unroll(fusion)))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	if (st == FFU_STATUS_OK) {
 		plan(&g);
 		plan(&h);
@@ -1194,22 +1172,17 @@ static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, in
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
 		ffu__body_printf(g.b, "\ta%d = %F(a%d, %L);\n", o, ffu__shape_field(&outs[o]->shape)->base,
 				 combine_fn(outs[o]), o, form[o], resolve(&g, ov[o]));
+	if (st)
+		goto out;
 	ffu__body_print(&body, g.b, &ffu__body_scalar);
-	if (st == FFU_STATUS_OK) {
-		ffu__sb_printf(sb, "/* %s: %s, stage 1 */\n", fusion->name, fc->name);
-		emit_stage1(sb, k, fusion, outs, n_out, &body, false, serial_fold);
-		emit_stage1(sb, k, fusion, outs, n_out, &body, true, serial_fold);
-	}
+	ffu__sb_printf(sb, "/* %s: %s, stage 1 */\n", fusion->name, fc->name);
+	emit_stage1(sb, fk, outs, n_out, &body, false, serial_fold);
+	emit_stage1(sb, fk, outs, n_out, &body, true, serial_fold);
 
 	/* stage 2: fold the partials and the init value, convert, store */
-	ffu__codegen_final_kernel_name(name, k);
 	ffu__sb_printf(sb, "/* %s: %s, stage 2 */\n", fusion->name, fc->name);
-	emit_params(sb, name, fc);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global const uint *restrict part%d", fc->n_params + o ? ", " : "", o);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, ", __global uint *restrict out%d", o);
-	ffu__sb_append(sb, ", const ulong G)\n{\n\tconst ulong o = get_global_id(0);\n");
+	ffu__kernel_print_signature(sb, ffu__fusion_kernel(fk, FFU_KERNEL_FINAL));
+	ffu__sb_append(sb, "\tconst ulong o = get_global_id(0);\n");
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
 		/* the folded partials become a value of h, so emit_store converts as for any value */
 		int acc = value_at(&h, outs[o]->id, IX_MAIN);
@@ -1240,6 +1213,7 @@ static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, in
 		st = ffu__body_status(g.b, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__body_status(h.b, e);
+out:
 	ffu__sb_free(&body);
 	ffu__sb_free(&ident);
 	free(ov);
@@ -1248,26 +1222,6 @@ static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, in
 	kgen_free(&g);
 	kgen_free(&h);
 	return st;
-}
-
-void ffu__codegen_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 32, "ffu_k%d", k);
-}
-
-void ffu__codegen_wide_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 40, "ffu_k%d_wide", k);
-}
-
-void ffu__codegen_tail_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 40, "ffu_k%d_tail", k);
-}
-
-void ffu__codegen_final_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 40, "ffu_k%d_final", k);
 }
 
 /*
@@ -1294,9 +1248,21 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, int *n_kernels,
 				ffu_error *e)
 {
+	ffu_program_kernels pk = {0};
+	ffu_status st = ffu__codegen_program_kernels(sb, m, t, &pk, e);
+	*n_kernels = pk.n;
+	ffu__program_kernels_free(&pk);
+	return st;
+}
+
+ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t,
+					ffu_program_kernels *pk, ffu_error *e)
+{
 	const int lanes = t->profile.lanes;
 	bool used[FFU_ELEM_COUNT] = {0};
-	*n_kernels = 0;
+	memset(pk, 0, sizeof *pk);
+	if (!(pk->fusions = calloc((size_t)m->entry->n_insts + 1, sizeof *pk->fusions)))
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	for (int c = 0; c < m->n_comps; c++) {
 		if (!m->comps[c]->is_fused)
 			continue;
@@ -1323,11 +1289,15 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, const ffu_t
 		const ffu_inst *in = entry->insts[i];
 		if (in->op != FFU_OP_FUSION)
 			continue;
-		int k = (*n_kernels)++;
-		ffu_status st = ffu__codegen_is_reduction(in) ? emit_reduce_kernels(sb, in, k, t->fold == FFU_FOLD_SERIAL, e)
-							      : emit_loop_kernel(sb, in, k, lanes, e);
-		if (st)
+		int k = pk->n++;
+		ffu_fusion_kernels *fk = &pk->fusions[k];
+		ffu_status st = ffu__codegen_is_reduction(in)
+					? emit_reduce_kernels(sb, fk, in, k, t->fold == FFU_FOLD_SERIAL, e)
+					: emit_loop_kernel(sb, fk, in, k, lanes, e);
+		if (st) {
+			ffu__program_kernels_free(pk);
 			return st;
+		}
 	}
 	return ffu__sb_status(sb, e);
 }

@@ -7,6 +7,8 @@
  *    wide variant (below);
  *  - a reduction fusion (ffu__codegen_is_reduction): ffu_k<k>, ffu_k<k>_tail and
  *    ffu_k<k>_final, described at emit_stage1 and emit_reduce_kernels in codegen.c.
+ * Each kernel's name, role and argument slots are its descriptor (codegen/kernel.h): the
+ * signatures are printed from it and the runtime binds by it.
  * Buffers are `__global uint *` holding canonical little-endian values (words per element
  * from the field; pred one byte); values are converted to and from Montgomery form inside
  * the kernel only where a product needs it. Index ops (broadcast, slice, reshape,
@@ -16,6 +18,7 @@
 #define FFU_CODEGEN_CODEGEN_H
 
 #include "codegen/field_cl.h"
+#include "codegen/kernel.h"
 #include "ir/ir.h"
 #include "util/strbuf.h"
 
@@ -34,6 +37,10 @@ typedef struct ffu_target ffu_target; /* device/target.h: the context's resolved
  */
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, int *n_kernels,
 				ffu_error *e);
+/* The same, and every fusion's kernel descriptors (kernel.h: names, roles, argument slots)
+   into *pk, which the caller frees with ffu__program_kernels_free (nothing to free on error). */
+ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t,
+					ffu_program_kernels *pk, ffu_error *e);
 /* Lanes the wide kernel of this fusion has for target t (1: no wide kernel; 0 < lanes <= 256):
    given the target's lanes, the count this fusion gets (256-bit fields none, unless they
    invert; long chains of prime-field products at least 8; vector instances their width). */
@@ -44,12 +51,5 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t);
 ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target *t);
 /* Is this fusion a reduction (root: reduce, or a tuple of reduces)? */
 bool ffu__codegen_is_reduction(const ffu_inst *fusion);
-/* "ffu_k<k>" into buf (32 bytes); "ffu_k<k>_wide", "ffu_k<k>_final" (40 bytes). */
-void ffu__codegen_kernel_name(char *buf, int k);
-void ffu__codegen_wide_kernel_name(char *buf, int k);
-void ffu__codegen_tail_kernel_name(char *buf, int k);
-void ffu__codegen_final_kernel_name(char *buf, int k);
-/* Elements per work-item of a reduction's main stage-1 kernel (codegen.c). */
-int ffu__codegen_reduce_unroll(const ffu_inst *fusion);
 
 #endif
