@@ -137,7 +137,7 @@ static void run_all(const char *device)
 }
 
 /*
- * CPU devices fold a work-group's partial sums serially (codegen.c: emit_stage1); GPUs
+ * CPU devices fold a work-group's partial sums serially (codegen/reduce.c: emit_stage1); GPUs
  * use a tree in local memory. A CPU context whose target is set to a GPU's gets the GPU
  * code, so both paths run in CI on two OpenCL implementations. (FIELDFUSE_LANES=1 no
  * longer does that: lanes change only lanes, device/target.h.)

@@ -6,7 +6,7 @@
  *    many work-items as there are elements: kernels carry no bounds check), plus maybe a
  *    wide variant (below);
  *  - a reduction fusion (ffu__codegen_is_reduction): ffu_k<k>, ffu_k<k>_tail and
- *    ffu_k<k>_final, described at emit_stage1 and emit_reduce_kernels in codegen.c.
+ *    ffu_k<k>_final, described at emit_stage1 and ffu__codegen_emit_reduction in reduce.c.
  * Each kernel's name, role and argument slots are its descriptor (codegen/kernel.h): the
  * signatures are printed from it and the runtime binds by it.
  * Buffers are `__global uint *` holding canonical little-endian values (words per element

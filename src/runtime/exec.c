@@ -25,7 +25,7 @@
 #include "runtime/cl_fault.h"
 #include "util/strbuf.h"
 
-/* How a reduction fusion is spread over the device (codegen.c: emit_reduce_kernels). */
+/* How a reduction fusion is spread over the device (codegen/reduce.c). */
 typedef struct red_plan {
 	size_t O, R;      /* output elements; reduced elements per output */
 	size_t wg, L;     /* work-group size (a power of two); elements per work-item */
@@ -368,7 +368,7 @@ static size_t pow2_floor(size_t v)
 }
 
 /*
- * Work distribution of reduction k (codegen.c: emit_stage1): a power-of-two work-group
+ * Work distribution of reduction k (codegen/reduce.c: emit_stage1): a power-of-two work-group
  * (the tree halves it), no larger than the kernel, the device, local memory or the
  * reduced extent allow; the main kernel over the whole chunks of wg * L elements of each
  * output element, the tail kernel over the rest. Stage 2 folds G partials per output in
