@@ -724,6 +724,12 @@ ffu_status ffu__cl_kernel_limits(ffu_cl *cl, cl_kernel k, ffu_kernel_limits *out
 	return st;
 }
 
+size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred)
+{
+	size_t limit = !kernel_max ? device_max : !device_max ? kernel_max : kernel_max < device_max ? kernel_max : device_max;
+	return ffu__launch_pick(n, FFU_WG_DEFAULT, limit, preferred);
+}
+
 ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e)
 {
 	return ffu__cl_launch_at(cl, k, 0, n, wg, ev, e);
