@@ -367,6 +367,15 @@ static size_t pow2_floor(size_t v)
 	return p;
 }
 
+/* Fusion k's kernel of this role (the code generator gives a reduction all three). */
+static xkernel *xkernel_of(ffu_exec *x, int k, ffu_kernel_role role)
+{
+	for (int i = 0; i < x->pk.fusions[k].n_kernels; i++)
+		if (x->xk[3 * k + i].d->role == role)
+			return &x->xk[3 * k + i];
+	return NULL;
+}
+
 /*
  * Work distribution of reduction k (codegen/reduce.c: emit_stage1): a power-of-two work-group
  * (the tree halves it), no larger than the kernel, the device, local memory or the
@@ -386,7 +395,8 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	rp->n_out = root->op == FFU_OP_TUPLE ? root->n_operands : 1;
 	rp->O = (size_t)ffu__shape_count(&outs[0]->shape);
 	rp->R = rp->O ? (size_t)ffu__shape_count(&outs[0]->operands[0]->shape) / rp->O : 0;
-	xkernel *main = &x->xk[3 * k], *tail = &x->xk[3 * k + 1], *final = &x->xk[3 * k + 2];
+	xkernel *main = xkernel_of(x, k, FFU_KERNEL_STAGE1), *tail = xkernel_of(x, k, FFU_KERNEL_TAIL),
+		*final = xkernel_of(x, k, FFU_KERNEL_FINAL);
 	rp->L = (size_t)main->d->lanes;
 	rp->partials = calloc((size_t)rp->n_out, sizeof *rp->partials);
 	rp->lm_bytes = calloc((size_t)rp->n_out, sizeof *rp->lm_bytes);
