@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include "codegen/codegen.h"
+#include "device/target.h"
 #include "hlo/hlo.h"
 #include "passes/passes.h"
 #include "runtime/cl.h"
@@ -90,17 +91,27 @@ void ffu_test_open_device(ffu_cl *cl, const char *device)
 
 char *ffu_test_generate(const char *text, int lanes, int *fusion0_lanes)
 {
+	ffu_target t;
+	ffu__target_generic(&t, lanes > 1 ? FFU_DEVICE_CLASS_CPU : FFU_DEVICE_CLASS_GPU, lanes);
+	return ffu_test_generate_for(text, &t, fusion0_lanes, NULL);
+}
+
+char *ffu_test_generate_for(const char *text, const ffu_target *t, int *fusion0_lanes, ffu_program_kernels *pk)
+{
 	ffu_error e = {0};
 	ffu_module *m = NULL;
 	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
 	ffu_pass_opts po = {.fuse = true};
 	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
 	ffu_strbuf sb = {0};
-	int nk = 0;
-	cr_assert_eq(ffu__codegen_program(&sb, m, lanes, &nk, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_program_kernels own = {0}, *k = pk ? pk : &own;
+	cr_assert_eq(ffu__codegen_program_kernels(&sb, m, t, k, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int i = 0; i < k->n; i++)
+		k->fusions[i].fusion = NULL; /* the module goes below */
+	ffu__program_kernels_free(&own);
 	for (int i = 0; i < m->entry->n_insts && fusion0_lanes; i++)
 		if (m->entry->insts[i]->op == FFU_OP_FUSION) {
-			*fusion0_lanes = ffu__codegen_kernel_lanes(m->entry->insts[i], lanes);
+			*fusion0_lanes = ffu__codegen_kernel_lanes(m->entry->insts[i], t);
 			break;
 		}
 	char *s = strdup(ffu__sb_cstr(&sb));

@@ -29,8 +29,15 @@ char *ffu_test_read_file(const char *path, size_t *len);
 void ffu_test_remove_tree(const char *dir);
 
 /* The OpenCL program the code generator writes for HLO `text` (parsed, all passes with
-   fusion) for a device profile with `lanes` (1: GPUs, 4: CPUs); *fusion0_lanes (optional)
-   receives the lanes of the first fusion's wide kernel. malloc'd; failures fail the test. */
+   fusion) for target t; *fusion0_lanes (optional) receives the lanes of the first fusion's
+   wide kernel, *pk (optional) the kernel descriptors (their fusion pointers NULL: the module
+   is gone; free with ffu__program_kernels_free). malloc'd; failures fail the test. */
+struct ffu_target;
+struct ffu_program_kernels;
+char *ffu_test_generate_for(const char *text, const struct ffu_target *t, int *fusion0_lanes,
+			    struct ffu_program_kernels *pk);
+/* The same for a device-less target with `lanes` (1: a GPU's, more: a CPU's, as
+   `fieldfuse compile --lanes` shows them). */
 char *ffu_test_generate(const char *text, int lanes, int *fusion0_lanes);
 
 struct ffu_cl;

@@ -35,6 +35,7 @@
 #include "device/caps.h"
 #include "device/launch.h"
 #include "device/profile.h"
+#include "device/target.h"
 #include "device/tuning_db.h"
 #include "runtime/cache.h"
 #include "runtime/cl.h"
@@ -523,6 +524,93 @@ Test(caps, profile_carries)
 	cr_expect_str_eq(ffu__profile_carries(&p, &d), "none");
 }
 
+/* ---- resolved targets ---------------------------------------------------------------- */
+
+/* Every fixture's target: the class decides the fold and the containers, the profile the rest. */
+Test(caps, target_from_fixtures)
+{
+	static const struct {
+		const char *fixture, *carries, *options;
+		ffu_device_class cls;
+		int lanes;
+	} cases[] = {
+		{"pocl_cpu.json", "portable", "", FFU_DEVICE_CLASS_CPU, 4},
+		{"rusticl_llvmpipe.json", "portable", "", FFU_DEVICE_CLASS_CPU, 4},
+		{"nvidia_h200.json", "ptx", "-DFFU_VECTOR_LOADS", FFU_DEVICE_CLASS_GPU, 1},
+		{"nvidia_rtx3090.json", "ptx", "-DFFU_VECTOR_LOADS", FFU_DEVICE_CLASS_GPU, 1},
+		{"amd_radeon_vii.json", "portable", "-DFFU_VECTOR_LOADS", FFU_DEVICE_CLASS_GPU, 1},
+		{"amd_rx7900xtx.json", "portable", "-DFFU_VECTOR_LOADS", FFU_DEVICE_CLASS_GPU, 1},
+		{"intel_iris_xe.json", "portable", "-DFFU_VECTOR_LOADS", FFU_DEVICE_CLASS_GPU, 1},
+		{"intel_max1550.json", "portable", "-DFFU_VECTOR_LOADS", FFU_DEVICE_CLASS_GPU, 1},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char rel[256];
+		size_t len = 0;
+		ffu_error e = {0};
+		ffu_target t;
+		ffu_device_info d;
+		snprintf(rel, sizeof rel, FIXTURES "/%s", cases[c].fixture);
+		char *path = ffu_test_path(rel);
+		char *text = ffu_test_read_file(path, &len);
+		cr_assert(text, "%s", path);
+		cr_assert_eq(ffu__target_from_json(&t, &d, text, len, path, &e), FFU_STATUS_OK, "%s", e.message);
+		bool cpu = cases[c].cls == FFU_DEVICE_CLASS_CPU;
+		cr_expect_eq(t.cls, cases[c].cls, "%s", cases[c].fixture);
+		cr_expect_eq(t.fold, cpu ? FFU_FOLD_SERIAL : FFU_FOLD_TREE, "%s", cases[c].fixture);
+		cr_expect_eq(t.ext_w64, cpu, "%s", cases[c].fixture);
+		cr_expect_eq(t.profile.lanes, cases[c].lanes, "%s", cases[c].fixture);
+		cr_expect_eq(t.profile.wg, 256, "%s", cases[c].fixture);
+		cr_expect_str_eq(t.carries, cases[c].carries, "%s", cases[c].fixture);
+		cr_expect_str_eq(t.build_options, cases[c].options, "%s", cases[c].fixture);
+		cr_expect(d.name[0], "%s: the device record comes back", cases[c].fixture);
+		free(text);
+		free(path);
+	}
+	/* a fixture that is not one: the parser's error, no target */
+	ffu_error e = {0};
+	ffu_target t;
+	cr_expect_eq(ffu__target_from_json(&t, NULL, "{}", 2, "empty.json", &e), FFU_STATUS_EPARSE);
+}
+
+/*
+ * Lanes change only lanes: a CPU with one lane (FIELDFUSE_LANES=1, `tune --lanes 1`, the
+ * override) keeps the CPU's fold and containers, a GPU with four lanes the GPU's.
+ */
+Test(caps, target_lanes_keep_class)
+{
+	ffu_device_info d;
+	ffu_kernel_limits k;
+	ffu_target t;
+	load_fixture("pocl_cpu.json", &d, &k);
+	d.override = (ffu_params){.lanes = 1, .limb_bits = 64};
+	ffu__target_resolve(&t, &d);
+	cr_expect_eq(t.profile.lanes, 1);
+	cr_expect_eq(t.cls, FFU_DEVICE_CLASS_CPU);
+	cr_expect_eq(t.fold, FFU_FOLD_SERIAL);
+	cr_expect(t.ext_w64);
+	cr_expect_str_eq(t.build_options, "-DFFU_MONT256_LIMB64");
+	cr_expect_str_eq(t.carries, "none");
+	load_fixture("amd_radeon_vii.json", &d, &k);
+	d.tuned = (ffu_params){.lanes = 4, .wg = 128};
+	ffu__target_resolve(&t, &d);
+	cr_expect_eq(t.profile.lanes, 4);
+	cr_expect_eq(t.profile.wg, 128);
+	cr_expect(t.profile.wg_tuned);
+	cr_expect_eq(t.cls, FFU_DEVICE_CLASS_GPU);
+	cr_expect_eq(t.fold, FFU_FOLD_TREE);
+	cr_expect_not(t.ext_w64);
+	/* device-less targets, as `compile --emit cl` makes them */
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 1);
+	cr_expect_eq(t.profile.lanes, 1);
+	cr_expect_eq(t.fold, FFU_FOLD_SERIAL);
+	cr_expect_str_eq(ffu__device_class_str(t.cls), "cpu");
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_GPU, 8);
+	cr_expect_eq(t.profile.lanes, 8);
+	cr_expect_eq(t.fold, FFU_FOLD_TREE);
+	cr_expect_str_eq(t.build_options, "-DFFU_VECTOR_LOADS");
+	cr_expect_str_eq(ffu__device_class_str(t.cls), "gpu");
+}
+
 /* ---- launch plans -------------------------------------------------------------------- */
 
 /* The properties every automatic plan has; returns its local size. */
@@ -924,8 +1012,10 @@ ON_BOTH(launches_cover_exactly)
 	const size_t sizes[] = {1, 3, 8, 24, 32, 100, 128};
 	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		cl.dev.tuned = (ffu_params){.wg = sizes[s]};
+		ffu__cl_retarget(&cl);
 		mark_run(&cl, &m, 5, 999, 0);
 		cl.dev.tuned = (ffu_params){0};
+		ffu__cl_retarget(&cl);
 		if (sizes[s] > lim.max_wg)
 			continue;
 		ffu__cl_set_override(&cl, &(ffu_params){.wg = sizes[s]});

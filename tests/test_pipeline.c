@@ -12,10 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/body.h"
+#include "codegen/kernel.h"
+#include "codegen/wide.h"
+#include "device/target.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
 #include "programs.h"
+#include "runtime/cl.h"
 #include "runtime/exec.h"
 #include "support.h"
 
@@ -24,7 +29,7 @@ static const long long lengths[] = {1, 7, 1000, 65539};
 /*
  * Random inputs whose first elements are the edge values 0, 1, p-1, p-2, with more zeros
  * scattered (every 61st element from the 64th on): wide kernels invert 4 or 16 elements
- * at once (codegen.c: emit_inv_batch), and a zero must come out as zero in any lane
+ * at once (codegen/wide.c: print_inv_batch), and a zero must come out as zero in any lane
  * without spoiling the other lanes of its batch.
  */
 static void make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed)
@@ -142,11 +147,16 @@ static bool big_fields(const test_program *tp)
  * Every program of `set` whose name contains name_part, at every length, fused and
  * unfused, and once with the whole pipeline; the interpreter runs once per program and
  * length (it is the costly half on the host: 256-bit inversions at 65539 elements).
+ * gpu_code: the context's target as a GPU's (tree fold, 32-bit containers, one lane).
  */
-static void run_all_matching(const char *device, const char *name_part, program_set set)
+static void run_all_matching(const char *device, const char *name_part, program_set set, bool gpu_code)
 {
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
+	if (gpu_code) {
+		ffu__target_set_class(&cl.target, FFU_DEVICE_CLASS_GPU);
+		cl.target.profile.lanes = 1;
+	}
 	for (int p = 0; p < ffu_test_n_programs; p++) {
 		const test_program *tp = &ffu_test_programs[p];
 		if (!strstr(tp->name, name_part) || (set != ALL && big_fields(tp) != (set == BIG_FIELDS)))
@@ -167,43 +177,42 @@ static void run_all_matching(const char *device, const char *name_part, program_
 }
 
 /*
- * CPU devices fold a work-group's partial sums serially (codegen.c: emit_stage1); GPUs
- * use a tree in local memory. With one lane the CPU devices get the GPU code, so both
- * paths run in CI on two OpenCL implementations.
+ * CPU devices fold a work-group's partial sums serially (codegen/reduce.c: emit_stage1); GPUs
+ * use a tree in local memory. A CPU context whose target is set to a GPU's gets the GPU
+ * code, so both paths run in CI on two OpenCL implementations. (FIELDFUSE_LANES=1 no
+ * longer does that: lanes change only lanes, device/target.h.)
  */
 Test(pipeline, reductions_gpu_path_pocl, .timeout = 600)
 {
-	setenv("FIELDFUSE_LANES", "1", 1);
-	run_all_matching(ffu_test_devices[0], "reduce", ALL);
-	run_all_matching(ffu_test_devices[0], "sumcheck", ALL);
+	run_all_matching(ffu_test_devices[0], "reduce", ALL, true);
+	run_all_matching(ffu_test_devices[0], "sumcheck", ALL, true);
 }
 
 Test(pipeline, reductions_gpu_path_rusticl, .timeout = 600)
 {
-	setenv("FIELDFUSE_LANES", "1", 1);
-	run_all_matching(ffu_test_devices[1], "reduce", ALL);
-	run_all_matching(ffu_test_devices[1], "sumcheck", ALL);
+	run_all_matching(ffu_test_devices[1], "reduce", ALL, true);
+	run_all_matching(ffu_test_devices[1], "sumcheck", ALL, true);
 }
 
 /* Every program, in two tests per device that the suite's parallel jobs can run side by side. */
 Test(pipeline, pocl, .timeout = 600)
 {
-	run_all_matching(ffu_test_devices[0], "", SMALL_FIELDS);
+	run_all_matching(ffu_test_devices[0], "", SMALL_FIELDS, false);
 }
 
 Test(pipeline, pocl_256bit, .timeout = 600)
 {
-	run_all_matching(ffu_test_devices[0], "", BIG_FIELDS);
+	run_all_matching(ffu_test_devices[0], "", BIG_FIELDS, false);
 }
 
 Test(pipeline, rusticl, .timeout = 600)
 {
-	run_all_matching(ffu_test_devices[1], "", SMALL_FIELDS);
+	run_all_matching(ffu_test_devices[1], "", SMALL_FIELDS, false);
 }
 
 Test(pipeline, rusticl_256bit, .timeout = 600)
 {
-	run_all_matching(ffu_test_devices[1], "", BIG_FIELDS);
+	run_all_matching(ffu_test_devices[1], "", BIG_FIELDS, false);
 }
 
 /* 64-bit limbs where a 256-bit kernel runs in loops on a CPU (ffu__codegen_field_opts), not elsewhere */
@@ -231,6 +240,44 @@ Test(pipeline, limb64_for_loop_kernels)
 	free(s);
 }
 
+/* The text of tests/programs.c's program `name` at length n (malloc'd). */
+static char *program_text(const char *name, long long n)
+{
+	for (int p = 0; p < ffu_test_n_programs; p++)
+		if (strcmp(ffu_test_programs[p].name, name) == 0) {
+			char *text = ffu_test_program_text(&ffu_test_programs[p], n);
+			cr_assert(text);
+			return text;
+		}
+	cr_assert_fail("no program %s", name);
+	return NULL;
+}
+
+/*
+ * The target's class, not its lanes, decides the reductions' fold and the extensions'
+ * containers: a CPU with one lane keeps both, a GPU with four lanes gets neither.
+ */
+Test(pipeline, class_not_lanes_decides_fold_and_containers)
+{
+	char *text = program_text("sumcheck_rows_babybearx4", 1000);
+	const char *serial = "if (lid == 0) {\n\t\tfor (ulong s = 1; s < wg; s++)";
+	const char *w64 = "#define FFU_EXT_W64";
+	ffu_target t;
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 1);
+	char *s = ffu_test_generate_for(text, &t, NULL, NULL);
+	cr_expect(strstr(s, serial), "a CPU with one lane folds serially");
+	cr_expect(strstr(s, w64), "a CPU with one lane keeps 64-bit containers");
+	cr_expect_null(strstr(s, "_wide("), "one lane: no wide kernel");
+	free(s);
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_GPU, 4);
+	s = ffu_test_generate_for(text, &t, NULL, NULL);
+	cr_expect_null(strstr(s, serial), "a GPU with four lanes folds by a tree");
+	cr_expect(strstr(s, "for (ulong s = wg / 2; s > 0; s >>= 1)"), "a GPU with four lanes folds by a tree");
+	cr_expect_null(strstr(s, w64), "a GPU with four lanes keeps 32-bit containers");
+	free(s);
+	free(text);
+}
+
 /*
  * goldilocksx2 fusions of add/sub/neg/multiply get a wide kernel in vectors of 8 on CPU
  * devices (codegen.c: vector_field), and only there: not on GPUs, not for fields that
@@ -239,12 +286,7 @@ Test(pipeline, limb64_for_loop_kernels)
  */
 Test(pipeline, vector_kernels_where_they_apply)
 {
-	const test_program *tp = NULL;
-	for (int p = 0; p < ffu_test_n_programs; p++)
-		if (strcmp(ffu_test_programs[p].name, "chain_goldilocksx2") == 0)
-			tp = &ffu_test_programs[p];
-	cr_assert(tp);
-	char *text = ffu_test_program_text(tp, 1000);
+	char *text = program_text("chain_goldilocksx2", 1000);
 	int wl = 0;
 	char *cpu = ffu_test_generate(text, 4, &wl), *gpu = ffu_test_generate(text, 1, &wl);
 	const char *wide = strstr(cpu, "__kernel void ffu_k0_wide(");
@@ -264,7 +306,7 @@ Test(pipeline, vector_kernels_where_they_apply)
 		"HloModule t\nENTRY %main (x: babybearx4[64], y: babybearx4[64]) -> babybearx4[64] {\n"
 		"  %x = babybearx4[64] parameter(0)\n  %y = babybearx4[64] parameter(1)\n"
 		"  ROOT %m = babybearx4[64] multiply(%x, %y)\n}\n",
-		/* an inversion takes the batch lanes (emit_inv_batch) */
+		/* an inversion takes the batch lanes (codegen/wide.c) */
 		"HloModule t\nENTRY %main (x: goldilocksx2[64], y: goldilocksx2[64]) -> goldilocksx2[64] {\n"
 		"  %x = goldilocksx2[64] parameter(0)\n  %y = goldilocksx2[64] parameter(1)\n"
 		"  %i = goldilocksx2[64] inverse(%x)\n  ROOT %m = goldilocksx2[64] multiply(%i, %y)\n}\n",
@@ -277,5 +319,128 @@ Test(pipeline, vector_kernels_where_they_apply)
 		cr_assert_null(strstr(s, "_v8"), "case %zu: a vector instance:\n%s", k, s);
 		cr_assert_neq(wl, 8, "case %zu", k);
 		free(s);
+	}
+}
+
+/*
+ * A planned body (codegen/body.h) printed per variant: the names a variant spells
+ * differently are holes, so lane r suffixes locals, indices and the temporary, a vector
+ * instance renames its field's and its prime's functions and types, and an inversion is a
+ * statement of its own that the lanes print as one batch.
+ */
+static const ffu_field *elem_named(const char *name)
+{
+	for (int id = 0; id < FFU_ELEM_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		if (f && strcmp(f->name, name) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+Test(pipeline, body_printer_styles)
+{
+	const ffu_field *gx2 = elem_named("goldilocksx2"), *bb = elem_named("babybear");
+	cr_assert(gx2 && bb);
+	ffu_body b;
+	ffu__body_init(&b, "i");
+	ffu__body_printf(&b, "\t%F %L = %F(in0, %I);\n", gx2, "t", 'c', 3, gx2, "load", 0);
+	ffu__body_printf(&b, "\t%F %L = %F(%L, %F(0x5u));\n\t%T[%d] = %L;\n", gx2, "t", 'm', 4, gx2, "mul", 'c', 3,
+			 gx2->prime, "make", 1, 'm', 4);
+	cr_assert_eq(b.nline, 3, "a newline inside the text ends a line");
+	ffu_strbuf sb = {0};
+	ffu__body_print(&sb, &b, &ffu__body_scalar);
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\tgoldilocksx2_t c3 = goldilocksx2_load(in0, i);\n"
+					     "\tgoldilocksx2_t m4 = goldilocksx2_mul(c3, goldilocks_make(0x5u));\n"
+					     "\tt_[1] = m4;\n");
+	ffu__sb_free(&sb);
+	ffu__body_print(&sb, &b, &(ffu_body_style){2, NULL, 0});
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\tgoldilocksx2_t c3_2 = goldilocksx2_load(in0, i_2);\n"
+					     "\tgoldilocksx2_t m4_2 = goldilocksx2_mul(c3_2, goldilocks_make(0x5u));\n"
+					     "\tt__2[1] = m4_2;\n");
+	ffu__sb_free(&sb);
+	ffu__wide_print_vector(&sb, &b, gx2, 8);
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\tgoldilocksx2_v8_t c3 = goldilocksx2_v8_load(in0, i);\n"
+					     "\tgoldilocksx2_v8_t m4 = goldilocksx2_v8_mul(c3, goldilocks_v8_make(0x5u));\n"
+					     "\tt_[1] = m4;\n");
+	ffu__sb_free(&sb);
+	ffu__body_free(&b);
+
+	/* an inversion: one statement in one lane, a batch over the lanes, read from c5 */
+	ffu__body_init(&b, "i");
+	ffu__body_inv(&b, &(ffu_inv_stmt){bb, 'w', 7, 'c', 5});
+	ffu__body_printf(&b, "\t%F %L = %F(%L, %L);\n", bb, "t", 'c', 7, bb, "mul", 'c', 6, 'w', 7);
+	ffu__body_print(&sb, &b, &ffu__body_scalar);
+	cr_expect_str_eq(ffu__sb_cstr(&sb), "\t/*ffu_inv babybear babybear_t w7 m5 c5*/ babybear_t w7 = babybear_inv(m5);\n"
+					     "\tbabybear_t c7 = babybear_mul(c6, w7);\n");
+	ffu__sb_free(&sb);
+	ffu__wide_print_lanes(&sb, &b, 2);
+	const char *t = ffu__sb_cstr(&sb);
+	cr_expect(strstr(t, "\t/* w7 = c5^-1 in 2 lanes: one inversion */\n\tbabybear_t w7_0;\n\tbabybear_t w7_1;\n"), "%s", t);
+	cr_expect(strstr(t, "a_ = babybear_from_mont(a_);"), "a canonical operand gets the fix-up: %s", t);
+	cr_expect(strstr(t, "\tbabybear_t c7_0 = babybear_mul(c6_0, w7_0);\n\tbabybear_t c7_1 = babybear_mul(c6_1, w7_1);\n"),
+		  "%s", t);
+	ffu__sb_free(&sb);
+	ffu__body_free(&b);
+}
+
+/* The argument kinds of a descriptor, one letter each (kernel.h), e.g. "iio". */
+static void arg_kinds(char *buf, const ffu_kernel_desc *d)
+{
+	static const char letter[] = {[FFU_ARG_INPUT] = 'i',  [FFU_ARG_OUTPUT] = 'o', [FFU_ARG_PARTIAL_OUT] = 'p',
+				      [FFU_ARG_PARTIAL_IN] = 'q', [FFU_ARG_LOCAL] = 'l',  [FFU_ARG_STRIDE] = 's',
+				      [FFU_ARG_R] = 'R',          [FFU_ARG_GF] = 'F',     [FFU_ARG_G] = 'G'};
+	for (int i = 0; i < d->n_args; i++)
+		buf[i] = letter[d->args[i].kind];
+	buf[d->n_args] = '\0';
+}
+
+/*
+ * Kernel descriptors: the kernels of a loop fusion with a wide variant and of a
+ * reduction, in launch order, with their argument slots, and every signature in the
+ * program printed from them.
+ */
+Test(pipeline, kernel_descriptors)
+{
+	static const struct {
+		const char *program;
+		int n;
+		const char *name[3], *args[3];
+		ffu_kernel_role role[3];
+		int lanes[3];
+	} cases[] = {
+		{"shared_intermediate", 2, {"ffu_k0_wide", "ffu_k0"}, {"iios", "iio"},
+		 {FFU_KERNEL_WIDE, FFU_KERNEL_LOOP}, {4, 1}},
+		{"sumcheck_rows", 3, {"ffu_k0", "ffu_k0_tail", "ffu_k0_final"}, {"iiippplllRFG", "iiippplllRFG", "iiiqqqoooG"},
+		 {FFU_KERNEL_STAGE1, FFU_KERNEL_TAIL, FFU_KERNEL_FINAL}, {8, 1, 1}},
+	};
+	ffu_target t;
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 4);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char *text = program_text(cases[c].program, 1000);
+		ffu_program_kernels pk = {0};
+		char *src = ffu_test_generate_for(text, &t, NULL, &pk);
+		cr_assert_geq(pk.n, 1, "%s", cases[c].program);
+		const ffu_fusion_kernels *fk = &pk.fusions[0];
+		cr_assert_eq(fk->n_kernels, cases[c].n, "%s", cases[c].program);
+		for (int k = 0; k < fk->n_kernels; k++) {
+			const ffu_kernel_desc *d = &fk->kernels[k];
+			char kinds[64], sig[512];
+			arg_kinds(kinds, d);
+			cr_expect_str_eq(d->name, cases[c].name[k]);
+			cr_expect_str_eq(kinds, cases[c].args[k], "%s", d->name);
+			cr_expect_eq(d->role, cases[c].role[k], "%s", d->name);
+			cr_expect_eq(d->lanes, cases[c].lanes[k], "%s", d->name);
+			cr_expect_eq(ffu__fusion_kernel(fk, d->role), d);
+			ffu_strbuf sb = {0};
+			ffu__kernel_print_signature(&sb, d);
+			snprintf(sig, sizeof sig, "%s", ffu__sb_cstr(&sb));
+			ffu__sb_free(&sb);
+			cr_expect(strstr(src, sig), "%s: the program has no signature\n%s", d->name, sig);
+		}
+		ffu__program_kernels_free(&pk);
+		cr_expect_eq(pk.n, 0);
+		free(src);
+		free(text);
 	}
 }

@@ -1,937 +1,31 @@
 /*
- * codegen/codegen.c: OpenCL C for fusions (see codegen.h).
- *
- * Values are instructions at an index. A kernel iterates over one index space (its
- * outputs' elements, or for a reduction the reduced operand's elements); an index op
- * (broadcast, slice, reshape, concatenate) does not move data, it asks for its operand at
- * another index, computed from the consumer's index by integer arithmetic (index-map
- * fusion). So each instruction may be needed at several indices (slice even and odd of one
- * array: two loads), and a value is the pair (instruction, index variable). The plan runs
- * backwards from the outputs, recording which value of which operand each value reads;
- * emission then runs forwards in definition order. Both are iterative: a 20000-op chain
- * does not recurse.
- *
- * Montgomery bookkeeping: each value may exist in canonical form (c<v>) and/or Montgomery
- * form (m<v>); conversions are emitted on demand and at most once per value. A product of
- * a Montgomery and a canonical operand is canonical (a R * b / R = a b), so `x*x - x` costs
- * one conversion and one product, and linear ops (add, sub, negate, select) work on either
- * form. Constants are folded on the host into whichever form a use wants, for free.
- *
- * A `<field>_mont` value is held as its base field's value (c or m form) and computes with
- * the base field's functions: where the user radix equals the device radix (31-bit
- * Montgomery and 256-bit fields) a loaded _mont value simply is the m form, and storing one
- * stores the m form; the canonical templates (Mersenne31, Goldilocks) convert at load and
- * store with one product by a constant. convert between a field and its _mont twin is
- * therefore free (an alias). u32/u64/pred values exist only in c form (the integer).
+ * codegen/codegen.c: the program and its kernels (see codegen.h): which kernels each fusion
+ * gets (plan_wide: the wide variant's kind and lanes), their descriptors (kernel.h), the
+ * loop kernels printed from the value generator's body (kgen.h, body.h, wide.c), the
+ * reductions (reduce.c), and the field code in front (field_cl.h).
  */
 #include "codegen/codegen.h"
 
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/addchain.h"
 #include "codegen/field_cl.h"
+#include "codegen/kgen.h"
+#include "codegen/wide.h"
+#include "device/target.h"
 
-enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
-#define INV_MARK "/*ffu_inv " /* emit_inv's marker: field, type, result, operand */
 #define INV_LOCKSTEP_BYTES 16 /* fields up to this size invert in lanes in lockstep, larger in loops */
-#define INV_LOOP_LANES 256    /* elements per work-item of emit_inv_loop_kernel */
+#define INV_LOOP_LANES 256    /* elements per work-item of the inversion loops (wide.c) */
 #define INV_LOOP_MAX_INVS 4   /* inverting instructions it takes; more: no wide kernel */
 #define DEEP_CHAIN_PRODUCTS 4 /* dependent products from which a kernel gets DEEP_CHAIN_LANES */
 #define DEEP_CHAIN_LANES 8
 
-typedef struct val {
-	int inst;         /* instruction id in the fused computation */
-	int ix;           /* index variable */
-	int next;         /* next value of the same instruction, -1 */
-	int ops;          /* first entry of this value's operand values in kgen.opv */
-	int alias;        /* index ops, field <-> _mont converts: the value this one is; -1 */
-	bool has_c, has_m;
-	const unsigned char *literal; /* scalar constant: both forms are free */
-} val;
-
-typedef struct kgen {
-	ffu_strbuf *sb;
-	const ffu_computation *fc;
-	val *v;
-	int nv, capv;
-	int *first;       /* per instruction: its first value, -1 */
-	int *opv;         /* operand values, n_operands per value */
-	int nopv, capopv;
-	char **ix;        /* index variable expressions; ix[IX_MAIN] names the kernel's index */
-	int nix, capix;
-	int *uses;        /* uses of each instruction in the fused computation */
-	int *mul_uses;    /* of those, how many are multiply operands (x * x once) */
-	bool oom;
-} kgen;
-
-static bool grow(void **p, int *cap, int need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	int nc = *cap ? *cap * 2 : 64;
-	while (nc < need)
-		nc *= 2;
-	void *q = realloc(*p, (size_t)nc * elem);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = nc;
-	return true;
-}
-
-static const ffu_inst *inst_of(const kgen *g, int vn)
-{
-	return g->fc->insts[g->v[vn].inst];
-}
-
-static const ffu_field *field_of(const kgen *g, int vn)
-{
-	return ffu__shape_field(&inst_of(g, vn)->shape);
-}
-
-static bool is_int(const ffu_field *f)
-{
-	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED;
-}
+/* ---- kernels ---- */
 
 /* The field whose device functions compute on values of type f (NULL for u32/u64/pred). */
 static const ffu_field *cl_field(const ffu_field *f)
 {
-	return is_int(f) ? NULL : f->base;
-}
-
-/* OpenCL type of values of f: the base field's, or u32_t / u64_t / pred_t (cl/common.cl). */
-static const char *cl_type(const ffu_field *f, char buf[64])
-{
-	return is_int(f) ? (snprintf(buf, 64, "%s_t", f->name), buf) : ffu__cl_type_name(f->base, buf);
-}
-
-/* Does the _mont type f store exactly the device's Montgomery form? */
-static bool mont_is_dev(const ffu_field *f)
-{
-	return f->mont_radix_bits == f->base->dev_radix_bits;
-}
-
-/* ---- index variables ---- */
-
-/* Interns an index expression; returns its variable. */
-static int ix_intern(kgen *g, const char *expr)
-{
-	for (int k = 0; k < g->nix; k++)
-		if (strcmp(g->ix[k], expr) == 0)
-			return k;
-	char *s = strdup(expr);
-	if (!s || !grow((void **)&g->ix, &g->capix, g->nix + 1, sizeof *g->ix)) {
-		free(s);
-		g->oom = true;
-		return IX_ZERO;
-	}
-	g->ix[g->nix] = s;
-	return g->nix++;
-}
-
-static void ix_name(const kgen *g, int ix, char buf[24])
-{
-	if (ix == IX_MAIN)
-		snprintf(buf, 24, "%s", g->ix[IX_MAIN]);
-	else
-		snprintf(buf, 24, "x%d", ix);
-}
-
-/* Appends the coordinate along dimension d of linear index `var` into shape s. */
-static void put_coord(ffu_strbuf *o, const char *var, const int64_t *dims, int rank, int d)
-{
-	int64_t st = 1;
-	for (int k = d + 1; k < rank; k++)
-		st *= dims[k];
-	if (rank == 1)
-		ffu__sb_printf(o, "%s", var);
-	else if (d == 0)
-		ffu__sb_printf(o, "(%s / %lluUL)", var, (unsigned long long)st);
-	else if (st == 1)
-		ffu__sb_printf(o, "(%s %% %lluUL)", var, (unsigned long long)dims[d]);
-	else
-		ffu__sb_printf(o, "((%s / %lluUL) %% %lluUL)", var, (unsigned long long)st, (unsigned long long)dims[d]);
-}
-
-/*
- * The index of operand j of `in` read by `in` at index variable ix (the operand's own
- * row-major linear index). Scalars are read at IX_ZERO.
- */
-static int operand_ix(kgen *g, const ffu_inst *in, int j, int ix)
-{
-	const ffu_inst *op = in->operands[j];
-	if (op->shape.rank == 0)
-		return IX_ZERO;
-	if (ffu__ops[in->op].kind != FFU_KIND_INDEX || in->op == FFU_OP_RESHAPE)
-		return ix;
-	char var[24];
-	ix_name(g, ix, var);
-	const ffu_shape *s = &in->shape, *t = &op->shape;
-	ffu_strbuf e = {0};
-	ffu__sb_append(&e, "(");
-	for (int k = 0; k < t->rank; k++) {
-		if (k)
-			ffu__sb_append(&e, " + ");
-		int64_t ts = ffu__shape_stride(t, k);
-		switch (in->op) {
-		case FFU_OP_BROADCAST:
-			put_coord(&e, var, s->dims, s->rank, (int)in->dims[k]);
-			break;
-		case FFU_OP_SLICE:
-			ffu__sb_printf(&e, "(%lluUL + ", (unsigned long long)in->slice_start[k]);
-			put_coord(&e, var, s->dims, s->rank, k);
-			ffu__sb_printf(&e, " * %lluUL)", (unsigned long long)in->slice_stride[k]);
-			break;
-		default: { /* concatenate: clamped into operand j's range, selected afterwards */
-			int64_t off = 0;
-			for (int q = 0; q < j; q++)
-				off += in->operands[q]->shape.dims[in->dims[0]];
-			if (k != in->dims[0]) {
-				put_coord(&e, var, s->dims, s->rank, k);
-				break;
-			}
-			ffu__sb_append(&e, "min(max(");
-			put_coord(&e, var, s->dims, s->rank, k);
-			ffu__sb_printf(&e, ", %lluUL) - %lluUL, %lluUL)", (unsigned long long)off,
-				       (unsigned long long)off, (unsigned long long)(t->dims[k] - 1));
-			break;
-		}
-		}
-		if (ts != 1)
-			ffu__sb_printf(&e, " * %lluUL", (unsigned long long)ts);
-	}
-	ffu__sb_append(&e, ")");
-	int r = e.oom ? (g->oom = true, IX_ZERO) : ix_intern(g, ffu__sb_cstr(&e));
-	ffu__sb_free(&e);
-	return r;
-}
-
-/* ---- the plan ---- */
-
-/* The value of instruction id at ix, created (with no operands planned yet) if new. */
-static int value_at(kgen *g, int id, int ix)
-{
-	if (g->fc->insts[id]->shape.rank == 0)
-		ix = IX_ZERO;
-	for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
-		if (g->v[vn].ix == ix)
-			return vn;
-	if (!grow((void **)&g->v, &g->capv, g->nv + 1, sizeof *g->v)) {
-		g->oom = true;
-		return -1;
-	}
-	val *v = &g->v[g->nv];
-	memset(v, 0, sizeof *v);
-	v->inst = id;
-	v->ix = ix;
-	v->alias = -1;
-	v->ops = -1;
-	v->next = g->first[id];
-	g->first[id] = g->nv;
-	return g->nv++;
-}
-
-/* Records, for every value requested so far, which operand values it reads (backwards). */
-static void plan(kgen *g)
-{
-	for (int id = g->fc->n_insts - 1; id >= 0 && !g->oom; id--) {
-		const ffu_inst *in = g->fc->insts[id];
-		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE)
-			continue; /* outputs: their operands were requested by the caller */
-		for (int vn = g->first[id]; vn >= 0 && !g->oom; vn = g->v[vn].next) {
-			if (!grow((void **)&g->opv, &g->capopv, g->nopv + in->n_operands + 1, sizeof *g->opv)) {
-				g->oom = true;
-				return;
-			}
-			g->v[vn].ops = g->nopv;
-			g->nopv += in->n_operands;
-			for (int j = 0; j < in->n_operands; j++) {
-				int oix = operand_ix(g, in, j, g->v[vn].ix);
-				int ov = value_at(g, in->operands[j]->id, oix);
-				if (ov < 0)
-					return;
-				g->opv[g->v[vn].ops + j] = ov;
-			}
-		}
-	}
-}
-
-static int opval(const kgen *g, int vn, int j)
-{
-	return g->opv[g->v[vn].ops + j];
-}
-
-/* ---- emission ---- */
-
-static int resolve(const kgen *g, int vn)
-{
-	while (g->v[vn].alias >= 0)
-		vn = g->v[vn].alias;
-	return vn;
-}
-
-static void decl(kgen *g, int vn, char form)
-{
-	char tn[64];
-	ffu__sb_printf(g->sb, "\t%s %c%d = ", cl_type(field_of(g, vn), tn), form, vn);
-}
-
-static void set_form(kgen *g, int vn, char form)
-{
-	if (form == 'c')
-		g->v[vn].has_c = true;
-	else
-		g->v[vn].has_m = true;
-}
-
-/* Makes value vn available in form 'c' or 'm' (emitting a conversion if needed). */
-static void need(kgen *g, int vn, char form)
-{
-	vn = resolve(g, vn);
-	val *v = &g->v[vn];
-	if ((form == 'c' && v->has_c) || (form == 'm' && v->has_m))
-		return;
-	const ffu_field *f = field_of(g, vn);
-	decl(g, vn, form);
-	if (v->literal && is_int(f)) {
-		ffu__sb_printf(g->sb, "(%s_t)0x%llxUL", f->name, (unsigned long long)ffu__fp_get_u64(f, v->literal));
-	} else if (v->literal) {
-		/* a _mont literal is x * R_mont: fold it to the base field's canonical x first */
-		unsigned char x[FFU_FIELD_MAX_BYTES], buf[FFU_FIELD_MAX_BYTES];
-		ffu__fp_convert(f->base, x, f, v->literal);
-		if (form == 'm')
-			ffu__fp_to_dev_mont(f->base, buf, x);
-		else
-			memcpy(buf, x, f->storage_bytes);
-		ffu__cl_emit_const(g->sb, f->base, buf);
-	} else {
-		ffu__sb_printf(g->sb, "%s_%s(%c%d)", f->base->name, form == 'm' ? "to_mont" : "from_mont",
-			       form == 'm' ? 'c' : 'm', vn);
-	}
-	ffu__sb_append(g->sb, ";\n");
-	set_form(g, vn, form);
-}
-
-static bool has(const kgen *g, int vn, char form)
-{
-	const val *v = &g->v[resolve(g, vn)];
-	return v->literal || (form == 'c' ? v->has_c : v->has_m);
-}
-
-/*
- * The form in which operands first..first+n-1 of vn are all available (c preferred),
- * converting what lacks it. Integer and pred values only ever have c, so they get c.
- */
-static char common_form(kgen *g, int vn, int first, int n)
-{
-	bool all_c = true;
-	for (int j = first; j < first + n; j++)
-		all_c &= has(g, opval(g, vn, j), 'c');
-	char form = all_c ? 'c' : 'm';
-	for (int j = first; j < first + n; j++)
-		need(g, opval(g, vn, j), form);
-	return form;
-}
-
-static void emit_linear(kgen *g, int vn)
-{
-	const ffu_inst *in = inst_of(g, vn);
-	const ffu_field *f = field_of(g, vn);
-	char form = common_form(g, vn, 0, in->n_operands);
-	decl(g, vn, form);
-	ffu__sb_printf(g->sb, "%s_%s(", f->base->name, ffu__ops[in->op].field_fn);
-	for (int j = 0; j < in->n_operands; j++)
-		ffu__sb_printf(g->sb, "%s%c%d", j ? ", " : "", form, resolve(g, opval(g, vn, j)));
-	ffu__sb_append(g->sb, ");\n");
-	set_form(g, vn, form);
-}
-
-static void emit_product(kgen *g, int vn)
-{
-	const ffu_field *f = field_of(g, vn);
-	int a = resolve(g, opval(g, vn, 0)), b = resolve(g, opval(g, vn, 1));
-	/*
-	 * Both canonical only, the template multiplies those without a conversion, and the
-	 * operand Montgomery would convert (the more used one, below) is no other product's
-	 * operand, so its conversion would not be shared. mulc costs the 3 products of a
-	 * Montgomery product but a 64-bit correction more: 8 chained BabyBear products by one
-	 * y (fieldops_babybear) at 2^20 on PoCL took 0.96 ms all through mulc, 0.88-0.89 ms
-	 * converting y once.
-	 */
-	int conv = g->uses[g->v[b].inst] > g->uses[g->v[a].inst] ? b : a;
-	const ffu_inst *conv_in = g->fc->insts[g->v[conv].inst];
-	if (!has(g, a, 'm') && !has(g, b, 'm') && ffu__cl_has_mulc(f->base) && g->mul_uses[conv_in->id] <= 1) {
-		need(g, a, 'c');
-		need(g, b, 'c');
-		decl(g, vn, 'c');
-		ffu__sb_printf(g->sb, "%s_mulc(c%d, c%d);\n", f->base->name, a, b);
-		set_form(g, vn, 'c');
-		return;
-	}
-	if (a == b) {
-		need(g, a, 'm');
-		if (!has(g, a, 'c')) { /* (aR)^2 / R = a^2 R */
-			decl(g, vn, 'm');
-			ffu__sb_printf(g->sb, "%s_sqr(m%d);\n", f->base->name, a);
-			set_form(g, vn, 'm');
-		} else { /* aR * a / R = a^2 */
-			need(g, a, 'c'); /* a literal has both forms but neither is declared yet */
-			decl(g, vn, 'c');
-			ffu__sb_printf(g->sb, "%s_mul(m%d, c%d);\n", f->base->name, a, a);
-			set_form(g, vn, 'c');
-		}
-		return;
-	}
-	char fa, fb, fr;
-	if (has(g, a, 'm') && has(g, b, 'c')) {
-		fa = 'm', fb = 'c', fr = 'c';
-	} else if (has(g, a, 'c') && has(g, b, 'm')) {
-		fa = 'c', fb = 'm', fr = 'c';
-	} else if (has(g, a, 'm') && has(g, b, 'm')) {
-		fa = 'm', fb = 'm', fr = 'm';
-	} else if (g->uses[g->v[b].inst] > g->uses[g->v[a].inst]) {
-		/* both canonical only: convert the more used one (x * y * y * y: y once) */
-		fa = 'c', fb = 'm', fr = 'c';
-	} else {
-		fa = 'm', fb = 'c', fr = 'c';
-	}
-	need(g, a, fa);
-	need(g, b, fb);
-	decl(g, vn, fr);
-	ffu__sb_printf(g->sb, "%s_mul(%c%d, %c%d);\n", f->base->name, fa, a, fb, b);
-	set_form(g, vn, fr);
-}
-
-/*
- * power by a constant exponent, unrolled on the Montgomery form along an addition chain
- * (codegen/addchain.h): a shortest chain for small exponents, sliding windows for large
- * ones, never longer than square-and-multiply; no loop, no select. Doublings call the
- * field's dedicated squaring. Chain elements live in a block-local array t_ (constant
- * indices: registers after scalar replacement; one name, which the wide kernels' lane
- * renaming knows), an entry reused once the element it holds has had its last use; the
- * last step writes the result.
- * A window table costs registers, so values of 16 bytes or more (256-bit fields, quartic
- * extensions) get at most 8 table entries (w = 4), smaller ones 16 (w = 5). Exponent 0
- * gives one (also for x = 0).
- */
-static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
-{
-	const ffu_field *f = field_of(g, vn);
-	const char *fn = f->base->name;
-	char tn[64];
-	cl_type(f, tn);
-	need(g, x, 'm');
-	ffu__sb_printf(g->sb, "\t%s m%d;\n", tn, vn);
-	if (ev == 0) {
-		ffu__sb_printf(g->sb, "\tm%d = %s_one_m();\n", vn, fn);
-		set_form(g, vn, 'm');
-		return;
-	}
-	ffu_addchain_step st[FFU_ADDCHAIN_MAX_STEPS];
-	int n = 0;
-	if (ffu__addchain_build(st, &n, ev, f->base->storage_bytes >= 16 ? 4 : 5) != FFU_STATUS_OK) {
-		g->oom = true; /* cannot happen: ev >= 1 and the window is in range */
-		return;
-	}
-	/* slot[i]: the temporary holding element i (element 0 is m<x>, the last is m<vn>) */
-	int last[FFU_ADDCHAIN_MAX_STEPS + 1], slot[FFU_ADDCHAIN_MAX_STEPS + 1], nslots = 0;
-	bool busy[FFU_ADDCHAIN_MAX_STEPS] = {0};
-	for (int i = 0; i <= n; i++)
-		last[i] = -1;
-	for (int k = 0; k < n; k++)
-		last[st[k].a] = last[st[k].b] = k;
-	for (int k = 0; k + 1 < n; k++) {
-		for (int q = 0; q < 2; q++) {
-			int el = q ? st[k].b : st[k].a;
-			if (el > 0 && last[el] == k)
-				busy[slot[el]] = false;
-		}
-		int t = 0;
-		while (busy[t])
-			t++;
-		busy[t] = true;
-		slot[k + 1] = t;
-		nslots = t + 1 > nslots ? t + 1 : nslots;
-	}
-	if (nslots)
-		ffu__sb_printf(g->sb, "\t{\n\t\t%s t_[%d];\n", tn, nslots);
-	for (int k = 0; k < n; k++) {
-		char dst[24], a[24], b[24];
-		if (k + 1 == n)
-			snprintf(dst, sizeof dst, "m%d", vn);
-		else
-			snprintf(dst, sizeof dst, "t_[%d]", slot[k + 1]);
-		snprintf(a, sizeof a, st[k].a ? "t_[%d]" : "m%d", st[k].a ? slot[st[k].a] : x);
-		snprintf(b, sizeof b, st[k].b ? "t_[%d]" : "m%d", st[k].b ? slot[st[k].b] : x);
-		const char *ind = nslots ? "\t\t" : "\t";
-		if (st[k].op == FFU_ADDCHAIN_SQR)
-			ffu__sb_printf(g->sb, "%s%s = %s_sqr(%s);\n", ind, dst, fn, a);
-		else
-			ffu__sb_printf(g->sb, "%s%s = %s_mul(%s, %s);\n", ind, dst, fn, a, b);
-	}
-	if (nslots)
-		ffu__sb_append(g->sb, "\t}\n");
-	else if (n == 0)
-		ffu__sb_printf(g->sb, "\tm%d = m%d;\n", vn, x);
-	set_form(g, vn, 'm');
-}
-
-static void emit_compare(kgen *g, int vn)
-{
-	const ffu_inst *in = inst_of(g, vn);
-	int a = resolve(g, opval(g, vn, 0)), b = resolve(g, opval(g, vn, 1));
-	const ffu_field *fa = field_of(g, a);
-	const char *neg = in->direction == FFU_CMP_NE ? "!" : "";
-	/* equal in one form iff equal in the other: compare where both already are */
-	char form = common_form(g, vn, 0, 2);
-	decl(g, vn, 'c');
-	if (is_int(fa))
-		ffu__sb_printf(g->sb, "(pred_t)%s(c%d == c%d);\n", neg, a, b);
-	else
-		ffu__sb_printf(g->sb, "(pred_t)%s%s_eq(%c%d, %c%d);\n", neg, fa->base->name, form, a, form, b);
-	set_form(g, vn, 'c');
-}
-
-static void emit_select(kgen *g, int vn)
-{
-	int p = resolve(g, opval(g, vn, 0));
-	need(g, p, 'c');
-	char form = common_form(g, vn, 1, 2);
-	decl(g, vn, form);
-	ffu__sb_printf(g->sb, "c%d ? %c%d : %c%d;\n", p, form, resolve(g, opval(g, vn, 1)), form,
-		       resolve(g, opval(g, vn, 2)));
-	set_form(g, vn, form);
-}
-
-/*
- * dst<vn> = inverse of m<src> (Montgomery form in and out), as one statement behind a
- * marker comment: a one-lane kernel runs it as it is, a wide kernel replaces the line by
- * one batch inversion over all its lanes (emit_inv_batch, emit_inv_loop_kernel). The
- * marker also names c<src> where the operand has a canonical form: a batch can run on
- * that and spare every lane its conversion (see batch_fixup). src is a resolved value.
- */
-static void emit_inv(kgen *g, const ffu_field *f, char dst, int vn, int src)
-{
-	char tn[64], csrc[16] = "-";
-	cl_type(f, tn);
-	if (g->v[src].has_c)
-		snprintf(csrc, sizeof csrc, "c%d", src);
-	ffu__sb_printf(g->sb, "\t" INV_MARK "%s %s %c%d m%d %s*/ %s %c%d = %s_inv(m%d);\n", f->base->name, tn, dst, vn,
-		       src, csrc, tn, dst, vn, f->base->name, src);
-}
-
-static void emit_special(kgen *g, int vn)
-{
-	const ffu_inst *in = inst_of(g, vn);
-	const ffu_field *f = field_of(g, vn);
-	int x = resolve(g, opval(g, vn, 0));
-	switch (in->op) {
-	case FFU_OP_INVERSE:
-		need(g, x, 'm');
-		emit_inv(g, f, 'm', vn, x);
-		set_form(g, vn, 'm');
-		return;
-	case FFU_OP_DIVIDE: {
-		/* a * (b^-1 in m form, w<vn>): m form when a is, canonical when a is */
-		int b = resolve(g, opval(g, vn, 1));
-		char fa = has(g, x, 'm') && !has(g, x, 'c') ? 'm' : 'c';
-		need(g, b, 'm');
-		need(g, x, fa);
-		emit_inv(g, f, 'w', vn, b);
-		decl(g, vn, fa);
-		ffu__sb_printf(g->sb, "%s_mul(%c%d, w%d);\n", f->base->name, fa, x, vn);
-		set_form(g, vn, fa);
-		return;
-	}
-	case FFU_OP_POWER: {
-		int ex = resolve(g, opval(g, vn, 1));
-		const ffu_field *fe = field_of(g, ex);
-		if (g->v[ex].literal) {
-			emit_pow_const(g, vn, x, ffu__fp_get_u64(fe, g->v[ex].literal));
-			return;
-		}
-		need(g, x, 'm');
-		need(g, ex, 'c');
-		decl(g, vn, 'm');
-		ffu__sb_printf(g->sb, "%s_pow_%s(m%d, c%d);\n", f->base->name, fe->name, x, ex);
-		set_form(g, vn, 'm');
-		return;
-	}
-	case FFU_OP_CONVERT: {
-		const ffu_field *fx = field_of(g, x);
-		if (f->kind == FFU_ELEM_EXT && fx->kind != FFU_ELEM_EXT && !is_int(fx)) {
-			/* prime field (or its _mont) into an extension: the constant coefficient, in
-			   whichever form the value has (the embedding is linear) */
-			char form = has(g, x, 'c') ? 'c' : 'm';
-			need(g, x, form);
-			decl(g, vn, form);
-			ffu__sb_printf(g->sb, "%s_from_base(%c%d);\n", f->name, form, x);
-			set_form(g, vn, form);
-			return;
-		}
-		if (!is_int(f) && !is_int(fx)) {
-			/* field <-> _mont: the same base value; loads and stores apply the radix */
-			g->v[vn].alias = x;
-			return;
-		}
-		need(g, x, 'c');
-		decl(g, vn, 'c');
-		if (is_int(f))
-			ffu__sb_printf(g->sb, "(%s_t)c%d;\n", f->name, x);
-		else
-			ffu__sb_printf(g->sb, "%s_from_%s(c%d);\n", f->base->name, fx->name, x);
-		set_form(g, vn, 'c');
-		return;
-	}
-	case FFU_OP_COMPARE:
-		emit_compare(g, vn);
-		return;
-	case FFU_OP_SELECT:
-		emit_select(g, vn);
-		return;
-	default:
-		return;
-	}
-}
-
-/* Loads parameter `in` at the value's index into c and/or m form. */
-static void emit_load(kgen *g, int vn)
-{
-	const ffu_inst *in = inst_of(g, vn);
-	const ffu_field *f = ffu__shape_field(&in->shape);
-	char idx[24];
-	ix_name(g, g->v[vn].ix, idx);
-	if (is_int(f)) {
-		decl(g, vn, 'c');
-		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
-		set_form(g, vn, 'c');
-		return;
-	}
-	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
-		decl(g, vn, 'm');
-		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->base->name, (long long)in->index, idx);
-		set_form(g, vn, 'm');
-		return;
-	}
-	decl(g, vn, 'c');
-	if (f->kind == FFU_ELEM_MONT) {
-		/* canonical template (R_dev = 1): x = stored * R_mont^-1, one canonical product */
-		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
-		ffu__fp_set_u64(f->base, one, 1);
-		ffu__fp_convert(f->base, rinv, f, one);
-		ffu__sb_printf(g->sb, "%s_mul(%s_load(in%lld, %s), ", f->base->name, f->base->name,
-			       (long long)in->index, idx);
-		ffu__cl_emit_const(g->sb, f->base, rinv);
-		ffu__sb_append(g->sb, ");\n");
-	} else {
-		ffu__sb_printf(g->sb, "%s_load(in%lld, %s);\n", f->name, (long long)in->index, idx);
-	}
-	set_form(g, vn, 'c');
-}
-
-static void emit_iota(kgen *g, int vn)
-{
-	const ffu_inst *in = inst_of(g, vn);
-	const ffu_field *f = field_of(g, vn);
-	char var[24];
-	ix_name(g, g->v[vn].ix, var);
-	decl(g, vn, 'c');
-	if (is_int(f))
-		ffu__sb_printf(g->sb, "(%s_t)", f->name);
-	else
-		ffu__sb_printf(g->sb, "%s_from_u64((ulong)", f->base->name);
-	put_coord(g->sb, var, in->shape.dims, in->shape.rank, (int)in->index);
-	ffu__sb_append(g->sb, is_int(f) ? ";\n" : ");\n");
-	set_form(g, vn, 'c');
-}
-
-/* concatenate: every operand was read at an index clamped into its range; pick the right one. */
-static void emit_concatenate(kgen *g, int vn)
-{
-	const ffu_inst *in = inst_of(g, vn);
-	int d = (int)in->dims[0];
-	char form = common_form(g, vn, 0, in->n_operands);
-	char var[24];
-	ix_name(g, g->v[vn].ix, var);
-	decl(g, vn, form);
-	int64_t off = 0;
-	for (int j = 0; j < in->n_operands - 1; j++) {
-		off += in->operands[j]->shape.dims[d];
-		ffu__sb_append(g->sb, "(");
-		put_coord(g->sb, var, in->shape.dims, in->shape.rank, d);
-		ffu__sb_printf(g->sb, " < %lluUL) ? %c%d : ", (unsigned long long)off, form,
-			       resolve(g, opval(g, vn, j)));
-	}
-	ffu__sb_printf(g->sb, "%c%d;\n", form, resolve(g, opval(g, vn, in->n_operands - 1)));
-	set_form(g, vn, form);
-}
-
-static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
-{
-	const ffu_inst *in = inst_of(g, vn);
-	switch (ffu__ops[in->op].kind) {
-	case FFU_KIND_SOURCE:
-		if (in->op == FFU_OP_CONSTANT) {
-			if (in->shape.rank != 0)
-				return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "array constant inside a fusion");
-			g->v[vn].literal = in->literal;
-		} else if (in->op == FFU_OP_IOTA) {
-			emit_iota(g, vn);
-		} else {
-			emit_load(g, vn);
-		}
-		return FFU_STATUS_OK;
-	case FFU_KIND_INDEX:
-		if (in->op == FFU_OP_CONCATENATE && in->n_operands > 1)
-			emit_concatenate(g, vn);
-		else /* the operand's value at the index this op computed: nothing to emit */
-			g->v[vn].alias = opval(g, vn, 0);
-		return FFU_STATUS_OK;
-	case FFU_KIND_ELEMENTWISE:
-		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR)
-			emit_product(g, vn);
-		else if (ffu__ops[in->op].form == FFU_FORM_SPECIAL)
-			emit_special(g, vn);
-		else
-			emit_linear(g, vn);
-		return FFU_STATUS_OK;
-	default:
-		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s inside a fusion", ffu__ops[in->op].keyword);
-	}
-}
-
-/* Emits the index variables (after the kernel's own) and every planned value, in order. */
-static ffu_status emit_body(kgen *g, ffu_error *e)
-{
-	if (g->oom)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	for (int k = IX_ZERO; k < g->nix; k++)
-		ffu__sb_printf(g->sb, "\tconst ulong x%d = %s;\n", k, g->ix[k]);
-	for (int id = 0; id < g->fc->n_insts; id++) {
-		/* values were pushed at the head: emit oldest first for stable output */
-		int n = 0, stack[64], *vs = stack;
-		for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
-			n++;
-		if (n > 64 && !(vs = malloc(sizeof(int) * (size_t)n)))
-			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-		int k = n;
-		for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
-			vs[--k] = vn;
-		ffu_status st = FFU_STATUS_OK;
-		for (k = 0; k < n && st == FFU_STATUS_OK; k++)
-			st = emit_value(g, vs[k], e);
-		if (vs != stack)
-			free(vs);
-		if (st)
-			return st;
-	}
-	return FFU_STATUS_OK;
-}
-
-/* Stores value vn as output o (of type f, the output instruction's type) at index idx. */
-static void emit_store(kgen *g, const ffu_field *f, int o, int vn, const char *idx)
-{
-	vn = resolve(g, vn);
-	const char *fn = is_int(f) ? f->name : f->base->name;
-	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
-		need(g, vn, 'm');
-		ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, m%d);\n", fn, o, idx, vn);
-		return;
-	}
-	need(g, vn, 'c');
-	if (f->kind == FFU_ELEM_MONT) {
-		unsigned char r[FFU_FIELD_MAX_BYTES];
-		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
-		ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, %s_mul(c%d, ", fn, o, idx, fn, vn);
-		ffu__cl_emit_const(g->sb, f->base, r);
-		ffu__sb_append(g->sb, "));\n");
-		return;
-	}
-	ffu__sb_printf(g->sb, "\t%s_store(out%d, %s, c%d);\n", fn, o, idx, vn);
-}
-
-static ffu_status kgen_init(kgen *g, ffu_strbuf *body, const ffu_computation *fc, const char *main_ix,
-			    ffu_error *e)
-{
-	memset(g, 0, sizeof *g);
-	g->sb = body;
-	g->fc = fc;
-	g->first = malloc(sizeof(int) * (size_t)(fc->n_insts + 1));
-	g->uses = ffu__comp_use_counts(fc);
-	g->mul_uses = calloc((size_t)fc->n_insts + 1, sizeof *g->mul_uses);
-	for (int i = 0; g->mul_uses && i < fc->n_insts; i++) {
-		const ffu_inst *in = fc->insts[i];
-		if (in->op != FFU_OP_MULTIPLY)
-			continue;
-		g->mul_uses[in->operands[0]->id]++;
-		if (in->operands[1] != in->operands[0])
-			g->mul_uses[in->operands[1]->id]++;
-	}
-	if (g->first)
-		for (int i = 0; i < fc->n_insts; i++)
-			g->first[i] = -1;
-	ix_intern(g, main_ix);
-	ix_intern(g, "0");
-	if (!g->first || !g->uses || !g->mul_uses || g->oom || g->nix != 2)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	return FFU_STATUS_OK;
-}
-
-static void kgen_free(kgen *g)
-{
-	for (int k = 0; k < g->nix; k++)
-		free(g->ix[k]);
-	free(g->ix);
-	free(g->v);
-	free(g->first);
-	free(g->opv);
-	free(g->uses);
-	free(g->mul_uses);
-}
-
-/* ---- kernels ---- */
-
-/*
- * Appends one line of a kernel body for lane `lane`: every kernel-local name (c<v>, m<v>,
- * w<v>, x<k>, the index i, the temporary t_) gets the suffix _<lane>. Names of functions and
- * types (babybear_mul, bn254_sf_t) and numbers (0x5UL) pass through untouched.
- */
-static void append_lane(ffu_strbuf *sb, const char *line, size_t len, int lane)
-{
-	size_t i = 0;
-	while (i < len) {
-		size_t j = i;
-		if (isalpha((unsigned char)line[i]) || line[i] == '_' || isdigit((unsigned char)line[i])) {
-			while (j < len && (isalnum((unsigned char)line[j]) || line[j] == '_'))
-				j++;
-			ffu__sb_appendn(sb, line + i, j - i);
-			const char *w = line + i;
-			size_t n = j - i;
-			bool local = (n == 1 && w[0] == 'i') || (n == 2 && w[0] == 't' && w[1] == '_');
-			if (!local && n > 1 && (w[0] == 'c' || w[0] == 'm' || w[0] == 'w' || w[0] == 'x')) {
-				local = true;
-				for (size_t q = 1; q < n; q++)
-					local &= isdigit((unsigned char)w[q]) != 0;
-			}
-			if (local)
-				ffu__sb_printf(sb, "_%d", lane);
-		} else {
-			ffu__sb_appendn(sb, line + i, 1);
-			j = i + 1;
-		}
-		i = j;
-	}
-}
-
-/*
- * Appends a kernel body for the vector instances of extension x and its prime (vector_field):
- * every name of theirs, <name>_<rest>, becomes <name>_v<vw>_<rest> (goldilocksx2_mul ->
- * goldilocksx2_v8_mul); the index i then counts vectors of vw elements.
- */
-static void append_vector(ffu_strbuf *sb, const char *body, const ffu_field *x, int vw)
-{
-	const char *names[2] = {x->name, x->prime->name};
-	for (const char *b = body; *b;) {
-		if (!isalnum((unsigned char)*b) && *b != '_') {
-			ffu__sb_appendn(sb, b++, 1);
-			continue;
-		}
-		/* a name or a number (0x5UL): one token; only names are renamed */
-		const char *e = b;
-		while (isalnum((unsigned char)*e) || *e == '_')
-			e++;
-		size_t n = (size_t)(e - b), keep = n;
-		for (int k = 0; k < 2 && keep == n && !isdigit((unsigned char)*b); k++) {
-			size_t l = strlen(names[k]);
-			if (n > l && strncmp(b, names[k], l) == 0 && b[l] == '_')
-				keep = l;
-		}
-		ffu__sb_appendn(sb, b, keep);
-		if (keep < n)
-			ffu__sb_printf(sb, "_v%d", vw);
-		ffu__sb_appendn(sb, b + keep, n - keep);
-		b = e;
-	}
-}
-
-/* emit_inv's marker line, parsed: field, type, result and operand (c<v> where there is one) */
-typedef struct inv_mark {
-	const char *line;
-	char fn[64], tn[64], dst[32], src[32];
-} inv_mark;
-
-static bool parse_inv_mark(const char *line, size_t len, inv_mark *m)
-{
-	char msrc[32], csrc[32];
-	if (len < sizeof INV_MARK || strncmp(line + 1, INV_MARK, sizeof INV_MARK - 1) != 0 ||
-	    sscanf(line + sizeof INV_MARK, "%63s %63s %31s %31s %31[^*]", m->fn, m->tn, m->dst, msrc, csrc) != 5)
-		return false;
-	m->line = line;
-	strcpy(m->src, strcmp(csrc, "-") != 0 ? csrc : msrc);
-	return true;
-}
-
-/*
- * The batches take the operand in whichever form the marker gives, c<v> when there is one
- * (parse_inv_mark). On a canonical operand d the Montgomery products treat d as d / R:
- * the batch then yields R^2 / d, and one product by 1 on the running inverse (a_ /= R,
- * which every inverse taken off it inherits) makes each R / d, the Montgomery form of
- * d^-1. That one product per batch replaces a conversion per element (BabyBear: 3 of the
- * 32x32 products). Emits that fix-up where src is canonical.
- */
-static void batch_fixup(ffu_strbuf *sb, const char *indent, const char *fn, const char *src)
-{
-	if (src[0] == 'c')
-		ffu__sb_printf(sb, "%sa_ = %s_from_mont(a_);\n", indent, fn);
-}
-
-/*
- * A wide kernel's inversions, all lanes at once (Montgomery's trick): with y_r the operand
- * of lane r (1 where it is 0) and p_r = y_0 ... y_r, one inversion of p_(L-1) and
- * 3 (L - 1) products give every y_r^-1; lanes whose operand was 0 get 0 (inverse(0) = 0).
- * Fermat costs about log2 p products per inversion (~380 for BN254), so this is what makes
- * divide cheap on CPU devices: see ffu__codegen_kernel_lanes for the measurement.
- * line is emit_inv's statement; false when it is not one.
- */
-static bool emit_inv_batch(ffu_strbuf *sb, const char *line, size_t len, int lanes)
-{
-	inv_mark m;
-	if (!parse_inv_mark(line, len, &m))
-		return false;
-	const char *fn = m.fn, *tn = m.tn, *dst = m.dst, *src = m.src;
-	ffu__sb_printf(sb, "\t/* %s = %s^-1 in %d lanes: one inversion */\n", dst, src, lanes);
-	for (int r = 0; r < lanes; r++)
-		ffu__sb_printf(sb, "\t%s %s_%d;\n", tn, dst, r);
-	ffu__sb_printf(sb, "\t{\n\t\tconst %s o_ = %s_one_m(), z_ = %s_sub(o_, o_);\n", tn, fn, fn);
-	ffu__sb_printf(sb, "\t\t%s y_[%d], p_[%d], a_;\n\t\tint z[%d];\n", tn, lanes, lanes, lanes);
-	for (int r = 0; r < lanes; r++)
-		ffu__sb_printf(sb, "\t\tz[%d] = %s_eq(%s_%d, z_);\n\t\ty_[%d] = z[%d] ? o_ : %s_%d;\n", r, fn, src, r, r,
-			       r, src, r);
-	/* loops, not unrolled: a product of a 256-bit field is hundreds of instructions */
-	ffu__sb_printf(sb,
-		       "\t\tp_[0] = y_[0];\n"
-		       "\t\t#pragma unroll 1\n"
-		       "\t\tfor (int r = 1; r < %d; r++)\n"
-		       "\t\t\tp_[r] = %s_mul(p_[r - 1], y_[r]);\n"
-		       "\t\ta_ = %s_inv(p_[%d]);\n",
-		       lanes, fn, fn, lanes - 1);
-	batch_fixup(sb, "\t\t", fn, src);
-	ffu__sb_printf(sb,
-		       "\t\t#pragma unroll 1\n"
-		       "\t\tfor (int r = %d; r > 0; r--) {\n"
-		       "\t\t\tp_[r] = %s_mul(a_, p_[r - 1]);\n"
-		       "\t\t\ta_ = %s_mul(a_, y_[r]);\n"
-		       "\t\t}\n"
-		       "\t\tp_[0] = a_;\n",
-		       lanes - 1, fn, fn);
-	for (int r = 0; r < lanes; r++)
-		ffu__sb_printf(sb, "\t\t%s_%d = z[%d] ? z_ : p_[%d];\n", dst, r, r, r);
-	ffu__sb_append(sb, "\t}\n");
-	return true;
+	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED ? NULL : f->base;
 }
 
 bool ffu__codegen_is_reduction(const ffu_inst *fusion)
@@ -965,7 +59,7 @@ static size_t inverted_bytes(const ffu_computation *fc, int *count)
  * its prime field, and every op is add, subtract, negate or multiply of values read at the
  * fusion's own index (parameters, a tuple of outputs) or scalar constants, broadcast or
  * not. Other ops (index arithmetic, conversions, powers, inversions) keep the lanes of
- * append_lane.
+ * the lanes in lockstep.
  */
 static const ffu_field *vector_field(const ffu_computation *fc)
 {
@@ -1020,14 +114,14 @@ static int product_depth(const ffu_computation *fc)
 
 /*
  * A kernel that inverts gets lanes for one batch inversion per work-item. Fields up to 16
- * bytes: 16 lanes in lockstep (emit_inv_batch), which PoCL vectorises across work-items.
- * 256-bit fields: INV_LOOP_LANES elements in loops (emit_inv_loop_kernel), because lanes
+ * bytes: 16 lanes in lockstep (wide.c: print_inv_batch), which PoCL vectorises across work-items.
+ * 256-bit fields: INV_LOOP_LANES elements in loops (ffu__wide_print_inv_loops), because lanes
  * in lockstep cost compile time (PoCL builds each lane's products: a kernel with two BN254
  * divides took 2.2 s to build with one lane, 6.0 s with 4, 11.4 s with 8). PoCL, quotient
  * (BN254, (f - v) / (x - z)): at 2^18, 2.33 s with one Fermat inversion per element, 0.54 s
  * with 4 lanes in lockstep, 0.29 s with 8; at 2^20, 2.27 s per element, 0.26 s in loops of
  * 64, 0.17 s in loops of 256 (the prefix products, 8 KiB, stay in L1), 0.12 s with the
- * canonical operand (batch_fixup).
+ * canonical operand (wide.c: batch_fixup).
  * Otherwise, measured on PoCL at 2^20: lanes pay where a kernel has work to interleave (seed_bb fused
  * 0.285 -> 0.157 ms, 8 chained BabyBear products 2.97 -> 1.76 ms) but not for a kernel of
  * one element-wise op (BabyBear multiply 2.23 -> 2.51 ms, Goldilocks 5.6 -> 40 ms) nor for
@@ -1043,9 +137,9 @@ static int product_depth(const ffu_computation *fc)
  */
 typedef enum wide_kind {
 	WIDE_NONE,     /* no wide kernel */
-	WIDE_LANES,    /* lanes in lockstep (append_lane), inversions batched (emit_inv_batch) */
-	WIDE_VECTOR,   /* the fusion's values in a vector instance (vector_field, append_vector) */
-	WIDE_INV_LOOP, /* INV_LOOP_LANES elements in loops (emit_inv_loop_kernel) */
+	WIDE_LANES,    /* lanes in lockstep, inversions batched (ffu__wide_print_lanes) */
+	WIDE_VECTOR,   /* the fusion's values in a vector instance (vector_field, ffu__wide_print_vector) */
+	WIDE_INV_LOOP, /* INV_LOOP_LANES elements in loops (ffu__wide_print_inv_loops) */
 } wide_kind;
 
 typedef struct wide_plan {
@@ -1086,108 +180,9 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 	return (wide_plan){WIDE_LANES, deep ? DEEP_CHAIN_LANES : lanes, NULL};
 }
 
-int ffu__codegen_kernel_lanes(const ffu_inst *fusion, int lanes)
+int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t)
 {
-	return plan_wide(fusion, lanes).lanes;
-}
-
-static void emit_params(ffu_strbuf *sb, const char *name, const ffu_computation *fc)
-{
-	ffu__sb_printf(sb, "__kernel void %s(", name);
-	for (int p = 0; p < fc->n_params; p++)
-		ffu__sb_printf(sb, "%s__global const uint *restrict in%d", p ? ", " : "", p);
-}
-
-static int n_outputs(const ffu_computation *fc, const ffu_inst *const **outs)
-{
-	const ffu_inst *root = fc->root;
-	*outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands : (const ffu_inst *const *)&fc->root;
-	return root->op == FFU_OP_TUPLE ? root->n_operands : 1;
-}
-
-/* A loop kernel's signature: inputs, outputs, and for the wide variant its stride; "{". */
-static void emit_loop_signature(ffu_strbuf *sb, const char *name, const ffu_computation *fc, int n_out, bool wide)
-{
-	emit_params(sb, name, fc);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global uint *restrict out%d", fc->n_params + o ? ", " : "", o);
-	ffu__sb_append(sb, wide ? ", const ulong stride)\n{\n" : ")\n{\n");
-}
-
-/* The body up to (not including) marks[n]'s line; marks[0..n) read d<k>_[r] instead. */
-static void emit_body_upto(ffu_strbuf *sb, const char *body, const inv_mark *marks, int n)
-{
-	const char *line = body;
-	for (int k = 0; k <= n; k++) {
-		ffu__sb_appendn(sb, line, (size_t)(marks[k].line - line));
-		if (k < n)
-			ffu__sb_printf(sb, "\t%s %s = d%d_[r];\n", marks[k].tn, marks[k].dst, k);
-		line = strchr(marks[k].line, '\n') + 1;
-	}
-}
-
-/*
- * The wide kernel of a 256-bit fusion that inverts: each work-item takes `lanes` elements
- * (g, g + stride, ...) in loops, as a prover batches inversions. For the k-th inversion
- * (marker line) of the body: a loop runs the body up to it and keeps the running product of
- * its operands (a zero as 1); one inversion of the product; a loop going down runs the body
- * again and takes each inverse off the running inverse with two products. The last
- * inversion's down loop also finishes the body; earlier ones keep their inverses in
- * d<k>_[], which later loops read in place of the inversion. The body before an inversion
- * is recomputed, not stored (for the workloads here: loads and subtractions). Per element:
- * 3 products plus 1 / lanes of an inversion, for each inversion. Loops, not lanes in
- * lockstep: each lane's code would be built again (see ffu__codegen_kernel_lanes), and
- * PoCL does not vectorise 256-bit products across work-items profitably anyway. No loop
- * runs more than `lanes` times around an inversion: llvmpipe (Rusticl) silently leaves a
- * loop after 65535 iterations, which per-element Fermat inside a loop of 256 exceeded.
- */
-static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lanes, ffu_error *e)
-{
-	/* one marker per inverting instruction and index it is needed at (a slice of an
-	   inverse can ask for it at several): at most one per line */
-	int cap = 1;
-	for (const char *c = body; *c; c++)
-		cap += *c == '\n';
-	inv_mark *marks = malloc((size_t)cap * sizeof *marks);
-	if (!marks)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	int n = 0;
-	for (const char *line = body; *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
-		n += parse_inv_mark(line, len, &marks[n]);
-		line += len;
-	}
-	for (int k = 0; k < n; k++) {
-		const char *fn = marks[k].fn, *tn = marks[k].tn, *dst = marks[k].dst, *src = marks[k].src;
-		const char *post = strchr(marks[k].line, '\n') + 1;
-		bool last = k == n - 1;
-		if (k == 0)
-			ffu__sb_printf(sb, "\tconst %s o_ = %s_one_m(), z_ = %s_sub(o_, o_);\n\t%s p_[%d], a_;\n", tn, fn, fn,
-				       tn, lanes);
-		if (!last)
-			ffu__sb_printf(sb, "\t%s d%d_[%d];\n", tn, k, lanes);
-		ffu__sb_printf(sb, "\ta_ = o_;\n\tfor (int r = 0; r < %d; r++) {\n\t\tconst ulong i = g + r * stride;\n", lanes);
-		emit_body_upto(sb, body, marks, k);
-		ffu__sb_printf(sb, "\t\ta_ = %s_mul(a_, %s_eq(%s, z_) ? o_ : %s);\n\t\tp_[r] = a_;\n\t}\n", fn, fn, src, src);
-		ffu__sb_printf(sb, "\ta_ = %s_inv(a_);\n", fn);
-		batch_fixup(sb, "\t", fn, src);
-		ffu__sb_printf(sb, "\tfor (int r = %d; r >= 0; r--) {\n\t\tconst ulong i = g + r * stride;\n", lanes - 1);
-		emit_body_upto(sb, body, marks, k);
-		ffu__sb_printf(sb,
-			       "\t\tconst int z = %s_eq(%s, z_);\n"
-			       "\t\t%s %s = r ? %s_mul(a_, p_[r - 1]) : a_;\n"
-			       "\t\ta_ = %s_mul(a_, z ? o_ : %s);\n"
-			       "\t\t%s = z ? z_ : %s;\n",
-			       fn, src, tn, dst, fn, fn, src, dst, dst);
-		if (last)
-			ffu__sb_append(sb, post);
-		else
-			ffu__sb_printf(sb, "\t\td%d_[r] = %s;\n", k, dst);
-		ffu__sb_append(sb, "\t}\n");
-	}
-	free(marks);
-	return FFU_STATUS_OK;
+	return plan_wide(fusion, t->profile.lanes).lanes;
 }
 
 /*
@@ -1202,363 +197,100 @@ static ffu_status emit_inv_loop_kernel(ffu_strbuf *sb, const char *body, int lan
  * (ffu__cl_launch). On PoCL any guard or index clamp stops the work-group loop from being
  * vectorised: measured 0.96 ms unguarded vs 5-10 ms guarded for (x + y) * x at 2^22.
  */
-static ffu_status emit_loop_kernel(ffu_strbuf *sb, const ffu_inst *fusion, int k, int lanes, ffu_error *e)
+static ffu_status emit_loop_kernel(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int lanes,
+				   ffu_error *e)
 {
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
-	int n_out = n_outputs(fc, &outs);
-	ffu_strbuf body = {0};
+	int n_out = ffu__kgen_outputs(fc, &outs);
+	const wide_plan wp = plan_wide(fusion, lanes);
 	kgen g;
-	ffu_status st = kgen_init(&g, &body, fc, "i", e);
+	ffu_status st = ffu__kgen_init(&g, fc, "i", e);
+	if (st == FFU_STATUS_OK && !ffu__kernels_loop(fk, fusion, k, n_out, wp.lanes))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
 	if (st == FFU_STATUS_OK && !ov)
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		ov[o] = value_at(&g, outs[o]->id, IX_MAIN);
+		ov[o] = ffu__kgen_value_at(&g, outs[o]->id, IX_MAIN);
 	if (st == FFU_STATUS_OK)
-		plan(&g);
+		ffu__kgen_plan(&g);
 	if (st == FFU_STATUS_OK)
-		st = emit_body(&g, e);
+		st = ffu__kgen_emit_body(&g, e);
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o], "i");
+		ffu__kgen_emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o]);
 
-	char name[48];
-	ffu__codegen_kernel_name(name, k);
+	if (st)
+		goto out;
 	ffu__sb_printf(sb, "/* %s: %s */\n", fusion->name, fc->name);
-	emit_loop_signature(sb, name, fc, n_out, false);
+	ffu__kernel_print_signature(sb, ffu__fusion_kernel(fk, FFU_KERNEL_LOOP));
 	ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
-	ffu__sb_append(sb, ffu__sb_cstr(&body));
+	ffu__body_print(sb, g.b, &ffu__body_scalar);
 	ffu__sb_append(sb, "}\n\n");
-	const wide_plan wp = plan_wide(fusion, lanes);
+	const ffu_kernel_desc *wide = ffu__fusion_kernel(fk, FFU_KERNEL_WIDE);
 	lanes = wp.lanes;
-	if (wp.kind == WIDE_VECTOR && st == FFU_STATUS_OK) {
-		ffu__codegen_wide_kernel_name(name, k);
-		emit_loop_signature(sb, name, fc, n_out, true);
+	if (wide)
+		ffu__kernel_print_signature(sb, wide);
+	if (wp.kind == WIDE_VECTOR) {
 		ffu__sb_printf(sb, "\t/* %d elements per work-item: i .. i + %d in vectors */\n", lanes, lanes - 1);
 		ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
-		append_vector(sb, ffu__sb_cstr(&body), wp.vx, lanes);
+		ffu__wide_print_vector(sb, g.b, wp.vx, lanes);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (wp.kind == WIDE_INV_LOOP && st == FFU_STATUS_OK) {
-		ffu__codegen_wide_kernel_name(name, k);
-		emit_loop_signature(sb, name, fc, n_out, true);
+	} else if (wp.kind == WIDE_INV_LOOP) {
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
-		st = emit_inv_loop_kernel(sb, ffu__sb_cstr(&body), lanes, e);
+		ffu__wide_print_inv_loops(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (wp.kind == WIDE_LANES && st == FFU_STATUS_OK) {
-		ffu__codegen_wide_kernel_name(name, k);
-		emit_loop_signature(sb, name, fc, n_out, true);
+	} else if (wp.kind == WIDE_LANES) {
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
-		for (int r = 0; r < lanes; r++)
-			ffu__sb_printf(sb, "\tconst ulong i_%d = g + %d * stride;\n", r, r);
-		const char *b = ffu__sb_cstr(&body);
-		while (*b) {
-			const char *nl = strchr(b, '\n');
-			size_t len = nl ? (size_t)(nl - b + 1) : strlen(b);
-			if (!emit_inv_batch(sb, b, len, lanes))
-				for (int r = 0; r < lanes; r++)
-					append_lane(sb, b, len, r);
-			b += len;
-		}
+		ffu__wide_print_lanes(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
 	}
-	if (st == FFU_STATUS_OK)
-		st = ffu__sb_status(&body, e);
-	ffu__sb_free(&body);
+	st = ffu__body_status(g.b, e);
+out:
 	free(ov);
-	kgen_free(&g);
+	ffu__kgen_free(&g);
 	return st;
-}
-
-/*
- * The accumulator form of a reduction: products accumulate in Montgomery form (mR * mR / R
- * stays mR, so neither the loop nor the tree converts); sums in whichever form the value
- * already has (addition is the same in both).
- */
-static char reduce_form(const kgen *g, const ffu_inst *r, int vn)
-{
-	return r->reduce_fn == FFU_OP_MULTIPLY || !has(g, vn, 'c') ? 'm' : 'c';
-}
-
-static void emit_identity(ffu_strbuf *sb, const ffu_inst *r)
-{
-	const ffu_field *f = ffu__shape_field(&r->shape)->base;
-	if (r->reduce_fn == FFU_OP_MULTIPLY) {
-		ffu__sb_printf(sb, "%s_one_m()", f->name);
-	} else {
-		unsigned char zero[FFU_FIELD_MAX_BYTES] = {0};
-		ffu__cl_emit_const(sb, f, zero);
-	}
-}
-
-static const char *combine_fn(const ffu_inst *r)
-{
-	return r->reduce_fn == FFU_OP_MULTIPLY ? "mul" : "add";
-}
-
-/* Appends the operand's linear index for output element `o` and reduced element `r`. */
-static void put_reduce_index(ffu_strbuf *sb, const ffu_inst *red)
-{
-	const ffu_shape *t = &red->operands[0]->shape;
-	bool reduced[FFU_MAX_RANK] = {0};
-	for (int k = 0; k < red->n_dims; k++)
-		reduced[red->dims[k]] = true;
-	int64_t kd[FFU_MAX_RANK], rd[FFU_MAX_RANK];
-	int nk = 0, nr = 0;
-	for (int d = 0; d < t->rank; d++) {
-		if (reduced[d])
-			rd[nr++] = t->dims[d];
-		else
-			kd[nk++] = t->dims[d];
-	}
-	int ik = 0, ir = 0;
-	ffu__sb_append(sb, "0UL");
-	for (int d = 0; d < t->rank; d++) {
-		ffu__sb_append(sb, " + ");
-		if (reduced[d])
-			put_coord(sb, "r", rd, nr, ir++);
-		else
-			put_coord(sb, "o", kd, nk, ik++);
-		ffu__sb_printf(sb, " * %lluUL", (unsigned long long)ffu__shape_stride(t, d));
-	}
-}
-
-/*
- * Elements each work-item of a reduction's main stage-1 kernel folds, as straight-line
- * copies of the body (like a loop fusion's lanes): PoCL runs a work-group's work-items
- * side by side in SIMD lanes only when the kernel body has no loop of its own, and a
- * per-work-item loop here kept sumcheck scalar (measured on PoCL at 2^22: 8.7 ms with a
- * loop, against 1.3 ms for the same products written out by a loop fusion).
- */
-int ffu__codegen_reduce_unroll(const ffu_inst *fusion)
-{
-	const ffu_inst *r = fusion->callee->root;
-	if (r->op == FFU_OP_TUPLE)
-		r = r->operands[0];
-	return ffu__shape_field(&r->shape)->storage_bytes > 8 ? 2 : 8;
-}
-
-/*
- * Stage 1 of a reduction. The main kernel ffu_k<k>: group grp = o * Gf + gi folds the
- * elements (gi * L + l) * wg + lid (l < L) of output element o, no loop and no bound: the
- * runtime launches it only over whole chunks (Gf = R / (wg L) per output). The tail kernel
- * ffu_k<k>_tail: group o folds the rest, from Gf * wg * L, in a bounded loop. Both then
- * combine the work-group's accumulators by a tree in local memory and write partial
- * o * G + gi (the tail's gi is Gf). Arguments: inputs, partials, __local scratch per
- * output, ulong R, ulong Gf, ulong G.
- */
-static void emit_stage1(ffu_strbuf *sb, int k, const ffu_inst *fusion, const ffu_inst *const *outs, int n_out,
-			ffu_strbuf *body, bool tail, bool serial_fold)
-{
-	const ffu_computation *fc = fusion->callee;
-	char tn[64], name[48];
-	if (tail)
-		ffu__codegen_tail_kernel_name(name, k);
-	else
-		ffu__codegen_kernel_name(name, k);
-	emit_params(sb, name, fc);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global uint *restrict part%d", fc->n_params + o ? ", " : "", o);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, ", __local %s *restrict lm%d", cl_type(ffu__shape_field(&outs[o]->shape), tn), o);
-	ffu__sb_append(sb, ", const ulong R, const ulong Gf, const ulong G)\n{\n"
-			   "\tconst ulong lid = get_local_id(0), wg = get_local_size(0), grp = get_group_id(0);\n");
-	if (tail)
-		ffu__sb_append(sb, "\tconst ulong o = grp, gi = Gf;\n");
-	else
-		ffu__sb_append(sb, "\tconst ulong o = grp / Gf, gi = grp % Gf;\n");
-	for (int o = 0; o < n_out; o++) {
-		ffu__sb_printf(sb, "\t%s a%d = ", cl_type(ffu__shape_field(&outs[o]->shape), tn), o);
-		emit_identity(sb, outs[o]);
-		ffu__sb_append(sb, ";\n");
-	}
-	int L = ffu__codegen_reduce_unroll(fusion);
-	for (int l = 0; l < (tail ? 1 : L); l++) {
-		if (tail)
-			ffu__sb_printf(sb, "\tfor (ulong r = Gf * %dUL * wg + lid; r < R; r += wg) {\n", L);
-		else
-			ffu__sb_printf(sb, "\t{\n\tconst ulong r = (gi * %dUL + %dUL) * wg + lid;\n", L, l);
-		ffu__sb_append(sb, "\tconst ulong i = ");
-		put_reduce_index(sb, outs[0]);
-		ffu__sb_append(sb, ";\n");
-		ffu__sb_append(sb, ffu__sb_cstr(body));
-		ffu__sb_append(sb, "\t}\n");
-	}
-	/*
-	 * The work-group's accumulators: on CPU devices (serial_fold) work-item 0 folds them in
-	 * order; elsewhere a tree in local memory. Measured on PoCL, sumcheck at 2^22: 1.7 ms
-	 * serial, 8.7 ms with the tree, whose log2(wg) barriers each cost a pass over the
-	 * work-group. GPUs run the tree's steps in parallel, and one thread's 255 dependent
-	 * steps would idle the rest of the group.
-	 */
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "\tlm%d[lid] = a%d;\n", o, o);
-	if (serial_fold) {
-		ffu__sb_append(sb, "\tbarrier(CLK_LOCAL_MEM_FENCE);\n\tif (lid == 0) {\n");
-		for (int o = 0; o < n_out; o++) {
-			const char *fn = ffu__shape_field(&outs[o]->shape)->base->name;
-			ffu__sb_printf(sb, "\t\tfor (ulong s = 1; s < wg; s++)\n\t\t\ta%d = %s_%s(a%d, lm%d[s]);\n", o, fn,
-				       combine_fn(outs[o]), o, o);
-			ffu__sb_printf(sb, "\t\t%s_store(part%d, o * G + gi, a%d);\n", fn, o, o);
-		}
-		ffu__sb_append(sb, "\t}\n}\n\n");
-		return;
-	}
-	ffu__sb_append(sb, "\tbarrier(CLK_LOCAL_MEM_FENCE);\n\tfor (ulong s = wg / 2; s > 0; s >>= 1) {\n"
-			   "\t\tif (lid < s) {\n");
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "\t\t\tlm%d[lid] = %s_%s(lm%d[lid], lm%d[lid + s]);\n", o,
-			       ffu__shape_field(&outs[o]->shape)->base->name, combine_fn(outs[o]), o, o);
-	ffu__sb_append(sb, "\t\t}\n\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n\tif (lid == 0) {\n");
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "\t\t%s_store(part%d, o * G + gi, lm%d[0]);\n",
-			       ffu__shape_field(&outs[o]->shape)->base->name, o, o);
-	ffu__sb_append(sb, "\t}\n}\n\n");
-}
-
-/*
- * A reduction fusion (root: reduce, or a tuple of reduces over one operand shape and the
- * same dimensions) becomes three kernels:
- *   ffu_k<k> and ffu_k<k>_tail (emit_stage1): G partial results per output element, kept
- *     in accumulator form; consecutive work-items read consecutive elements;
- *   ffu_k<k>_final(inputs, partials, outputs, ulong G): work-item o folds its G partials
- *     and the init value, converts and stores.
- * Element-wise and index producers are fused into stage 1's body (reduction input fusion).
- * For power-of-two sizes the tail has nothing to do and is not launched: two launches.
- */
-static ffu_status emit_reduce_kernels(ffu_strbuf *sb, const ffu_inst *fusion, int k, bool serial_fold, ffu_error *e)
-{
-	const ffu_computation *fc = fusion->callee;
-	const ffu_inst *const *outs;
-	int n_out = n_outputs(fc, &outs);
-	ffu_strbuf body = {0}, fin = {0};
-	kgen g, h;
-	char name[48];
-	ffu_status st = kgen_init(&g, &body, fc, "i", e);
-	ffu_status st2 = kgen_init(&h, &fin, fc, "o", e);
-	int *ov = calloc((size_t)n_out + 1, sizeof *ov), *iv = calloc((size_t)n_out + 1, sizeof *iv);
-	char *form = calloc((size_t)n_out + 1, 1);
-	if (st == FFU_STATUS_OK)
-		st = st2;
-	if (st == FFU_STATUS_OK && (!ov || !iv || !form))
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
-		if (outs[o]->op != FFU_OP_REDUCE)
-			st = ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: a reduction fusion's outputs must all be reduces");
-		else {
-			ov[o] = value_at(&g, outs[o]->operands[0]->id, IX_MAIN);
-			iv[o] = value_at(&h, outs[o]->operands[1]->id, IX_ZERO);
-		}
-	}
-	if (st == FFU_STATUS_OK) {
-		plan(&g);
-		plan(&h);
-		st = emit_body(&g, e);
-	}
-	if (st == FFU_STATUS_OK)
-		st = emit_body(&h, e);
-	/* the body's conversions for the accumulators go to the body buffer */
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
-		form[o] = reduce_form(&g, outs[o], ov[o]);
-		need(&g, ov[o], form[o]);
-	}
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		ffu__sb_printf(&body, "\ta%d = %s_%s(a%d, %c%d);\n", o, ffu__shape_field(&outs[o]->shape)->base->name,
-			       combine_fn(outs[o]), o, form[o], resolve(&g, ov[o]));
-	if (st == FFU_STATUS_OK) {
-		ffu__sb_printf(sb, "/* %s: %s, stage 1 */\n", fusion->name, fc->name);
-		emit_stage1(sb, k, fusion, outs, n_out, &body, false, serial_fold);
-		emit_stage1(sb, k, fusion, outs, n_out, &body, true, serial_fold);
-	}
-
-	/* stage 2: fold the partials and the init value, convert, store */
-	ffu__codegen_final_kernel_name(name, k);
-	ffu__sb_printf(sb, "/* %s: %s, stage 2 */\n", fusion->name, fc->name);
-	emit_params(sb, name, fc);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "%s__global const uint *restrict part%d", fc->n_params + o ? ", " : "", o);
-	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, ", __global uint *restrict out%d", o);
-	ffu__sb_append(sb, ", const ulong G)\n{\n\tconst ulong o = get_global_id(0);\n");
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
-		/* the folded partials become a value of h, so emit_store converts as for any value */
-		int acc = value_at(&h, outs[o]->id, IX_MAIN);
-		if (acc < 0) {
-			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-			break;
-		}
-		const char *fn = ffu__shape_field(&outs[o]->shape)->base->name;
-		char f = form[o];
-		need(&h, iv[o], f);
-		decl(&h, acc, f);
-		emit_identity(h.sb, outs[o]);
-		ffu__sb_printf(h.sb, ";\n\tfor (ulong gi = 0; gi < G; gi++)\n\t\t%c%d = %s_%s(%c%d, %s_load(part%d, o * G + gi));\n",
-			       f, acc, fn, combine_fn(outs[o]), f, acc, fn, o);
-		ffu__sb_printf(h.sb, "\t%c%d = %s_%s(%c%d, %c%d);\n", f, acc, fn, combine_fn(outs[o]), f, acc, f,
-			       resolve(&h, iv[o]));
-		set_form(&h, acc, f);
-		emit_store(&h, ffu__shape_field(&outs[o]->shape), o, acc, "o");
-	}
-	ffu__sb_append(sb, ffu__sb_cstr(&fin));
-	ffu__sb_append(sb, "}\n\n");
-	if (st == FFU_STATUS_OK)
-		st = ffu__sb_status(&body, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__sb_status(&fin, e);
-	ffu__sb_free(&body);
-	ffu__sb_free(&fin);
-	free(ov);
-	free(iv);
-	free(form);
-	kgen_free(&g);
-	kgen_free(&h);
-	return st;
-}
-
-void ffu__codegen_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 32, "ffu_k%d", k);
-}
-
-void ffu__codegen_wide_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 40, "ffu_k%d_wide", k);
-}
-
-void ffu__codegen_tail_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 40, "ffu_k%d_tail", k);
-}
-
-void ffu__codegen_final_kernel_name(char *buf, int k)
-{
-	snprintf(buf, 40, "ffu_k%d_final", k);
 }
 
 /*
  * 64-bit containers pay on CPUs, where SIMD lanes are 64 bits wide either way (cl/word31.cl
  * has the measurement); on GPUs a 64-bit integer is two 32-bit registers.
- * 64-bit limbs for a program with a 256-bit kernel that runs in loops (emit_inv_loop_kernel,
+ * 64-bit limbs for a program with a 256-bit kernel that runs in loops (ffu__wide_print_inv_loops,
  * CPUs only): a loop kernel is not vectorised across work-items, and one scalar 64-bit limb
  * product (x86-64's 64x64 -> 128 multiply, cl/mont256_64.cl) is a quarter of the 32-bit
  * ones. PoCL, quotient at 2^18: 31 ms with 32-bit limbs, 16.5 ms with 64-bit (the C baseline
  * 16.4 ms). The program's other 256-bit kernels pay for it (element-wise ones run 1.8x
  * slower with 64-bit limbs, vectorised), but next to a batch inversion they are small.
  */
-ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, int lanes)
+ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target *t)
 {
-	ffu_cl_field_opts fo = {.ext_w64 = lanes > 1};
-	for (int i = 0; m && lanes > 1 && i < m->entry->n_insts; i++) {
+	ffu_cl_field_opts fo = {.ext_w64 = t->ext_w64};
+	for (int i = 0; m && i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
-		if (in->op == FFU_OP_FUSION && plan_wide(in, lanes).kind == WIDE_INV_LOOP)
+		if (in->op == FFU_OP_FUSION && plan_wide(in, t->profile.lanes).kind == WIDE_INV_LOOP)
 			fo.limb_bits = 64;
 	}
 	return fo;
 }
 
-ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, int *n_kernels, ffu_error *e)
+ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, int *n_kernels,
+				ffu_error *e)
 {
+	ffu_program_kernels pk = {0};
+	ffu_status st = ffu__codegen_program_kernels(sb, m, t, &pk, e);
+	*n_kernels = pk.n;
+	ffu__program_kernels_free(&pk);
+	return st;
+}
+
+ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t,
+					ffu_program_kernels *pk, ffu_error *e)
+{
+	const int lanes = t->profile.lanes;
 	bool used[FFU_ELEM_COUNT] = {0};
-	*n_kernels = 0;
+	memset(pk, 0, sizeof *pk);
+	if (!(pk->fusions = calloc((size_t)m->entry->n_insts + 1, sizeof *pk->fusions)))
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	for (int c = 0; c < m->n_comps; c++) {
 		if (!m->comps[c]->is_fused)
 			continue;
@@ -1568,16 +300,16 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 				used[cl_field(f)->id] = true;
 		}
 	}
-	/* CPU devices: the vector instances the wide kernels of some fusions compute in */
+	/* the vector instances the wide kernels of some fusions compute in */
 	bool used_vec[FFU_ELEM_COUNT] = {0};
-	for (int i = 0; i < m->entry->n_insts && lanes > 1; i++) {
+	for (int i = 0; i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
 		const ffu_field *vx = in->op == FFU_OP_FUSION ? plan_wide(in, lanes).vx : NULL;
 		if (vx)
 			used_vec[vx->id] = true;
 	}
 	ffu__cl_emit_common(sb);
-	ffu_cl_field_opts fo = ffu__codegen_field_opts(m, lanes);
+	ffu_cl_field_opts fo = ffu__codegen_field_opts(m, t);
 	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
@@ -1585,12 +317,15 @@ ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, int lanes, 
 		const ffu_inst *in = entry->insts[i];
 		if (in->op != FFU_OP_FUSION)
 			continue;
-		int k = (*n_kernels)++;
-		/* lanes > 1: the device profile's CPU devices (work-items in SIMD lanes of a core) */
-		ffu_status st = ffu__codegen_is_reduction(in) ? emit_reduce_kernels(sb, in, k, lanes > 1, e)
-							      : emit_loop_kernel(sb, in, k, lanes, e);
-		if (st)
+		int k = pk->n++;
+		ffu_fusion_kernels *fk = &pk->fusions[k];
+		ffu_status st = ffu__codegen_is_reduction(in)
+					? ffu__codegen_emit_reduction(sb, fk, in, k, t->fold == FFU_FOLD_SERIAL, e)
+					: emit_loop_kernel(sb, fk, in, k, lanes, e);
+		if (st) {
+			ffu__program_kernels_free(pk);
 			return st;
+		}
 	}
 	return ffu__sb_status(sb, e);
 }

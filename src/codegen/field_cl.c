@@ -374,8 +374,14 @@ void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT])
 
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes)
 {
+	ffu__sb_printf(sb, "%s_make", f->name);
+	ffu__cl_emit_const_args(sb, f, storage_bytes);
+}
+
+void ffu__cl_emit_const_args(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes)
+{
 	const unsigned char *b = storage_bytes;
-	ffu__sb_printf(sb, "%s_make(", f->name);
+	ffu__sb_append(sb, "(");
 	for (size_t k = 0; k < ffu__cl_words(f); k++)
 		ffu__sb_printf(sb, "%s0x%xu", k ? ", " : "", word_of(b, k));
 	ffu__sb_append(sb, ")");

@@ -72,6 +72,8 @@ void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT])
 size_t ffu__cl_value_bytes(const ffu_field *f, const ffu_cl_field_opts *o);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
+/* Its arguments alone, "(0x5u)": for a caller that names <name>_make itself (codegen/body.h). */
+void ffu__cl_emit_const_args(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);
 size_t ffu__cl_words(const ffu_field *f);
 

@@ -3,8 +3,6 @@
 
 #include <stdint.h>
 
-#include "runtime/cl.h"
-
 static size_t min_nonzero(size_t a, size_t b)
 {
 	return !a ? b : !b ? a : a < b ? a : b;
@@ -28,11 +26,6 @@ size_t ffu__launch_pick(size_t n, size_t cap, size_t limit, size_t preferred)
 			wg *= 2;
 	}
 	return wg;
-}
-
-size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred)
-{
-	return ffu__launch_pick(n, FFU_WG_DEFAULT, min_nonzero(kernel_max, device_max), preferred);
 }
 
 ffu_status ffu__launch_parse_wg(const char *s, size_t *out, ffu_error *e)

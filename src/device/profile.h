@@ -15,16 +15,9 @@
 #define FFU_DEVICE_PROFILE_H
 
 #include "device/caps.h"
+#include "device/target.h"
 
-typedef struct ffu_profile {
-	int lanes;           /* elements per work-item in wide kernels (codegen.h); 1 = none */
-	size_t wg;           /* work-group size of element-wise kernels (launch.h caps it to the limits) */
-	int vector_width;    /* uint words per load in 256-bit kernels: 1 scalar, 4 uint4 */
-	int limb_bits;       /* limb width for 256-bit fields: 32 or 64 */
-	bool wg_tuned;       /* wg came from the tuning database or the override, not the table */
-	bool no_ptx;         /* leave out NVIDIA's inline-PTX carry chains (FIELDFUSE_NO_PTX) */
-	char source[160];    /* how it was found: "table: pocl > cpu; tuned: wg lanes" */
-} ffu_profile;
+/* ffu_profile (the merged layers) is defined in device/target.h, which holds one. */
 
 void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev);
 /*

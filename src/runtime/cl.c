@@ -420,6 +420,7 @@ ffu_status ffu__cl_attach(ffu_cl *cl, ffu_error *e)
 	if (ffu__tuning_lookup(&cl->dev.tuned, &found, &cl->dev, NULL) != FFU_STATUS_OK || !found)
 		memset(&cl->dev.tuned, 0, sizeof cl->dev.tuned);
 	memset(&cl->dev.override, 0, sizeof cl->dev.override);
+	ffu__cl_retarget(cl);
 	const char *disk = getenv("FIELDFUSE_PROGRAM_CACHE");
 	cl->disk_cache = disk && *disk ? strcmp(disk, "0") != 0 : ffu__progcache_disk_default(dev->vendor_class, dev->type);
 	return FFU_STATUS_OK;
@@ -449,6 +450,12 @@ void ffu__cl_set_override(ffu_cl *cl, const ffu_params *p)
 		cl->dev.override = *p;
 	else
 		memset(&cl->dev.override, 0, sizeof cl->dev.override);
+	ffu__cl_retarget(cl);
+}
+
+void ffu__cl_retarget(ffu_cl *cl)
+{
+	ffu__target_resolve(&cl->target, &cl->dev);
 }
 
 void ffu__cl_set_disk_cache(ffu_cl *cl, bool on)
@@ -628,14 +635,11 @@ static ffu_status build_cached(ffu_cl *cl, cl_program *out, const char *source, 
 ffu_status ffu__cl_build(ffu_cl *cl, cl_program *out, const char *source, const char *caller_options, ffu_error *e)
 {
 	ffu_status st;
-	ffu_profile prof;
-	char mine[96], *joined = NULL;
-	const char *options = caller_options;
+	char *joined = NULL;
+	const char *options = caller_options, *mine = cl->target.build_options;
 
 	*out = NULL;
-	/* the profile's code choices reach the templates as defines (profile.h) */
-	ffu__profile_for(&prof, &cl->dev);
-	ffu__profile_build_options(&prof, mine, sizeof mine);
+	/* the target's code choices reach the templates as defines (profile.h) */
 	if (mine[0]) {
 		size_t n = strlen(mine) + (caller_options ? strlen(caller_options) : 0) + 2;
 		if (!(joined = malloc(n)))
@@ -720,6 +724,12 @@ ffu_status ffu__cl_kernel_limits(ffu_cl *cl, cl_kernel k, ffu_kernel_limits *out
 	return st;
 }
 
+size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred)
+{
+	size_t limit = !kernel_max ? device_max : !device_max ? kernel_max : kernel_max < device_max ? kernel_max : device_max;
+	return ffu__launch_pick(n, FFU_WG_DEFAULT, limit, preferred);
+}
+
 ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e)
 {
 	return ffu__cl_launch_at(cl, k, 0, n, wg, ev, e);
@@ -728,9 +738,20 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, size_t wg, ffu_launch_events *ev,
 			     ffu_error *e)
 {
-	ffu_status st = FFU_STATUS_OK;
 	ffu_kernel_limits lim;
-	ffu_profile prof;
+	ffu_status st;
+
+	if (ev)
+		memset(ev, 0, sizeof *ev);
+	if ((st = ffu__cl_kernel_limits(cl, k, &lim, e)))
+		return st;
+	return ffu__cl_launch_limited(cl, k, &lim, offset, n, wg, ev, e);
+}
+
+ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limits *lim, size_t offset, size_t n,
+				  size_t wg, ffu_launch_events *ev, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
 	ffu_launch_plan plan;
 	ffu_launch_request req = {.offset = offset, .n = n, .wg = wg};
 	cl_int err;
@@ -741,13 +762,10 @@ ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, s
 		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
 		goto out;
 	}
-	if ((st = ffu__cl_kernel_limits(cl, k, &lim, e)))
-		goto out;
 	/* read at every launch: tests and users change it between runs of one process */
 	if (!wg && (st = ffu__launch_parse_wg(getenv("FIELDFUSE_WG_SIZE"), &req.env_wg, e)))
 		goto out;
-	ffu__profile_for(&prof, &cl->dev);
-	if ((st = ffu__launch_plan(&plan, &cl->dev, &lim, &prof, &req, e)))
+	if ((st = ffu__launch_plan(&plan, &cl->dev, lim, &cl->target.profile, &req, e)))
 		goto out;
 	if (plan.whole > 0) {
 		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &plan.whole, &plan.local, 0, NULL,

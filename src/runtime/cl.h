@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "device/caps.h"
+#include "device/target.h"
 #include "util/error.h"
 
 /* Every device of every platform (platforms without devices are skipped). *out malloc'd. */
@@ -34,6 +35,8 @@ ffu_status ffu__cl_select_all(ffu_device_info **out, int *n, const char *selecto
 
 typedef struct ffu_cl {
 	ffu_device_info dev;     /* dev.tuned: the tuning-database entry found at open; dev.override: set below */
+	ffu_target target;       /* resolved from dev at open and on every override (device/target.h):
+	                            what builds, code generation and launches read */
 	cl_context ctx;
 	cl_command_queue queue;  /* in-order, profiling enabled */
 	struct ffu_prog_cache *programs; /* built programs by source and options (runtime/cache.h) */
@@ -64,6 +67,9 @@ void ffu__cl_close(ffu_cl *cl);  /* safe on a zeroed or half-opened ffu_cl; rele
  * compiled afterwards (device/profile.h).
  */
 void ffu__cl_set_override(ffu_cl *cl, const ffu_params *p);
+/* Resolves cl->target again after cl->dev changed (its tuning entry); open and
+   ffu__cl_set_override do so themselves. */
+void ffu__cl_retarget(ffu_cl *cl);
 /* Turns this context's disk program cache on or off (tests, measurements). */
 void ffu__cl_set_disk_cache(ffu_cl *cl, bool on);
 /* Releases the programs the context's memory cache holds (each holds the context too). */
@@ -97,8 +103,8 @@ void ffu__cl_launch_events_release(ffu_launch_events *ev);
  * Enqueues a 1-D launch of exactly n work-items (n >= 1), ids 0 .. n-1: whole work-groups
  * of the chosen local size, then the n % local left over as groups of one at a global
  * offset. The size is device/launch.h's plan: wg if non-zero, else the context's override,
- * else FIELDFUSE_WG_SIZE (read at each launch), else the profile's (tuning database or
- * built-in table) within the kernel's and device's limits. Kernels need no bounds check,
+ * else FIELDFUSE_WG_SIZE (read at each launch), else the context's target's (tuning database
+ * or built-in table, resolved at open) within the kernel's and device's limits. Kernels need no bounds check,
  * which matters: on PoCL any guard or index clamp stops the work-group loop from being
  * vectorised (measured 5-10x slower). ev (if not NULL) receives the launch's events,
  * released with ffu__cl_launch_events_release.
@@ -107,6 +113,10 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 /* The same for work-item ids offset .. offset + n - 1. */
 ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, size_t wg, ffu_launch_events *ev,
 			     ffu_error *e);
+/* The same with the kernel's limits (ffu__cl_kernel_limits) given: an executable queries
+   them once per kernel when it is created, not at every launch. */
+ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limits *lim, size_t offset, size_t n,
+				  size_t wg, ffu_launch_events *ev, ffu_error *e);
 /*
  * The local size the built-in default profile gives (device/launch.h's ffu__launch_pick with
  * a cap of 256). Pure: min(256, kernel_max, device_max) rounded down to a

@@ -21,17 +21,15 @@
 
 #include "codegen/codegen.h"
 #include "codegen/field_cl.h"
-#include "device/profile.h"
+#include "device/target.h"
 #include "runtime/cl_fault.h"
 #include "util/strbuf.h"
 
-/* How a reduction fusion is spread over the device (codegen.c: emit_reduce_kernels). */
+/* How a reduction fusion is spread over the device (codegen/reduce.c). */
 typedef struct red_plan {
 	size_t O, R;      /* output elements; reduced elements per output */
 	size_t wg, L;     /* work-group size (a power of two); elements per work-item */
 	size_t Gf, G;     /* whole chunks of wg * L per output; partials per output (Gf + tail) */
-	cl_kernel tail;   /* stage 1 for the elements after the whole chunks */
-	cl_kernel final;  /* stage 2 */
 	int *partials;    /* per output: the value holding its O * G accumulators (an intermediate) */
 	size_t *lm_bytes; /* local scratch per output for a work-group */
 	int n_out;
@@ -59,6 +57,22 @@ typedef struct out_copy {
 	int src, dst;
 } out_copy;
 
+/*
+ * One kernel of a fusion as the executable runs it: its descriptor (codegen/kernel.h), the
+ * OpenCL kernel, its limits, and its launch, all decided at create: work-items
+ * offset .. offset + n - 1 (n = 0: not launched) in groups of wg (0: automatic), the
+ * stride a wide kernel takes, and the fusion's event slot it reports to (0 or 1; -1: a
+ * launch whose events are not kept).
+ */
+typedef struct xkernel {
+	const ffu_kernel_desc *d;
+	cl_kernel k;
+	ffu_kernel_limits lim;
+	size_t offset, n, wg;
+	cl_ulong stride;
+	int ev_slot;
+} xkernel;
+
 /* The buffers one run works on. */
 typedef struct bindings {
 	const cl_mem *in, *out;
@@ -69,16 +83,12 @@ struct ffu_exec {
 	const ffu_module *m;
 	ffu_strbuf source;
 	cl_program program;
-	int n_kernels;
+	int n_kernels;                /* fusions, each one or more kernels */
 	int n_fusions;                /* kernels to be: fusions of the entry (known before the build) */
-	cl_kernel *kernels;
-	const ffu_inst **kernel_inst; /* the fusion instruction of each kernel */
-	cl_kernel *wide;              /* its wide variant (codegen.h), or NULL */
-	int *lanes;                   /* elements per work-item of the wide variant */
+	ffu_program_kernels pk;       /* each fusion's kernel descriptors, from the code generator */
+	xkernel *xk;                  /* fusion k's kernels: xk[3k .. 3k + pk.fusions[k].n_kernels) */
 	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
-	int profile_lanes;
 	ffu_cl_field_opts field_opts; /* the program's field code choices (ffu__codegen_field_opts) */
-	size_t profile_wg;            /* the profile's work-group size (0: none given) */
 	bool share;                   /* intermediates share pool buffers (else one each) */
 
 	islot *slots;                 /* per entry instruction */
@@ -357,8 +367,17 @@ static size_t pow2_floor(size_t v)
 	return p;
 }
 
+/* Fusion k's kernel of this role (the code generator gives a reduction all three). */
+static xkernel *xkernel_of(ffu_exec *x, int k, ffu_kernel_role role)
+{
+	for (int i = 0; i < x->pk.fusions[k].n_kernels; i++)
+		if (x->xk[3 * k + i].d->role == role)
+			return &x->xk[3 * k + i];
+	return NULL;
+}
+
 /*
- * Work distribution of reduction k (codegen.c: emit_stage1): a power-of-two work-group
+ * Work distribution of reduction k (codegen/reduce.c: emit_stage1): a power-of-two work-group
  * (the tree halves it), no larger than the kernel, the device, local memory or the
  * reduced extent allow; the main kernel over the whole chunks of wg * L elements of each
  * output element, the tail kernel over the rest. Stage 2 folds G partials per output in
@@ -367,7 +386,7 @@ static size_t pow2_floor(size_t v)
  */
 static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 {
-	const ffu_inst *fu = x->kernel_inst[k];
+	const ffu_inst *fu = x->pk.fusions[k].fusion;
 	const ffu_computation *fc = fu->callee;
 	const ffu_inst *root = fc->root;
 	const ffu_inst *const *outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands
@@ -376,30 +395,20 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	rp->n_out = root->op == FFU_OP_TUPLE ? root->n_operands : 1;
 	rp->O = (size_t)ffu__shape_count(&outs[0]->shape);
 	rp->R = rp->O ? (size_t)ffu__shape_count(&outs[0]->operands[0]->shape) / rp->O : 0;
-	rp->L = (size_t)ffu__codegen_reduce_unroll(fu);
+	xkernel *main = xkernel_of(x, k, FFU_KERNEL_STAGE1), *tail = xkernel_of(x, k, FFU_KERNEL_TAIL),
+		*final = xkernel_of(x, k, FFU_KERNEL_FINAL);
+	rp->L = (size_t)main->d->lanes;
 	rp->partials = calloc((size_t)rp->n_out, sizeof *rp->partials);
 	rp->lm_bytes = calloc((size_t)rp->n_out, sizeof *rp->lm_bytes);
 	if (!rp->partials || !rp->lm_bytes)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	char name[48];
-	ffu__codegen_final_kernel_name(name, k);
-	ffu_status st = ffu__cl_kernel(x->program, &rp->final, name, e);
-	if (st == FFU_STATUS_OK) {
-		ffu__codegen_tail_kernel_name(name, k);
-		st = ffu__cl_kernel(x->program, &rp->tail, name, e);
-	}
-	if (st)
-		return st;
 	/* the profile's size (tuning entry and override included), within both kernels' limits */
-	ffu_kernel_limits lk, lt;
-	if ((st = ffu__cl_kernel_limits(x->cl, x->kernels[k], &lk, e)) ||
-	    (st = ffu__cl_kernel_limits(x->cl, rp->tail, &lt, e)))
-		return st;
+	const ffu_kernel_limits lk = main->lim, lt = tail->lim;
 	/* values in local memory take their device type's size (the program's field options) */
 	size_t lm_per_item = 0;
 	for (int o = 0; o < rp->n_out; o++)
 		lm_per_item += ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &x->field_opts);
-	size_t wg = x->profile_wg ? x->profile_wg : 256;
+	size_t wg = x->cl->target.profile.wg ? x->cl->target.profile.wg : 256;
 	if (lk.max_wg && wg > lk.max_wg)
 		wg = lk.max_wg;
 	if (lt.max_wg && wg > lt.max_wg)
@@ -420,7 +429,39 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 		if ((rp->partials[o] = new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}
+	/* the launches: whole chunks, the rest (its events not kept when both run), stage 2 */
+	if (rp->O > 0 && rp->Gf > 0)
+		*main = (xkernel){main->d, main->k, main->lim, 0, rp->O * rp->Gf * rp->wg, rp->wg, 0, 0};
+	if (rp->O > 0 && rp->G > rp->Gf)
+		*tail = (xkernel){tail->d, tail->k, tail->lim, 0, rp->O * rp->wg, rp->wg, 0, rp->Gf > 0 ? -1 : 0};
+	if (rp->O > 0)
+		*final = (xkernel){final->d, final->k, final->lim, 0, rp->O, 0, 0, 1};
 	return FFU_STATUS_OK;
+}
+
+/*
+ * Loop fusion k over its n elements: the wide variant (when there is one) over n / lanes
+ * work-items (stride n / lanes), then the loop kernel over the n % lanes elements left, at
+ * their offset.
+ */
+static void plan_loop(ffu_exec *x, int k)
+{
+	const ffu_fusion_kernels *fk = &x->pk.fusions[k];
+	const ffu_computation *fc = fk->fusion->callee;
+	const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
+	size_t n = (size_t)ffu__shape_count(&first_out->shape), done = 0;
+	for (int i = 0; i < fk->n_kernels; i++) {
+		xkernel *xk = &x->xk[3 * k + i];
+		if (xk->d->role == FFU_KERNEL_WIDE) {
+			size_t items = n / (size_t)xk->d->lanes;
+			xk->n = xk->stride = items;
+			done = items * (size_t)xk->d->lanes;
+		} else {
+			xk->offset = done;
+			xk->n = n - done;
+			xk->ev_slot = 1;
+		}
+	}
 }
 
 /* Creates the constant and pool buffers of the plan and writes the constants. */
@@ -467,12 +508,9 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 	x->m = m;
 	x->share = !(o && o->no_sharing);
 	x->slots = calloc((size_t)c->n_insts + 1, sizeof *x->slots);
-	x->kernels = calloc((size_t)c->n_insts + 1, sizeof *x->kernels);
-	x->kernel_inst = calloc((size_t)c->n_insts + 1, sizeof *x->kernel_inst);
-	x->wide = calloc((size_t)c->n_insts + 1, sizeof *x->wide);
-	x->lanes = calloc((size_t)c->n_insts + 1, sizeof *x->lanes);
+	x->xk = calloc(3 * (size_t)c->n_insts + 1, sizeof *x->xk);
 	x->red = calloc((size_t)c->n_insts + 1, sizeof *x->red);
-	if (!x->slots || !x->kernels || !x->kernel_inst || !x->wide || !x->lanes || !x->red) {
+	if (!x->slots || !x->xk || !x->red) {
 		st = ffu__err(e, st, "out of memory");
 		goto fail;
 	}
@@ -480,35 +518,28 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 	if ((st = plan_values(x, e)) || (st = assign_pool(x, e)) || (st = check_memory(x, e)))
 		goto fail;
 
-	int n_kernels = 0;
-	ffu_profile prof;
-	ffu__profile_for(&prof, &cl->dev);
-	x->profile_lanes = prof.lanes;
-	x->profile_wg = prof.wg;
-	x->field_opts = ffu__codegen_field_opts(m, prof.lanes);
-	if ((st = ffu__codegen_program(&x->source, m, prof.lanes, &n_kernels, e)))
+	x->field_opts = ffu__codegen_field_opts(m, &cl->target);
+	if ((st = ffu__codegen_program_kernels(&x->source, m, &cl->target, &x->pk, e)))
 		goto fail;
-	if (n_kernels > 0) {
+	if (x->pk.n > 0) {
 		if ((st = ffu__cl_build(cl, &x->program, ffu__sb_cstr(&x->source), NULL, e)))
 			goto fail;
 	}
-	for (int i = 0; i < c->n_insts; i++) {
-		const ffu_inst *in = c->insts[i];
-		if (in->op != FFU_OP_FUSION)
-			continue;
-		char name[32];
-		int k = x->n_kernels++;
-		ffu__codegen_kernel_name(name, k);
-		x->kernel_inst[k] = in;
-		x->lanes[k] = ffu__codegen_kernel_lanes(in, x->profile_lanes);
-		st = ffu__cl_kernel(x->program, &x->kernels[k], name, e);
-		if (st == FFU_STATUS_OK && ffu__codegen_is_reduction(in))
-			st = plan_reduction(x, k, e);
-		else if (st == FFU_STATUS_OK && x->lanes[k] > 1) {
-			char wide[40];
-			ffu__codegen_wide_kernel_name(wide, k);
-			st = ffu__cl_kernel(x->program, &x->wide[k], wide, e);
+	/* every kernel by its descriptor's name, its limits once, then its launches */
+	for (int k = 0; k < x->pk.n; k++) {
+		const ffu_fusion_kernels *fk = &x->pk.fusions[k];
+		x->n_kernels++;
+		for (int i = 0; i < fk->n_kernels && st == FFU_STATUS_OK; i++) {
+			xkernel *xk = &x->xk[3 * k + i];
+			xk->d = &fk->kernels[i];
+			st = ffu__cl_kernel(x->program, &xk->k, xk->d->name, e);
+			if (st == FFU_STATUS_OK)
+				st = ffu__cl_kernel_limits(cl, xk->k, &xk->lim, e);
 		}
+		if (st == FFU_STATUS_OK && fk->reduction)
+			st = plan_reduction(x, k, e);
+		else if (st == FFU_STATUS_OK)
+			plan_loop(x, k);
 		if (st)
 			goto fail;
 	}
@@ -536,15 +567,10 @@ void ffu__exec_destroy(ffu_exec **xp)
 		return;
 	for (int i = 0; x->slots && i < x->m->entry->n_insts; i++)
 		free(x->slots[i].v);
-	for (int k = 0; x->kernels && k < x->n_kernels; k++) {
-		ffu__cl_kernel_release(&x->kernels[k]);
-		if (x->wide)
-			ffu__cl_kernel_release(&x->wide[k]);
-	}
+	for (int i = 0; x->xk && i < 3 * x->n_kernels; i++)
+		ffu__cl_kernel_release(&x->xk[i].k);
 	for (int k = 0; x->red && k < x->n_kernels; k++) {
 		red_plan *rp = &x->red[k];
-		ffu__cl_kernel_release(&rp->final);
-		ffu__cl_kernel_release(&rp->tail);
 		free(rp->partials);
 		free(rp->lm_bytes);
 	}
@@ -560,10 +586,8 @@ void ffu__exec_destroy(ffu_exec **xp)
 	free(x->out_val);
 	free(x->copies);
 	free(x->pool_bytes);
-	free(x->kernels);
-	free(x->kernel_inst);
-	free(x->wide);
-	free(x->lanes);
+	free(x->xk);
+	ffu__program_kernels_free(&x->pk);
 	free(x);
 	*xp = NULL;
 }
@@ -634,108 +658,68 @@ static ffu_status set_mem(cl_kernel k, cl_uint arg, cl_mem m, ffu_error *e)
 	return ffu__cl_set_arg(k, arg, sizeof m, &m, e);
 }
 
-/* Binds a fusion's buffers (inputs, then outputs) to kernel k's first arguments. */
-static ffu_status bind(ffu_exec *x, const bindings *bd, cl_kernel k, const ffu_inst *fu, cl_uint *arg, ffu_error *e)
+/* Binds every argument slot of kernel xk (of fusion fu) from what this run holds. */
+static ffu_status bind(ffu_exec *x, const bindings *bd, const xkernel *xk, const ffu_inst *fu, const red_plan *rp,
+		       ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
-	const islot *outs = &x->slots[fu->id];
-	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
-		st = set_mem(k, (*arg)++, mem_of(x, bd, x->slots[fu->operands[j]->id].v[0]), e);
-	for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
-		st = set_mem(k, (*arg)++, mem_of(x, bd, outs->v[o]), e);
+	for (int i = 0; i < xk->d->n_args && st == FFU_STATUS_OK; i++) {
+		const ffu_kernel_arg *a = &xk->d->args[i];
+		cl_uint arg = (cl_uint)i;
+		cl_ulong scalar = 0;
+		switch (a->kind) {
+		case FFU_ARG_INPUT:
+			st = set_mem(xk->k, arg, mem_of(x, bd, x->slots[fu->operands[a->index]->id].v[0]), e);
+			continue;
+		case FFU_ARG_OUTPUT:
+			st = set_mem(xk->k, arg, mem_of(x, bd, x->slots[fu->id].v[a->index]), e);
+			continue;
+		case FFU_ARG_PARTIAL_OUT:
+		case FFU_ARG_PARTIAL_IN:
+			st = set_mem(xk->k, arg, mem_of(x, bd, rp->partials[a->index]), e);
+			continue;
+		case FFU_ARG_LOCAL:
+			st = ffu__cl_set_arg(xk->k, arg, rp->lm_bytes[a->index], NULL, e);
+			continue;
+		case FFU_ARG_STRIDE:
+			scalar = xk->stride;
+			break;
+		case FFU_ARG_R:
+			scalar = rp->R;
+			break;
+		case FFU_ARG_GF:
+			scalar = rp->Gf;
+			break;
+		case FFU_ARG_G:
+			scalar = rp->G;
+			break;
+		}
+		st = ffu__cl_set_arg(xk->k, arg, sizeof scalar, &scalar, e);
+	}
 	return st;
 }
 
 /*
- * Kernel k over n elements: the wide variant over n / lanes work-items (stride n / lanes),
- * then the narrow one over the n % lanes elements left, at their offset. ev (optional)
- * holds both.
+ * Fusion k's kernels in order, each bound and launched as planned at create. ev (optional)
+ * holds two launches' events: a reduction's tail, when its main kernel also runs, keeps
+ * none (an in-order queue: first start and last end are what count).
  */
-static ffu_status launch(ffu_exec *x, ffu_cl *cl, const bindings *bd, int k, size_t n, ffu_launch_events *ev,
-			 ffu_error *e)
+static ffu_status launch_fusion(ffu_exec *x, ffu_cl *cl, const bindings *bd, int k, ffu_launch_events *ev,
+				ffu_error *e)
 {
-	const ffu_inst *fu = x->kernel_inst[k];
-	cl_uint arg = 0;
-	size_t lanes = (size_t)x->lanes[k], items = lanes > 1 ? n / lanes : 0;
+	const ffu_fusion_kernels *fk = &x->pk.fusions[k];
 	ffu_status st = FFU_STATUS_OK;
-	if (items > 0) {
-		cl_ulong stride = items;
-		st = bind(x, bd, x->wide[k], fu, &arg, e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_set_arg(x->wide[k], arg, sizeof stride, &stride, e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(cl, x->wide[k], items, 0, ev ? &ev[0] : NULL, e);
-	}
-	size_t done = items * (lanes > 1 ? lanes : 1);
-	arg = 0;
-	if (st == FFU_STATUS_OK && done < n)
-		st = bind(x, bd, x->kernels[k], fu, &arg, e);
-	if (st == FFU_STATUS_OK && done < n)
-		st = ffu__cl_launch_at(cl, x->kernels[k], done, n - done, 0, ev ? &ev[1] : NULL, e);
-	return st;
-}
-
-/* Binds stage-1 kernel k1's arguments: inputs, partials, local scratch, R, Gf, G. */
-static ffu_status bind_stage1(ffu_exec *x, const bindings *bd, const ffu_inst *fu, const red_plan *rp, cl_kernel k1,
-			      ffu_error *e)
-{
-	cl_ulong R = rp->R, Gf = rp->Gf, G = rp->G;
-	cl_uint arg = 0;
-	ffu_status st = FFU_STATUS_OK;
-	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
-		st = set_mem(k1, arg++, mem_of(x, bd, x->slots[fu->operands[j]->id].v[0]), e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = set_mem(k1, arg++, mem_of(x, bd, rp->partials[o]), e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = ffu__cl_set_arg(k1, arg++, rp->lm_bytes[o], NULL, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k1, arg++, sizeof R, &R, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k1, arg++, sizeof Gf, &Gf, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k1, arg++, sizeof G, &G, e);
-	return st;
-}
-
-/*
- * Reduction k: the main stage-1 kernel over O * Gf work-groups, the tail over O (when
- * there is a rest), then stage 2 over O work-items. ev (optional) holds two launches: the
- * tail's events go with stage 2's (an in-order queue: first start and last end are what
- * count).
- */
-static ffu_status launch_reduction(ffu_exec *x, ffu_cl *cl, const bindings *bd, int k, ffu_launch_events *ev,
-				   ffu_error *e)
-{
-	const ffu_inst *fu = x->kernel_inst[k];
-	const red_plan *rp = &x->red[k];
-	cl_kernel k2 = rp->final;
-	cl_ulong G = rp->G;
-	cl_uint arg = 0;
-	ffu_status st = FFU_STATUS_OK;
-	if (rp->O == 0)
-		return FFU_STATUS_OK;
-	if (rp->Gf > 0) {
-		st = bind_stage1(x, bd, fu, rp, x->kernels[k], e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(cl, x->kernels[k], rp->O * rp->Gf * rp->wg, rp->wg, ev ? &ev[0] : NULL, e);
-	}
-	if (st == FFU_STATUS_OK && rp->G > rp->Gf) {
+	for (int i = 0; i < fk->n_kernels && st == FFU_STATUS_OK; i++) {
+		const xkernel *xk = &x->xk[3 * k + i];
 		ffu_launch_events tev = {0};
-		st = bind_stage1(x, bd, fu, rp, rp->tail, e);
+		if (xk->n == 0)
+			continue;
+		st = bind(x, bd, xk, fk->fusion, &x->red[k], e);
 		if (st == FFU_STATUS_OK)
-			st = ffu__cl_launch(cl, rp->tail, rp->O * rp->wg, rp->wg, !ev ? NULL : rp->Gf > 0 ? &tev : &ev[0], e);
+			st = ffu__cl_launch_limited(cl, xk->k, &xk->lim, xk->offset, xk->n, xk->wg,
+						    !ev ? NULL : xk->ev_slot < 0 ? &tev : &ev[xk->ev_slot], e);
 		ffu__cl_launch_events_release(&tev);
 	}
-	for (int j = 0; j < fu->n_operands && st == FFU_STATUS_OK; j++)
-		st = set_mem(k2, arg++, mem_of(x, bd, x->slots[fu->operands[j]->id].v[0]), e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = set_mem(k2, arg++, mem_of(x, bd, rp->partials[o]), e);
-	for (int o = 0; o < rp->n_out && st == FFU_STATUS_OK; o++)
-		st = set_mem(k2, arg++, mem_of(x, bd, x->slots[fu->id].v[o]), e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_set_arg(k2, arg++, sizeof G, &G, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__cl_launch(cl, k2, rp->O, 0, ev ? &ev[1] : NULL, e);
 	return st;
 }
 
@@ -751,18 +735,8 @@ ffu_status ffu__exec_enqueue(ffu_exec *x, cl_command_queue q, const cl_mem *in, 
 	}
 	bindings bd = {in, out};
 	ffu_status st = FFU_STATUS_OK;
-	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
-		ffu_launch_events *kev = ev ? &ev[2 * k] : NULL;
-		if (x->red[k].n_out > 0) {
-			st = launch_reduction(x, cl, &bd, k, kev, e);
-			continue;
-		}
-		const ffu_computation *fc = x->kernel_inst[k]->callee;
-		const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
-		size_t n = (size_t)ffu__shape_count(&first_out->shape);
-		if (n > 0)
-			st = launch(x, cl, &bd, k, n, kev, e);
-	}
+	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++)
+		st = launch_fusion(x, cl, &bd, k, ev ? &ev[2 * k] : NULL, e);
 	for (int i = 0; i < x->n_copies && st == FFU_STATUS_OK; i++) {
 		const out_copy *cp = &x->copies[i];
 		size_t bytes = x->vals[cp->src].bytes;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "codegen/codegen.h"
+#include "device/target.h"
 #include "fuzz.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
@@ -160,7 +161,9 @@ static void run_pipeline(const uint8_t *data, size_t size, bool fuse, const valu
 		check_same_values(ref, &got, stage);
 		values_free(&got);
 	}
-	st = ffu__codegen_program(&src, m, 4, &n_kernels, &e);
+	ffu_target t;
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 4);
+	st = ffu__codegen_program(&src, m, &t, &n_kernels, &e);
 	if (st)
 		check_error(st, &e, stage);
 	else

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "codegen/codegen.h"
+#include "device/target.h"
 #include "hlo/hlo.h"
 #include "passes/passes.h"
 #include "util/file.h"
@@ -92,8 +93,11 @@ int cmd_compile(int argc, char **argv)
 	ffu_status st = cli_load(path, dialect, &m, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__passes_run(m, &po, &e);
+	/* --lanes above 1 shows a CPU device's program (as it always has), 1 a GPU's */
+	ffu_target t;
+	ffu__target_generic(&t, lanes > 1 ? FFU_DEVICE_CLASS_CPU : FFU_DEVICE_CLASS_GPU, lanes);
 	if (st == FFU_STATUS_OK)
-		st = strcmp(emit, "hlo") == 0 ? ffu__hlo_print(&sb, m, &e) : ffu__codegen_program(&sb, m, lanes, &n_kernels, &e);
+		st = strcmp(emit, "hlo") == 0 ? ffu__hlo_print(&sb, m, &e) : ffu__codegen_program(&sb, m, &t, &n_kernels, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__file_write_atomic(out, write_text, &sb, &e);
 	if (st)

@@ -178,9 +178,7 @@ static ffu_status runner_open(ffu_cl *cl, const workload *w, const ffu_params *p
 	memset(r, 0, sizeof *r);
 	r->p = *p;
 	ffu__cl_set_override(cl, p);
-	ffu_profile prof;
-	ffu__profile_for(&prof, &cl->dev);
-	ffu__profile_build_options(&prof, r->options, sizeof r->options);
+	snprintf(r->options, sizeof r->options, "%s", cl->target.build_options);
 	if ((st = ffu__hlo_parse(&r->m, w->text, strlen(w->text), w->name, e)) || (st = ffu__passes_run(r->m, &po, e)) ||
 	    (st = ffu__exec_create(&r->x, cl, r->m, e)) || (st = ffu__exec_upload(r->x, w->in, w->n_in, e)) ||
 	    (st = ffu__exec_run(r->x, NULL, NULL, e)) || (st = ffu__exec_download(r->x, &out, &n_out, e)))
@@ -325,6 +323,7 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		goto out;
 	/* the search compares with the built-in table, not with an earlier tuning entry */
 	memset(&cl.dev.tuned, 0, sizeof cl.dev.tuned);
+	ffu__cl_retarget(&cl);
 	ffu__profile_builtin(&builtin, &cl.dev);
 	base.p = (ffu_params){.wg = builtin.wg, .lanes = builtin.lanes, .vector_width = builtin.vector_width,
 			      .limb_bits = builtin.limb_bits};

@@ -1,0 +1,299 @@
+/* codegen/body.c: building and printing kernel bodies (see body.h). */
+#include "codegen/body.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/index.h"
+#include "util/grow.h"
+
+const ffu_body_style ffu__body_scalar = {-1, NULL, 0};
+
+void ffu__body_init(ffu_body *b, const char *main_ix)
+{
+	memset(b, 0, sizeof *b);
+	b->main_ix = main_ix;
+}
+
+void ffu__body_free(ffu_body *b)
+{
+	free(b->seg);
+	free(b->line);
+	free(b->inv);
+	ffu__sb_free(&b->text);
+	memset(b, 0, sizeof *b);
+}
+
+static bool new_line(ffu_body *b, int inv)
+{
+	if (!ffu__grow((void **)&b->line, &b->capline, b->nline + 1, sizeof *b->line)) {
+		b->oom = true;
+		return false;
+	}
+	b->line[b->nline++] = (ffu_line){b->nseg, 0, inv};
+	return true;
+}
+
+/* A new segment at the end of the open line (opening one if needed); NULL when out of memory. */
+static ffu_seg *add_seg(ffu_body *b, ffu_seg_kind kind)
+{
+	if (!b->open) {
+		if (!new_line(b, -1))
+			return NULL;
+		b->open = true;
+	}
+	if (!ffu__grow((void **)&b->seg, &b->capseg, b->nseg + 1, sizeof *b->seg)) {
+		b->oom = true;
+		return NULL;
+	}
+	ffu_seg *s = &b->seg[b->nseg++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	b->line[b->nline - 1].n++;
+	return s;
+}
+
+/* Keeps n bytes of text in the body's text; its offset. */
+static size_t keep_text(ffu_body *b, const char *t, size_t n)
+{
+	size_t off = b->text.len;
+	ffu__sb_appendn(&b->text, t, n);
+	b->oom |= b->text.oom;
+	return off;
+}
+
+/* Literal text; each '\n' ends a line. */
+static void add_text(ffu_body *b, const char *t, size_t n)
+{
+	while (n > 0) {
+		const char *nl = memchr(t, '\n', n);
+		size_t k = nl ? (size_t)(nl - t) + 1 : n;
+		ffu_seg *s = add_seg(b, FFU_SEG_TEXT);
+		if (!s)
+			return;
+		s->off = keep_text(b, t, k);
+		s->len = k;
+		if (nl)
+			b->open = false;
+		t += k;
+		n -= k;
+	}
+}
+
+/* One standard conversion spec[0..len) (starting at '%') with its argument, as text. */
+static void add_conversion(ffu_body *b, const char *spec, size_t len, va_list *ap)
+{
+	char fmt[32], out[128];
+	int n = 0;
+	if (len >= sizeof fmt)
+		len = sizeof fmt - 1;
+	memcpy(fmt, spec, len);
+	fmt[len] = '\0';
+	char conv = spec[len - 1];
+	bool ll = len >= 3 && spec[len - 2] == 'l' && spec[len - 3] == 'l', z = len >= 2 && spec[len - 2] == 'z';
+	if (conv == 's') {
+		const char *s = va_arg(*ap, const char *);
+		if (len == 2) { /* plain %s: any length */
+			add_text(b, s, strlen(s));
+			return;
+		}
+		n = snprintf(out, sizeof out, fmt, s);
+	} else if (conv == '%') {
+		n = snprintf(out, sizeof out, "%%");
+	} else if (ll && (conv == 'd' || conv == 'i')) {
+		n = snprintf(out, sizeof out, fmt, va_arg(*ap, long long));
+	} else if (ll) {
+		n = snprintf(out, sizeof out, fmt, va_arg(*ap, unsigned long long));
+	} else if (z) {
+		n = snprintf(out, sizeof out, fmt, va_arg(*ap, size_t));
+	} else if (conv == 'u' || conv == 'x' || conv == 'X') {
+		n = snprintf(out, sizeof out, fmt, va_arg(*ap, unsigned));
+	} else {
+		n = snprintf(out, sizeof out, fmt, va_arg(*ap, int)); /* d, i, c */
+	}
+	if (n > 0)
+		add_text(b, out, (size_t)n < sizeof out ? (size_t)n : sizeof out - 1);
+}
+
+void ffu__body_printf(ffu_body *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const char *p = fmt;
+	while (*p) {
+		const char *pc = strchr(p, '%');
+		if (!pc) {
+			add_text(b, p, strlen(p));
+			break;
+		}
+		if (pc > p)
+			add_text(b, p, (size_t)(pc - p));
+		ffu_seg *s = NULL;
+		switch (pc[1]) {
+		case 'L':
+			if ((s = add_seg(b, FFU_SEG_LOCAL))) {
+				s->form = (char)va_arg(ap, int);
+				s->id = va_arg(ap, int);
+			}
+			p = pc + 2;
+			continue;
+		case 'I':
+			if ((s = add_seg(b, FFU_SEG_INDEX)))
+				s->id = va_arg(ap, int);
+			p = pc + 2;
+			continue;
+		case 'T':
+			add_seg(b, FFU_SEG_TEMP);
+			p = pc + 2;
+			continue;
+		case 'F': {
+			const ffu_field *f = va_arg(ap, const ffu_field *);
+			const char *suffix = va_arg(ap, const char *);
+			if ((s = add_seg(b, FFU_SEG_FIELD))) {
+				s->f = f;
+				s->len = strlen(suffix);
+				s->off = keep_text(b, suffix, s->len);
+			}
+			p = pc + 2;
+			continue;
+		}
+		case 'C':
+			if ((s = add_seg(b, FFU_SEG_COORD))) {
+				s->id = va_arg(ap, int);
+				s->dims = va_arg(ap, const int64_t *);
+				s->rank = va_arg(ap, int);
+				s->d = va_arg(ap, int);
+			}
+			p = pc + 2;
+			continue;
+		case 'E':
+			if ((s = add_seg(b, FFU_SEG_IXEXPR))) {
+				s->in = va_arg(ap, const ffu_inst *);
+				s->d = va_arg(ap, int);
+				s->id = va_arg(ap, int);
+			}
+			p = pc + 2;
+			continue;
+		default:
+			break;
+		}
+		/* a standard conversion: flags, width, precision, length, conversion */
+		const char *q = pc + 1;
+		while (*q && strchr("-+ #0123456789.hlz", *q))
+			q++;
+		if (!*q)
+			break;
+		add_conversion(b, pc, (size_t)(q - pc + 1), &ap);
+		p = q + 1;
+	}
+	va_end(ap);
+}
+
+void ffu__body_inv(ffu_body *b, const ffu_inv_stmt *s)
+{
+	if (!ffu__grow((void **)&b->inv, &b->capinv, b->ninv + 1, sizeof *b->inv)) {
+		b->oom = true;
+		return;
+	}
+	b->inv[b->ninv] = *s;
+	if (new_line(b, b->ninv++))
+		b->open = false;
+}
+
+const char *ffu__body_local_name(char buf[32], char form, int id, const ffu_body_style *st)
+{
+	if (st->lane >= 0)
+		snprintf(buf, 32, "%c%d_%d", form, id, st->lane);
+	else
+		snprintf(buf, 32, "%c%d", form, id);
+	return buf;
+}
+
+/* Index variable ix's name in style st: the kernel's main index, or x<ix>. */
+static const char *index_name(char buf[32], const ffu_body *b, int ix, const ffu_body_style *st)
+{
+	if (ix != 0)
+		return ffu__body_local_name(buf, 'x', ix, st);
+	if (st->lane >= 0)
+		snprintf(buf, 32, "%s_%d", b->main_ix, st->lane);
+	else
+		snprintf(buf, 32, "%s", b->main_ix);
+	return buf;
+}
+
+static void print_seg(ffu_strbuf *sb, const ffu_body *b, const ffu_seg *s, const ffu_body_style *st)
+{
+	char name[32];
+	const char *text = b->text.data;
+	switch (s->kind) {
+	case FFU_SEG_TEXT:
+		ffu__sb_appendn(sb, text + s->off, s->len);
+		return;
+	case FFU_SEG_LOCAL:
+		ffu__sb_append(sb, ffu__body_local_name(name, s->form, s->id, st));
+		return;
+	case FFU_SEG_INDEX:
+		ffu__sb_append(sb, index_name(name, b, s->id, st));
+		return;
+	case FFU_SEG_TEMP:
+		ffu__sb_append(sb, "t_");
+		if (st->lane >= 0)
+			ffu__sb_printf(sb, "_%d", st->lane);
+		return;
+	case FFU_SEG_FIELD:
+		ffu__sb_append(sb, s->f->name);
+		if (st->vx && (s->f == st->vx || s->f == st->vx->prime))
+			ffu__sb_printf(sb, "_v%d", st->vw);
+		ffu__sb_append(sb, "_");
+		ffu__sb_appendn(sb, text + s->off, s->len);
+		return;
+	case FFU_SEG_COORD:
+		ffu__index_coord(sb, index_name(name, b, s->id, st), s->dims, s->rank, s->d);
+		return;
+	case FFU_SEG_IXEXPR:
+		ffu__index_expr(sb, s->in, s->d, index_name(name, b, s->id, st));
+		return;
+	}
+}
+
+/*
+ * An inversion as one statement. The comment names the inversion's parts for a reader of
+ * the generated program (it used to be the marker the wide kernels parsed; nothing reads it).
+ */
+static void print_inv(ffu_strbuf *sb, const ffu_inv_stmt *s, const ffu_body_style *st)
+{
+	char dst[32], msrc[32], csrc[32] = "-";
+	const char *fn = s->f->name;
+	ffu__body_local_name(dst, s->dst_form, s->dst, st);
+	ffu__body_local_name(msrc, 'm', s->src, st);
+	if (s->src_form == 'c')
+		ffu__body_local_name(csrc, 'c', s->src, st);
+	ffu__sb_printf(sb, "\t/*ffu_inv %s %s_t %s %s %s*/ %s_t %s = %s_inv(%s);\n", fn, fn, dst, msrc, csrc, fn, dst, fn,
+		       msrc);
+}
+
+void ffu__body_print_line(ffu_strbuf *sb, const ffu_body *b, int k, const ffu_body_style *st)
+{
+	const ffu_line *l = &b->line[k];
+	if (l->inv >= 0) {
+		print_inv(sb, &b->inv[l->inv], st);
+		return;
+	}
+	for (int i = 0; i < l->n; i++)
+		print_seg(sb, b, &b->seg[l->first + i], st);
+}
+
+void ffu__body_print(ffu_strbuf *sb, const ffu_body *b, const ffu_body_style *st)
+{
+	for (int k = 0; k < b->nline; k++)
+		ffu__body_print_line(sb, b, k, st);
+}
+
+ffu_status ffu__body_status(const ffu_body *b, ffu_error *e)
+{
+	if (b->oom || b->text.oom)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	return FFU_STATUS_OK;
+}

@@ -1,0 +1,55 @@
+/* codegen/index.c: see index.h. */
+#include "codegen/index.h"
+
+void ffu__index_coord(ffu_strbuf *o, const char *var, const int64_t *dims, int rank, int d)
+{
+	int64_t st = 1;
+	for (int k = d + 1; k < rank; k++)
+		st *= dims[k];
+	if (rank == 1)
+		ffu__sb_printf(o, "%s", var);
+	else if (d == 0)
+		ffu__sb_printf(o, "(%s / %lluUL)", var, (unsigned long long)st);
+	else if (st == 1)
+		ffu__sb_printf(o, "(%s %% %lluUL)", var, (unsigned long long)dims[d]);
+	else
+		ffu__sb_printf(o, "((%s / %lluUL) %% %lluUL)", var, (unsigned long long)st, (unsigned long long)dims[d]);
+}
+
+void ffu__index_expr(ffu_strbuf *e, const ffu_inst *in, int j, const char *var)
+{
+	const ffu_shape *s = &in->shape, *t = &in->operands[j]->shape;
+	ffu__sb_append(e, "(");
+	for (int k = 0; k < t->rank; k++) {
+		if (k)
+			ffu__sb_append(e, " + ");
+		int64_t ts = ffu__shape_stride(t, k);
+		switch (in->op) {
+		case FFU_OP_BROADCAST:
+			ffu__index_coord(e, var, s->dims, s->rank, (int)in->dims[k]);
+			break;
+		case FFU_OP_SLICE:
+			ffu__sb_printf(e, "(%lluUL + ", (unsigned long long)in->slice_start[k]);
+			ffu__index_coord(e, var, s->dims, s->rank, k);
+			ffu__sb_printf(e, " * %lluUL)", (unsigned long long)in->slice_stride[k]);
+			break;
+		default: { /* concatenate: clamped into operand j's range, selected afterwards */
+			int64_t off = 0;
+			for (int q = 0; q < j; q++)
+				off += in->operands[q]->shape.dims[in->dims[0]];
+			if (k != in->dims[0]) {
+				ffu__index_coord(e, var, s->dims, s->rank, k);
+				break;
+			}
+			ffu__sb_append(e, "min(max(");
+			ffu__index_coord(e, var, s->dims, s->rank, k);
+			ffu__sb_printf(e, ", %lluUL) - %lluUL, %lluUL)", (unsigned long long)off,
+				       (unsigned long long)off, (unsigned long long)(t->dims[k] - 1));
+			break;
+		}
+		}
+		if (ts != 1)
+			ffu__sb_printf(e, " * %lluUL", (unsigned long long)ts);
+	}
+	ffu__sb_append(e, ")");
+}

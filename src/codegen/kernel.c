@@ -1,0 +1,143 @@
+/* codegen/kernel.c: kernel descriptors (see kernel.h). */
+#include "codegen/kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/field_cl.h"
+
+void ffu__program_kernels_free(ffu_program_kernels *p)
+{
+	for (int i = 0; p && i < p->n; i++)
+		for (int k = 0; k < p->fusions[i].n_kernels; k++)
+			free(p->fusions[i].kernels[k].args);
+	if (p) {
+		free(p->fusions);
+		p->fusions = NULL;
+		p->n = 0;
+	}
+}
+
+const ffu_kernel_desc *ffu__fusion_kernel(const ffu_fusion_kernels *f, ffu_kernel_role role)
+{
+	for (int k = 0; k < f->n_kernels; k++)
+		if (f->kernels[k].role == role)
+			return &f->kernels[k];
+	return NULL;
+}
+
+/* A new descriptor with room for n_args slots; NULL when out of memory. */
+static ffu_kernel_desc *add(ffu_fusion_kernels *fk, ffu_kernel_role role, int k, const char *suffix, int lanes,
+			    int n_args)
+{
+	ffu_kernel_desc *d = &fk->kernels[fk->n_kernels];
+	memset(d, 0, sizeof *d);
+	if (!(d->args = calloc((size_t)n_args + 1, sizeof *d->args)))
+		return NULL;
+	fk->n_kernels++;
+	snprintf(d->name, sizeof d->name, "ffu_k%d%s", k, suffix);
+	d->role = role;
+	d->lanes = lanes;
+	return d;
+}
+
+static void slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ffu_field *f)
+{
+	d->args[d->n_args++] = (ffu_kernel_arg){kind, index, f};
+}
+
+/* Slots kind 0 .. n - 1. */
+static void slots(ffu_kernel_desc *d, ffu_arg_kind kind, int n)
+{
+	for (int i = 0; i < n; i++)
+		slot(d, kind, i, NULL);
+}
+
+bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, int wide_lanes)
+{
+	int n_in = fusion->callee->n_params;
+	memset(fk, 0, sizeof *fk);
+	fk->fusion = fusion;
+	ffu_kernel_desc *d;
+	if (wide_lanes > 1) {
+		if (!(d = add(fk, FFU_KERNEL_WIDE, k, "_wide", wide_lanes, n_in + n_out + 1)))
+			return false;
+		slots(d, FFU_ARG_INPUT, n_in);
+		slots(d, FFU_ARG_OUTPUT, n_out);
+		slot(d, FFU_ARG_STRIDE, 0, NULL);
+	}
+	if (!(d = add(fk, FFU_KERNEL_LOOP, k, "", 1, n_in + n_out)))
+		return false;
+	slots(d, FFU_ARG_INPUT, n_in);
+	slots(d, FFU_ARG_OUTPUT, n_out);
+	return true;
+}
+
+bool ffu__kernels_reduction(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, const ffu_inst *const *outs,
+			    int n_out, int unroll)
+{
+	int n_in = fusion->callee->n_params;
+	memset(fk, 0, sizeof *fk);
+	fk->fusion = fusion;
+	fk->reduction = true;
+	for (int t = 0; t < 2; t++) {
+		ffu_kernel_desc *d = add(fk, t ? FFU_KERNEL_TAIL : FFU_KERNEL_STAGE1, k, t ? "_tail" : "", t ? 1 : unroll,
+					 n_in + 2 * n_out + 3);
+		if (!d)
+			return false;
+		slots(d, FFU_ARG_INPUT, n_in);
+		slots(d, FFU_ARG_PARTIAL_OUT, n_out);
+		for (int o = 0; o < n_out; o++)
+			slot(d, FFU_ARG_LOCAL, o, ffu__shape_field(&outs[o]->shape));
+		slot(d, FFU_ARG_R, 0, NULL);
+		slot(d, FFU_ARG_GF, 0, NULL);
+		slot(d, FFU_ARG_G, 0, NULL);
+	}
+	ffu_kernel_desc *d = add(fk, FFU_KERNEL_FINAL, k, "_final", 1, n_in + 2 * n_out + 1);
+	if (!d)
+		return false;
+	slots(d, FFU_ARG_INPUT, n_in);
+	slots(d, FFU_ARG_PARTIAL_IN, n_out);
+	slots(d, FFU_ARG_OUTPUT, n_out);
+	slot(d, FFU_ARG_G, 0, NULL);
+	return true;
+}
+
+void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d)
+{
+	static const char *const scalar[] = {[FFU_ARG_STRIDE] = "stride", [FFU_ARG_R] = "R", [FFU_ARG_GF] = "Gf",
+					     [FFU_ARG_G] = "G"};
+	char tn[64];
+	ffu__sb_printf(sb, "__kernel void %s(", d->name);
+	for (int i = 0; i < d->n_args; i++) {
+		const ffu_kernel_arg *a = &d->args[i];
+		const char *sep = i ? ", " : "";
+		switch (a->kind) {
+		case FFU_ARG_INPUT:
+			ffu__sb_printf(sb, "%s__global const uint *restrict in%d", sep, a->index);
+			break;
+		case FFU_ARG_OUTPUT:
+			ffu__sb_printf(sb, "%s__global uint *restrict out%d", sep, a->index);
+			break;
+		case FFU_ARG_PARTIAL_OUT:
+			ffu__sb_printf(sb, "%s__global uint *restrict part%d", sep, a->index);
+			break;
+		case FFU_ARG_PARTIAL_IN:
+			ffu__sb_printf(sb, "%s__global const uint *restrict part%d", sep, a->index);
+			break;
+		case FFU_ARG_LOCAL:
+			/* values in their device type: u32/u64/pred their own, fields their base's */
+			if (a->f->kind == FFU_ELEM_UINT || a->f->kind == FFU_ELEM_PRED)
+				snprintf(tn, sizeof tn, "%s_t", a->f->name);
+			else
+				ffu__cl_type_name(a->f->base, tn);
+			ffu__sb_printf(sb, "%s__local %s *restrict lm%d", sep, tn, a->index);
+			break;
+		default:
+			ffu__sb_printf(sb, "%sconst ulong %s", sep, scalar[a->kind]);
+			break;
+		}
+	}
+	ffu__sb_append(sb, ")\n{\n");
+}

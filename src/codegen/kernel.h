@@ -1,0 +1,88 @@
+/*
+ * codegen/kernel.h: kernel descriptors, the calling convention written once. For every
+ * fusion the code generator decides its kernels (a loop kernel and maybe its wide
+ * variant; or a reduction's stage-1 main and tail kernels and its final kernel) and
+ * describes each: its name, its role (which says how it is launched) and its argument
+ * slots in order. The code generator prints each kernel's signature from its descriptor
+ * (ffu__kernel_print_signature), and the runtime (runtime/exec.c) creates the kernels by
+ * those names and binds each slot from what it holds, so the two cannot disagree.
+ *
+ * Ownership: an ffu_program_kernels owns its fusions' descriptors and their argument
+ * arrays; ffu__program_kernels_free releases them. Instruction and field pointers belong
+ * to the module the program was generated from.
+ */
+#ifndef FFU_CODEGEN_KERNEL_H
+#define FFU_CODEGEN_KERNEL_H
+
+#include <stdbool.h>
+
+#include "field.h"
+#include "ir/ir.h"
+#include "util/strbuf.h"
+
+typedef enum ffu_arg_kind {
+	FFU_ARG_INPUT,       /* buffer of the fusion's operand `index` (read) */
+	FFU_ARG_OUTPUT,      /* buffer of the fusion's output `index` (written) */
+	FFU_ARG_PARTIAL_OUT, /* reduction partials of output `index` (stage 1 writes them) */
+	FFU_ARG_PARTIAL_IN,  /* the same, read (stage 2) */
+	FFU_ARG_LOCAL,       /* local scratch of output `index`: one value of type f per work-item */
+	FFU_ARG_STRIDE,      /* ulong: a wide kernel's work-item count (its elements' stride) */
+	FFU_ARG_R,           /* ulong: reduced elements per output element */
+	FFU_ARG_GF,          /* ulong: stage 1's whole chunks per output element */
+	FFU_ARG_G,           /* ulong: partials per output element */
+} ffu_arg_kind;
+
+typedef struct ffu_kernel_arg {
+	ffu_arg_kind kind;
+	int index;
+	const ffu_field *f;  /* FFU_ARG_LOCAL: the value type */
+} ffu_kernel_arg;
+
+/* How a kernel is launched (runtime/exec.c). */
+typedef enum ffu_kernel_role {
+	FFU_KERNEL_LOOP,   /* one element per work-item, over the elements the wide variant leaves */
+	FFU_KERNEL_WIDE,   /* `lanes` elements per work-item, over n / lanes work-items */
+	FFU_KERNEL_STAGE1, /* reduction, the whole chunks: work-groups of wg, `lanes` elements each */
+	FFU_KERNEL_TAIL,   /* reduction, the rest: one work-group per output element */
+	FFU_KERNEL_FINAL,  /* reduction, stage 2: one work-item per output element */
+} ffu_kernel_role;
+
+typedef struct ffu_kernel_desc {
+	char name[40];
+	ffu_kernel_role role;
+	int lanes;             /* WIDE: elements per work-item; STAGE1: elements per work-item (unrolled); else 1 */
+	ffu_kernel_arg *args;
+	int n_args;
+} ffu_kernel_desc;
+
+/* One fusion's kernels, in launch order: a loop fusion's wide variant (when it has one)
+   and loop kernel; or a reduction's stage-1, tail and final kernels. */
+typedef struct ffu_fusion_kernels {
+	const ffu_inst *fusion;
+	bool reduction;
+	ffu_kernel_desc kernels[3];
+	int n_kernels;
+} ffu_fusion_kernels;
+
+typedef struct ffu_program_kernels {
+	ffu_fusion_kernels *fusions; /* one per fusion of the entry, in entry order */
+	int n;
+} ffu_program_kernels;
+
+void ffu__program_kernels_free(ffu_program_kernels *p);
+/* The descriptor of `role` among fusion f's kernels, or NULL. */
+const ffu_kernel_desc *ffu__fusion_kernel(const ffu_fusion_kernels *f, ffu_kernel_role role);
+
+/*
+ * Fills the descriptors of fusion `fusion`, the k-th of its program: a loop fusion with
+ * n_out outputs (wide_lanes > 1: also its wide variant), or a reduction over n_out outputs
+ * of types outs[o] whose stage 1 folds `unroll` elements per work-item. False when out of
+ * memory.
+ */
+bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, int wide_lanes);
+bool ffu__kernels_reduction(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, const ffu_inst *const *outs,
+			    int n_out, int unroll);
+/* "__kernel void <name>(<slots>)\n{\n": the signature, printed from the descriptor. */
+void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d);
+
+#endif

@@ -1,0 +1,709 @@
+/*
+ * codegen/kgen.c: the values of one kernel and their emission into its body (see kgen.h).
+ *
+ * Values are instructions at an index. A kernel iterates over one index space (its
+ * outputs' elements, or for a reduction the reduced operand's elements); an index op
+ * (broadcast, slice, reshape, concatenate) does not move data, it asks for its operand at
+ * another index, computed from the consumer's index by integer arithmetic (index-map
+ * fusion). So each instruction may be needed at several indices (slice even and odd of one
+ * array: two loads), and a value is the pair (instruction, index variable). The plan runs
+ * backwards from the outputs, recording which value of which operand each value reads;
+ * emission then runs forwards in definition order. Both are iterative: a 20000-op chain
+ * does not recurse. Emission writes a kernel body (codegen/body.h: lines whose locals,
+ * indices, field names and inversions are typed holes), and each kernel variant prints
+ * that body its own way (body.c, wide.c); nothing reads generated text back.
+ *
+ * Montgomery bookkeeping: each value may exist in canonical form (c<v>) and/or Montgomery
+ * form (m<v>); conversions are emitted on demand and at most once per value. A product of
+ * a Montgomery and a canonical operand is canonical (a R * b / R = a b), so `x*x - x` costs
+ * one conversion and one product, and linear ops (add, sub, negate, select) work on either
+ * form. Constants are folded on the host into whichever form a use wants, for free.
+ *
+ * A `<field>_mont` value is held as its base field's value (c or m form) and computes with
+ * the base field's functions: where the user radix equals the device radix (31-bit
+ * Montgomery and 256-bit fields) a loaded _mont value simply is the m form, and storing one
+ * stores the m form; the canonical templates (Mersenne31, Goldilocks) convert at load and
+ * store with one product by a constant. convert between a field and its _mont twin is
+ * therefore free (an alias). u32/u64/pred values exist only in c form (the integer).
+ */
+#include "codegen/kgen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/addchain.h"
+#include "codegen/field_cl.h"
+#include "codegen/index.h"
+#include "util/grow.h"
+
+
+static const ffu_inst *inst_of(const kgen *g, int vn)
+{
+	return g->fc->insts[g->v[vn].inst];
+}
+
+static const ffu_field *field_of(const kgen *g, int vn)
+{
+	return ffu__shape_field(&inst_of(g, vn)->shape);
+}
+
+static bool is_int(const ffu_field *f)
+{
+	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED;
+}
+
+/* OpenCL type of values of f: the base field's, or u32_t / u64_t / pred_t (cl/common.cl). */
+const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64])
+{
+	return is_int(f) ? (snprintf(buf, 64, "%s_t", f->name), buf) : ffu__cl_type_name(f->base, buf);
+}
+
+/* Does the _mont type f store exactly the device's Montgomery form? */
+static bool mont_is_dev(const ffu_field *f)
+{
+	return f->mont_radix_bits == f->base->dev_radix_bits;
+}
+
+/* ---- index variables ---- */
+
+/* Interns an index expression (key: its text with scalar names); returns its variable. */
+static int ix_intern(kgen *g, const char *key, const ffu_inst *in, int j, int base)
+{
+	for (int k = 0; k < g->nix; k++)
+		if (strcmp(g->ix[k].key, key) == 0)
+			return k;
+	char *s = strdup(key);
+	if (!s || !ffu__grow((void **)&g->ix, &g->capix, g->nix + 1, sizeof *g->ix)) {
+		free(s);
+		g->oom = true;
+		return IX_ZERO;
+	}
+	g->ix[g->nix] = (ixvar){s, in, j, base};
+	return g->nix++;
+}
+
+static void ix_name(const kgen *g, int ix, char buf[24])
+{
+	if (ix == IX_MAIN)
+		snprintf(buf, 24, "%s", g->ix[IX_MAIN].key);
+	else
+		snprintf(buf, 24, "x%d", ix);
+}
+
+/*
+ * The index of operand j of `in` read by `in` at index variable ix (the operand's own
+ * row-major linear index). Scalars are read at IX_ZERO.
+ */
+static int operand_ix(kgen *g, const ffu_inst *in, int j, int ix)
+{
+	const ffu_inst *op = in->operands[j];
+	if (op->shape.rank == 0)
+		return IX_ZERO;
+	if (ffu__ops[in->op].kind != FFU_KIND_INDEX || in->op == FFU_OP_RESHAPE)
+		return ix;
+	char var[24];
+	ix_name(g, ix, var);
+	ffu_strbuf e = {0};
+	ffu__index_expr(&e, in, j, var);
+	int r = e.oom ? (g->oom = true, IX_ZERO) : ix_intern(g, ffu__sb_cstr(&e), in, j, ix);
+	ffu__sb_free(&e);
+	return r;
+}
+
+/* ---- the plan ---- */
+
+/* The value of instruction id at ix, created (with no operands planned yet) if new. */
+int ffu__kgen_value_at(kgen *g, int id, int ix)
+{
+	if (g->fc->insts[id]->shape.rank == 0)
+		ix = IX_ZERO;
+	for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
+		if (g->v[vn].ix == ix)
+			return vn;
+	if (!ffu__grow((void **)&g->v, &g->capv, g->nv + 1, sizeof *g->v)) {
+		g->oom = true;
+		return -1;
+	}
+	val *v = &g->v[g->nv];
+	memset(v, 0, sizeof *v);
+	v->inst = id;
+	v->ix = ix;
+	v->alias = -1;
+	v->ops = -1;
+	v->next = g->first[id];
+	g->first[id] = g->nv;
+	return g->nv++;
+}
+
+/* Records, for every value requested so far, which operand values it reads (backwards). */
+void ffu__kgen_plan(kgen *g)
+{
+	for (int id = g->fc->n_insts - 1; id >= 0 && !g->oom; id--) {
+		const ffu_inst *in = g->fc->insts[id];
+		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE)
+			continue; /* outputs: their operands were requested by the caller */
+		for (int vn = g->first[id]; vn >= 0 && !g->oom; vn = g->v[vn].next) {
+			if (!ffu__grow((void **)&g->opv, &g->capopv, g->nopv + in->n_operands + 1, sizeof *g->opv)) {
+				g->oom = true;
+				return;
+			}
+			g->v[vn].ops = g->nopv;
+			g->nopv += in->n_operands;
+			for (int j = 0; j < in->n_operands; j++) {
+				int oix = operand_ix(g, in, j, g->v[vn].ix);
+				int ov = ffu__kgen_value_at(g, in->operands[j]->id, oix);
+				if (ov < 0)
+					return;
+				g->opv[g->v[vn].ops + j] = ov;
+			}
+		}
+	}
+}
+
+static int opval(const kgen *g, int vn, int j)
+{
+	return g->opv[g->v[vn].ops + j];
+}
+
+/* ---- emission ---- */
+
+int ffu__kgen_resolve(const kgen *g, int vn)
+{
+	while (g->v[vn].alias >= 0)
+		vn = g->v[vn].alias;
+	return vn;
+}
+
+/* The field whose <name>_t types values of f: the base field's, or u32/u64/pred's own. */
+static const ffu_field *type_field(const ffu_field *f)
+{
+	return is_int(f) ? f : f->base;
+}
+
+void ffu__kgen_decl(kgen *g, int vn, char form)
+{
+	ffu__body_printf(g->b, "\t%F %L = ", type_field(field_of(g, vn)), "t", form, vn);
+}
+
+/* <name>_make(words) of f holding these storage bytes (field_cl.h: ffu__cl_emit_const). */
+static void emit_const(kgen *g, const ffu_field *f, const unsigned char *bytes)
+{
+	ffu_strbuf args = {0};
+	ffu__cl_emit_const_args(&args, f, bytes);
+	g->oom |= args.oom;
+	ffu__body_printf(g->b, "%F%s", f, "make", ffu__sb_cstr(&args));
+	ffu__sb_free(&args);
+}
+
+void ffu__kgen_set_form(kgen *g, int vn, char form)
+{
+	if (form == 'c')
+		g->v[vn].has_c = true;
+	else
+		g->v[vn].has_m = true;
+}
+
+/* Makes value vn available in form 'c' or 'm' (emitting a conversion if needed). */
+void ffu__kgen_need(kgen *g, int vn, char form)
+{
+	vn = ffu__kgen_resolve(g, vn);
+	val *v = &g->v[vn];
+	if ((form == 'c' && v->has_c) || (form == 'm' && v->has_m))
+		return;
+	const ffu_field *f = field_of(g, vn);
+	ffu__kgen_decl(g, vn, form);
+	if (v->literal && is_int(f)) {
+		ffu__body_printf(g->b, "(%F)0x%llxUL", f, "t", (unsigned long long)ffu__fp_get_u64(f, v->literal));
+	} else if (v->literal) {
+		/* a _mont literal is x * R_mont: fold it to the base field's canonical x first */
+		unsigned char x[FFU_FIELD_MAX_BYTES], buf[FFU_FIELD_MAX_BYTES];
+		ffu__fp_convert(f->base, x, f, v->literal);
+		if (form == 'm')
+			ffu__fp_to_dev_mont(f->base, buf, x);
+		else
+			memcpy(buf, x, f->storage_bytes);
+		emit_const(g, f->base, buf);
+	} else {
+		ffu__body_printf(g->b, "%F(%L)", f->base, form == 'm' ? "to_mont" : "from_mont", form == 'm' ? 'c' : 'm',
+				 vn);
+	}
+	ffu__body_printf(g->b, ";\n");
+	ffu__kgen_set_form(g, vn, form);
+}
+
+bool ffu__kgen_has(const kgen *g, int vn, char form)
+{
+	const val *v = &g->v[ffu__kgen_resolve(g, vn)];
+	return v->literal || (form == 'c' ? v->has_c : v->has_m);
+}
+
+/*
+ * The form in which operands first..first+n-1 of vn are all available (c preferred),
+ * converting what lacks it. Integer and pred values only ever have c, so they get c.
+ */
+static char common_form(kgen *g, int vn, int first, int n)
+{
+	bool all_c = true;
+	for (int j = first; j < first + n; j++)
+		all_c &= ffu__kgen_has(g, opval(g, vn, j), 'c');
+	char form = all_c ? 'c' : 'm';
+	for (int j = first; j < first + n; j++)
+		ffu__kgen_need(g, opval(g, vn, j), form);
+	return form;
+}
+
+static void emit_linear(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = field_of(g, vn);
+	char form = common_form(g, vn, 0, in->n_operands);
+	ffu__kgen_decl(g, vn, form);
+	ffu__body_printf(g->b, "%F(", f->base, ffu__ops[in->op].field_fn);
+	for (int j = 0; j < in->n_operands; j++)
+		ffu__body_printf(g->b, "%s%L", j ? ", " : "", form, ffu__kgen_resolve(g, opval(g, vn, j)));
+	ffu__body_printf(g->b, ");\n");
+	ffu__kgen_set_form(g, vn, form);
+}
+
+static void emit_product(kgen *g, int vn)
+{
+	const ffu_field *f = field_of(g, vn);
+	int a = ffu__kgen_resolve(g, opval(g, vn, 0)), b = ffu__kgen_resolve(g, opval(g, vn, 1));
+	/*
+	 * Both canonical only, the template multiplies those without a conversion, and the
+	 * operand Montgomery would convert (the more used one, below) is no other product's
+	 * operand, so its conversion would not be shared. mulc costs the 3 products of a
+	 * Montgomery product but a 64-bit correction more: 8 chained BabyBear products by one
+	 * y (fieldops_babybear) at 2^20 on PoCL took 0.96 ms all through mulc, 0.88-0.89 ms
+	 * converting y once.
+	 */
+	int conv = g->uses[g->v[b].inst] > g->uses[g->v[a].inst] ? b : a;
+	const ffu_inst *conv_in = g->fc->insts[g->v[conv].inst];
+	if (!ffu__kgen_has(g, a, 'm') && !ffu__kgen_has(g, b, 'm') && ffu__cl_has_mulc(f->base) && g->mul_uses[conv_in->id] <= 1) {
+		ffu__kgen_need(g, a, 'c');
+		ffu__kgen_need(g, b, 'c');
+		ffu__kgen_decl(g, vn, 'c');
+		ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mulc", 'c', a, 'c', b);
+		ffu__kgen_set_form(g, vn, 'c');
+		return;
+	}
+	if (a == b) {
+		ffu__kgen_need(g, a, 'm');
+		if (!ffu__kgen_has(g, a, 'c')) { /* (aR)^2 / R = a^2 R */
+			ffu__kgen_decl(g, vn, 'm');
+			ffu__body_printf(g->b, "%F(%L);\n", f->base, "sqr", 'm', a);
+			ffu__kgen_set_form(g, vn, 'm');
+		} else { /* aR * a / R = a^2 */
+			ffu__kgen_need(g, a, 'c'); /* a literal has both forms but neither is declared yet */
+			ffu__kgen_decl(g, vn, 'c');
+			ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mul", 'm', a, 'c', a);
+			ffu__kgen_set_form(g, vn, 'c');
+		}
+		return;
+	}
+	char fa, fb, fr;
+	if (ffu__kgen_has(g, a, 'm') && ffu__kgen_has(g, b, 'c')) {
+		fa = 'm', fb = 'c', fr = 'c';
+	} else if (ffu__kgen_has(g, a, 'c') && ffu__kgen_has(g, b, 'm')) {
+		fa = 'c', fb = 'm', fr = 'c';
+	} else if (ffu__kgen_has(g, a, 'm') && ffu__kgen_has(g, b, 'm')) {
+		fa = 'm', fb = 'm', fr = 'm';
+	} else if (g->uses[g->v[b].inst] > g->uses[g->v[a].inst]) {
+		/* both canonical only: convert the more used one (x * y * y * y: y once) */
+		fa = 'c', fb = 'm', fr = 'c';
+	} else {
+		fa = 'm', fb = 'c', fr = 'c';
+	}
+	ffu__kgen_need(g, a, fa);
+	ffu__kgen_need(g, b, fb);
+	ffu__kgen_decl(g, vn, fr);
+	ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mul", fa, a, fb, b);
+	ffu__kgen_set_form(g, vn, fr);
+}
+
+/*
+ * power by a constant exponent, unrolled on the Montgomery form along an addition chain
+ * (codegen/addchain.h): a shortest chain for small exponents, sliding windows for large
+ * ones, never longer than square-and-multiply; no loop, no select. Doublings call the
+ * field's dedicated squaring. Chain elements live in a block-local array t_ (constant
+ * indices: registers after scalar replacement; one name, which the wide kernels' lane
+ * renaming knows), an entry reused once the element it holds has had its last use; the
+ * last step writes the result.
+ * A window table costs registers, so values of 16 bytes or more (256-bit fields, quartic
+ * extensions) get at most 8 table entries (w = 4), smaller ones 16 (w = 5). Exponent 0
+ * gives one (also for x = 0).
+ */
+/* A power chain's element: temporary t_[slot], or (slot < 0) the value m<vn>. */
+static void chain_element(kgen *g, int slot, int vn)
+{
+	if (slot >= 0)
+		ffu__body_printf(g->b, "%T[%d]", slot);
+	else
+		ffu__body_printf(g->b, "%L", 'm', vn);
+}
+
+static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
+{
+	const ffu_field *f = field_of(g, vn), *fb = f->base;
+	ffu__kgen_need(g, x, 'm');
+	ffu__body_printf(g->b, "\t%F %L;\n", fb, "t", 'm', vn);
+	if (ev == 0) {
+		ffu__body_printf(g->b, "\t%L = %F();\n", 'm', vn, fb, "one_m");
+		ffu__kgen_set_form(g, vn, 'm');
+		return;
+	}
+	ffu_addchain_step st[FFU_ADDCHAIN_MAX_STEPS];
+	int n = 0;
+	if (ffu__addchain_build(st, &n, ev, f->base->storage_bytes >= 16 ? 4 : 5) != FFU_STATUS_OK) {
+		g->oom = true; /* cannot happen: ev >= 1 and the window is in range */
+		return;
+	}
+	/* slot[i]: the temporary holding element i (element 0 is m<x>, the last is m<vn>) */
+	int last[FFU_ADDCHAIN_MAX_STEPS + 1], slot[FFU_ADDCHAIN_MAX_STEPS + 1], nslots = 0;
+	bool busy[FFU_ADDCHAIN_MAX_STEPS] = {0};
+	for (int i = 0; i <= n; i++)
+		last[i] = -1;
+	for (int k = 0; k < n; k++)
+		last[st[k].a] = last[st[k].b] = k;
+	for (int k = 0; k + 1 < n; k++) {
+		for (int q = 0; q < 2; q++) {
+			int el = q ? st[k].b : st[k].a;
+			if (el > 0 && last[el] == k)
+				busy[slot[el]] = false;
+		}
+		int t = 0;
+		while (busy[t])
+			t++;
+		busy[t] = true;
+		slot[k + 1] = t;
+		nslots = t + 1 > nslots ? t + 1 : nslots;
+	}
+	if (nslots)
+		ffu__body_printf(g->b, "\t{\n\t\t%F %T[%d];\n", fb, "t", nslots);
+	for (int k = 0; k < n; k++) {
+		ffu__body_printf(g->b, nslots ? "\t\t" : "\t");
+		chain_element(g, k + 1 == n ? -1 : slot[k + 1], vn);
+		ffu__body_printf(g->b, " = %F(", fb, st[k].op == FFU_ADDCHAIN_SQR ? "sqr" : "mul");
+		chain_element(g, st[k].a ? slot[st[k].a] : -1, x);
+		if (st[k].op != FFU_ADDCHAIN_SQR) {
+			ffu__body_printf(g->b, ", ");
+			chain_element(g, st[k].b ? slot[st[k].b] : -1, x);
+		}
+		ffu__body_printf(g->b, ");\n");
+	}
+	if (nslots)
+		ffu__body_printf(g->b, "\t}\n");
+	else if (n == 0)
+		ffu__body_printf(g->b, "\t%L = %L;\n", 'm', vn, 'm', x);
+	ffu__kgen_set_form(g, vn, 'm');
+}
+
+static void emit_compare(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	int a = ffu__kgen_resolve(g, opval(g, vn, 0)), b = ffu__kgen_resolve(g, opval(g, vn, 1));
+	const ffu_field *fa = field_of(g, a);
+	const char *neg = in->direction == FFU_CMP_NE ? "!" : "";
+	/* equal in one form iff equal in the other: compare where both already are */
+	char form = common_form(g, vn, 0, 2);
+	ffu__kgen_decl(g, vn, 'c');
+	if (is_int(fa))
+		ffu__body_printf(g->b, "(pred_t)%s(%L == %L);\n", neg, 'c', a, 'c', b);
+	else
+		ffu__body_printf(g->b, "(pred_t)%s%F(%L, %L);\n", neg, fa->base, "eq", form, a, form, b);
+	ffu__kgen_set_form(g, vn, 'c');
+}
+
+static void emit_select(kgen *g, int vn)
+{
+	int p = ffu__kgen_resolve(g, opval(g, vn, 0));
+	ffu__kgen_need(g, p, 'c');
+	char form = common_form(g, vn, 1, 2);
+	ffu__kgen_decl(g, vn, form);
+	ffu__body_printf(g->b, "%L ? %L : %L;\n", 'c', p, form, ffu__kgen_resolve(g, opval(g, vn, 1)), form,
+			 ffu__kgen_resolve(g, opval(g, vn, 2)));
+	ffu__kgen_set_form(g, vn, form);
+}
+
+/*
+ * dst<vn> = inverse of m<src> (Montgomery form in and out), as an inversion statement of
+ * the body (body.h): a one-lane kernel prints it as one statement, a wide kernel as one
+ * batch inversion over all its lanes (codegen/wide.c). It records c<src> where the operand
+ * has a canonical form: a batch can run on that and spare every lane its conversion
+ * (wide.c: batch_fixup). src is a resolved value.
+ */
+static void emit_inv(kgen *g, const ffu_field *f, char dst, int vn, int src)
+{
+	ffu__body_inv(g->b, &(ffu_inv_stmt){f->base, dst, vn, g->v[src].has_c ? 'c' : 'm', src});
+}
+
+static void emit_special(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = field_of(g, vn);
+	int x = ffu__kgen_resolve(g, opval(g, vn, 0));
+	switch (in->op) {
+	case FFU_OP_INVERSE:
+		ffu__kgen_need(g, x, 'm');
+		emit_inv(g, f, 'm', vn, x);
+		ffu__kgen_set_form(g, vn, 'm');
+		return;
+	case FFU_OP_DIVIDE: {
+		/* a * (b^-1 in m form, w<vn>): m form when a is, canonical when a is */
+		int b = ffu__kgen_resolve(g, opval(g, vn, 1));
+		char fa = ffu__kgen_has(g, x, 'm') && !ffu__kgen_has(g, x, 'c') ? 'm' : 'c';
+		ffu__kgen_need(g, b, 'm');
+		ffu__kgen_need(g, x, fa);
+		emit_inv(g, f, 'w', vn, b);
+		ffu__kgen_decl(g, vn, fa);
+		ffu__body_printf(g->b, "%F(%L, %L);\n", f->base, "mul", fa, x, 'w', vn);
+		ffu__kgen_set_form(g, vn, fa);
+		return;
+	}
+	case FFU_OP_POWER: {
+		int ex = ffu__kgen_resolve(g, opval(g, vn, 1));
+		const ffu_field *fe = field_of(g, ex);
+		if (g->v[ex].literal) {
+			emit_pow_const(g, vn, x, ffu__fp_get_u64(fe, g->v[ex].literal));
+			return;
+		}
+		ffu__kgen_need(g, x, 'm');
+		ffu__kgen_need(g, ex, 'c');
+		ffu__kgen_decl(g, vn, 'm');
+		ffu__body_printf(g->b, "%F_%s(%L, %L);\n", f->base, "pow", fe->name, 'm', x, 'c', ex);
+		ffu__kgen_set_form(g, vn, 'm');
+		return;
+	}
+	case FFU_OP_CONVERT: {
+		const ffu_field *fx = field_of(g, x);
+		if (f->kind == FFU_ELEM_EXT && fx->kind != FFU_ELEM_EXT && !is_int(fx)) {
+			/* prime field (or its _mont) into an extension: the constant coefficient, in
+			   whichever form the value has (the embedding is linear) */
+			char form = ffu__kgen_has(g, x, 'c') ? 'c' : 'm';
+			ffu__kgen_need(g, x, form);
+			ffu__kgen_decl(g, vn, form);
+			ffu__body_printf(g->b, "%F(%L);\n", f, "from_base", form, x);
+			ffu__kgen_set_form(g, vn, form);
+			return;
+		}
+		if (!is_int(f) && !is_int(fx)) {
+			/* field <-> _mont: the same base value; loads and stores apply the radix */
+			g->v[vn].alias = x;
+			return;
+		}
+		ffu__kgen_need(g, x, 'c');
+		ffu__kgen_decl(g, vn, 'c');
+		if (is_int(f))
+			ffu__body_printf(g->b, "(%F)%L;\n", f, "t", 'c', x);
+		else
+			ffu__body_printf(g->b, "%F_%s(%L);\n", f->base, "from", fx->name, 'c', x);
+		ffu__kgen_set_form(g, vn, 'c');
+		return;
+	}
+	case FFU_OP_COMPARE:
+		emit_compare(g, vn);
+		return;
+	case FFU_OP_SELECT:
+		emit_select(g, vn);
+		return;
+	default:
+		return;
+	}
+}
+
+/* Loads parameter `in` at the value's index into c and/or m form. */
+static void emit_load(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = ffu__shape_field(&in->shape);
+	const int ix = g->v[vn].ix;
+	if (is_int(f)) {
+		ffu__kgen_decl(g, vn, 'c');
+		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f, "load", (long long)in->index, ix);
+		ffu__kgen_set_form(g, vn, 'c');
+		return;
+	}
+	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+		ffu__kgen_decl(g, vn, 'm');
+		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f->base, "load", (long long)in->index, ix);
+		ffu__kgen_set_form(g, vn, 'm');
+		return;
+	}
+	ffu__kgen_decl(g, vn, 'c');
+	if (f->kind == FFU_ELEM_MONT) {
+		/* canonical template (R_dev = 1): x = stored * R_mont^-1, one canonical product */
+		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
+		ffu__fp_set_u64(f->base, one, 1);
+		ffu__fp_convert(f->base, rinv, f, one);
+		ffu__body_printf(g->b, "%F(%F(in%lld, %I), ", f->base, "mul", f->base, "load", (long long)in->index, ix);
+		emit_const(g, f->base, rinv);
+		ffu__body_printf(g->b, ");\n");
+	} else {
+		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f, "load", (long long)in->index, ix);
+	}
+	ffu__kgen_set_form(g, vn, 'c');
+}
+
+static void emit_iota(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = field_of(g, vn);
+	ffu__kgen_decl(g, vn, 'c');
+	if (is_int(f))
+		ffu__body_printf(g->b, "(%F)", f, "t");
+	else
+		ffu__body_printf(g->b, "%F((ulong)", f->base, "from_u64");
+	ffu__body_printf(g->b, "%C%s", g->v[vn].ix, in->shape.dims, in->shape.rank, (int)in->index,
+			 is_int(f) ? ";\n" : ");\n");
+	ffu__kgen_set_form(g, vn, 'c');
+}
+
+/* concatenate: every operand was read at an index clamped into its range; pick the right one. */
+static void emit_concatenate(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	int d = (int)in->dims[0];
+	char form = common_form(g, vn, 0, in->n_operands);
+	ffu__kgen_decl(g, vn, form);
+	int64_t off = 0;
+	for (int j = 0; j < in->n_operands - 1; j++) {
+		off += in->operands[j]->shape.dims[d];
+		ffu__body_printf(g->b, "(%C < %lluUL) ? %L : ", g->v[vn].ix, in->shape.dims, in->shape.rank, d,
+				 (unsigned long long)off, form, ffu__kgen_resolve(g, opval(g, vn, j)));
+	}
+	ffu__body_printf(g->b, "%L;\n", form, ffu__kgen_resolve(g, opval(g, vn, in->n_operands - 1)));
+	ffu__kgen_set_form(g, vn, form);
+}
+
+static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	switch (ffu__ops[in->op].kind) {
+	case FFU_KIND_SOURCE:
+		if (in->op == FFU_OP_CONSTANT) {
+			if (in->shape.rank != 0)
+				return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "array constant inside a fusion");
+			g->v[vn].literal = in->literal;
+		} else if (in->op == FFU_OP_IOTA) {
+			emit_iota(g, vn);
+		} else {
+			emit_load(g, vn);
+		}
+		return FFU_STATUS_OK;
+	case FFU_KIND_INDEX:
+		if (in->op == FFU_OP_CONCATENATE && in->n_operands > 1)
+			emit_concatenate(g, vn);
+		else /* the operand's value at the index this op computed: nothing to emit */
+			g->v[vn].alias = opval(g, vn, 0);
+		return FFU_STATUS_OK;
+	case FFU_KIND_ELEMENTWISE:
+		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR)
+			emit_product(g, vn);
+		else if (ffu__ops[in->op].form == FFU_FORM_SPECIAL)
+			emit_special(g, vn);
+		else
+			emit_linear(g, vn);
+		return FFU_STATUS_OK;
+	default:
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s inside a fusion", ffu__ops[in->op].keyword);
+	}
+}
+
+/* Emits the index variables (after the kernel's own) and every planned value, in order. */
+ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
+{
+	if (g->oom)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	ffu__body_printf(g->b, "\tconst ulong %I = 0;\n", IX_ZERO);
+	for (int k = IX_ZERO + 1; k < g->nix; k++)
+		ffu__body_printf(g->b, "\tconst ulong %I = %E;\n", k, g->ix[k].in, g->ix[k].j, g->ix[k].base);
+	for (int id = 0; id < g->fc->n_insts; id++) {
+		/* values were pushed at the head: emit oldest first for stable output */
+		int n = 0, stack[64], *vs = stack;
+		for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
+			n++;
+		if (n > 64 && !(vs = malloc(sizeof(int) * (size_t)n)))
+			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+		int k = n;
+		for (int vn = g->first[id]; vn >= 0; vn = g->v[vn].next)
+			vs[--k] = vn;
+		ffu_status st = FFU_STATUS_OK;
+		for (k = 0; k < n && st == FFU_STATUS_OK; k++)
+			st = emit_value(g, vs[k], e);
+		if (vs != stack)
+			free(vs);
+		if (st)
+			return st;
+	}
+	return FFU_STATUS_OK;
+}
+
+/* Stores value vn as output o (of type f, the output instruction's type) at the kernel's index. */
+void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
+{
+	vn = ffu__kgen_resolve(g, vn);
+	const ffu_field *fs = type_field(f);
+	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+		ffu__kgen_need(g, vn, 'm');
+		ffu__body_printf(g->b, "\t%F(out%d, %I, %L);\n", fs, "store", o, IX_MAIN, 'm', vn);
+		return;
+	}
+	ffu__kgen_need(g, vn, 'c');
+	if (f->kind == FFU_ELEM_MONT) {
+		unsigned char r[FFU_FIELD_MAX_BYTES];
+		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
+		ffu__body_printf(g->b, "\t%F(out%d, %I, %F(%L, ", fs, "store", o, IX_MAIN, fs, "mul", 'c', vn);
+		emit_const(g, f->base, r);
+		ffu__body_printf(g->b, "));\n");
+		return;
+	}
+	ffu__body_printf(g->b, "\t%F(out%d, %I, %L);\n", fs, "store", o, IX_MAIN, 'c', vn);
+}
+
+ffu_status ffu__kgen_init(kgen *g, const ffu_computation *fc, const char *main_ix, ffu_error *e)
+{
+	memset(g, 0, sizeof *g);
+	g->b = &g->body;
+	ffu__body_init(g->b, main_ix);
+	g->fc = fc;
+	g->first = malloc(sizeof(int) * (size_t)(fc->n_insts + 1));
+	g->uses = ffu__comp_use_counts(fc);
+	g->mul_uses = calloc((size_t)fc->n_insts + 1, sizeof *g->mul_uses);
+	for (int i = 0; g->mul_uses && i < fc->n_insts; i++) {
+		const ffu_inst *in = fc->insts[i];
+		if (in->op != FFU_OP_MULTIPLY)
+			continue;
+		g->mul_uses[in->operands[0]->id]++;
+		if (in->operands[1] != in->operands[0])
+			g->mul_uses[in->operands[1]->id]++;
+	}
+	if (g->first)
+		for (int i = 0; i < fc->n_insts; i++)
+			g->first[i] = -1;
+	ix_intern(g, main_ix, NULL, 0, IX_MAIN);
+	ix_intern(g, "0", NULL, 0, IX_ZERO);
+	if (!g->first || !g->uses || !g->mul_uses || g->oom || g->nix != 2)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	return FFU_STATUS_OK;
+}
+
+void ffu__kgen_free(kgen *g)
+{
+	for (int k = 0; k < g->nix; k++)
+		free(g->ix[k].key);
+	free(g->ix);
+	ffu__body_free(&g->body);
+	free(g->v);
+	free(g->first);
+	free(g->opv);
+	free(g->uses);
+	free(g->mul_uses);
+}
+
+int ffu__kgen_outputs(const ffu_computation *fc, const ffu_inst *const **outs)
+{
+	const ffu_inst *root = fc->root;
+	*outs = root->op == FFU_OP_TUPLE ? (const ffu_inst *const *)root->operands : (const ffu_inst *const *)&fc->root;
+	return root->op == FFU_OP_TUPLE ? root->n_operands : 1;
+}

@@ -1,0 +1,84 @@
+/*
+ * codegen/kgen.h: the value generator of one kernel, shared by the kernel emitters
+ * (codegen.c: loop kernels, reduce.c: reductions) and private to codegen/. It plans which
+ * value of which instruction each value reads (values are instructions at an index
+ * variable), tracks the forms each value exists in (c canonical, m Montgomery) and emits
+ * the body (codegen/body.h), converting only where a use needs it; kgen.c says how.
+ *
+ * Ownership: a kgen owns its values, index variables and body; ffu__kgen_free releases them.
+ */
+#ifndef FFU_CODEGEN_KGEN_H
+#define FFU_CODEGEN_KGEN_H
+
+#include <stdbool.h>
+
+#include "codegen/body.h"
+#include "codegen/kernel.h"
+#include "ir/ir.h"
+#include "util/strbuf.h"
+
+enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
+
+typedef struct val {
+	int inst;         /* instruction id in the fused computation */
+	int ix;           /* index variable */
+	int next;         /* next value of the same instruction, -1 */
+	int ops;          /* first entry of this value's operand values in kgen.opv */
+	int alias;        /* index ops, field <-> _mont converts: the value this one is; -1 */
+	bool has_c, has_m;
+	const unsigned char *literal; /* scalar constant: both forms are free */
+} val;
+
+/* An index variable: its expression (scalar names) as the interning key, and what it is
+   printed from: operand j of `in` read at index variable `base` (x1 is the literal 0). */
+typedef struct ixvar {
+	char *key;
+	const ffu_inst *in;
+	int j, base;
+} ixvar;
+
+typedef struct kgen {
+	ffu_body body;    /* the planned body (codegen/body.h) */
+	ffu_body *b;      /* &body */
+	const ffu_computation *fc;
+	val *v;
+	int nv, capv;
+	int *first;       /* per instruction: its first value, -1 */
+	int *opv;         /* operand values, n_operands per value */
+	int nopv, capopv;
+	ixvar *ix;        /* index variables; ix[IX_MAIN].key names the kernel's index */
+	int nix, capix;
+	int *uses;        /* uses of each instruction in the fused computation */
+	int *mul_uses;    /* of those, how many are multiply operands (x * x once) */
+	bool oom;
+} kgen;
+
+/* main_ix names the kernel's index variable ("i"; "o" in a reduction's final kernel). */
+ffu_status ffu__kgen_init(kgen *g, const ffu_computation *fc, const char *main_ix, ffu_error *e);
+void ffu__kgen_free(kgen *g);
+/* The value of instruction id at index variable ix (created, operands not yet planned). */
+int ffu__kgen_value_at(kgen *g, int id, int ix);
+/* Plans, backwards, the operand values of every value requested so far. */
+void ffu__kgen_plan(kgen *g);
+/* Emits the index variables and every planned value, in definition order. */
+ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e);
+/* Makes value vn available in form 'c' or 'm' (a conversion if needed); whether it is. */
+void ffu__kgen_need(kgen *g, int vn, char form);
+bool ffu__kgen_has(const kgen *g, int vn, char form);
+/* "\t<type> <form><vn> = " of a value about to be defined; then, once defined, its form. */
+void ffu__kgen_decl(kgen *g, int vn, char form);
+void ffu__kgen_set_form(kgen *g, int vn, char form);
+/* The value an alias (index op, field <-> _mont convert) stands for. */
+int ffu__kgen_resolve(const kgen *g, int vn);
+/* Stores value vn as output o (of type f) at the kernel's index, converting as f needs. */
+void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn);
+/* The OpenCL type of values of f ("babybear_t", "u32_t"), into buf. */
+const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64]);
+/* A fusion's outputs: the root's tuple operands, or the root; their count. */
+int ffu__kgen_outputs(const ffu_computation *fc, const ffu_inst *const **outs);
+
+/* reduce.c: a reduction fusion's three kernels (their descriptors into fk). */
+ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
+				       bool serial_fold, ffu_error *e);
+
+#endif
