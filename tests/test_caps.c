@@ -674,6 +674,8 @@ Test(caps, launch_plan_properties, .timeout = 600)
 				cr_assert(l <= full, "n=%zu: %zu above the large-n size %zu", n, l, full);
 				if (n >= full)
 					cr_assert_eq(l, full, "n=%zu", n);
+				else if (p.small_in_ones)
+					cr_assert_eq(l, 1, "%s n=%zu: groups of one below a whole group", files[f], n);
 				else if (pm <= limit)
 					cr_assert((l & (l - 1)) == 0 && l * 2 > n, "n=%zu -> %zu", n, l);
 			}

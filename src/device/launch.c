@@ -89,6 +89,9 @@ ffu_status ffu__launch_plan(ffu_launch_plan *out, const ffu_device_info *d, cons
 	} else {
 		origin = prof && prof->wg_tuned ? "tuned" : "profile";
 		local = ffu__launch_pick(n, prof ? prof->wg : 0, limit, preferred);
+		/* below a whole group: groups of one where every local size is another compile */
+		if (prof && prof->small_in_ones && local < ffu__launch_pick(SIZE_MAX, prof->wg, limit, preferred))
+			local = 1;
 	}
 	out->local = local;
 	out->whole = n - n % local;

@@ -16,7 +16,9 @@
  *   4. the profile's size (tuning database entry, else the built-in table): a soft cap,
  *      lowered to the limits and to a multiple of the preferred multiple;
  * for 2-4, a size above n becomes the largest power of two not above n (small launches
- * then use few distinct sizes: PoCL compiles a work-group function per local size).
+ * then use few distinct sizes); for 4 on a profile with small_in_ones (PoCL, which
+ * compiles a work-group function per local size, seconds for a 256-bit kernel), a launch
+ * smaller than the full size runs as groups of one, the size the tails already built.
  * Limits are the kernel's CL_KERNEL_WORK_GROUP_SIZE, the device's maximum work-group size
  * and its first maximum work-item size (0 = unknown).
  */

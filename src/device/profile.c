@@ -22,32 +22,37 @@ const ffu_profile_row ffu__profile_rows[] = {
 	 * on PoCL 64..256 is the plateau and 1024 is slower (NOTES.md). 32-bit limbs: no target
 	 * has a native 64x64->128 multiply that OpenCL C exposes cheaply (see docs/tuning.md).
 	 */
-	{ANY, 0, NULL, NULL, {.wg = 256, .lanes = 1, .vector_width = 1, .limb_bits = 32}, "default"},
+	{ANY, 0, NULL, NULL, {.wg = 256, .lanes = 1, .vector_width = 1, .limb_bits = 32}, "default", false},
 	/* CPUs: a chain of dependent products is latency-bound; 4 interleaved elements halve it */
-	{ANY, CPU, NULL, NULL, {.lanes = 4}, "cpu"},
+	{ANY, CPU, NULL, NULL, {.lanes = 4}, "cpu", false},
 	/* GPUs: 128-bit loads of 256-bit values coalesce; CPUs' vectorisers stop at vector types */
-	{ANY, GPU, NULL, NULL, {.vector_width = 4}, "gpu"},
+	{ANY, GPU, NULL, NULL, {.vector_width = 4}, "gpu", false},
 
-	{FFU_VENDOR_POCL, CPU, NULL, NULL, {.wg = 256, .vector_width = 1}, "pocl cpu"},
-	{FFU_VENDOR_RUSTICL, CPU, NULL, NULL, {.wg = 256, .vector_width = 1}, "rusticl llvmpipe"},
+	/*
+	 * PoCL compiles a kernel once per local size (seconds for a 256-bit kernel): a small
+	 * launch as groups of one reuses the size-1 build every launch's tail has, where a
+	 * power of two below 256 cost one more build per size (docs/tuning.md)
+	 */
+	{FFU_VENDOR_POCL, CPU, NULL, NULL, {.wg = 256, .vector_width = 1}, "pocl cpu", true},
+	{FFU_VENDOR_RUSTICL, CPU, NULL, NULL, {.wg = 256, .vector_width = 1}, "rusticl llvmpipe", false},
 
-	{FFU_VENDOR_NVIDIA, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "nvidia"},
+	{FFU_VENDOR_NVIDIA, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "nvidia", false},
 	/* Hopper: 2048 threads and 32 blocks per SM; 256 leaves room for 8 groups */
-	{FFU_VENDOR_NVIDIA, GPU, "sm_90", NULL, {.wg = 256}, "hopper sm_90"},
+	{FFU_VENDOR_NVIDIA, GPU, "sm_90", NULL, {.wg = 256}, "hopper sm_90", false},
 	/* Blackwell data centre (B200): as Hopper, 2048 threads per SM */
-	{FFU_VENDOR_NVIDIA, GPU, "sm_10", NULL, {.wg = 256}, "blackwell sm_100"},
+	{FFU_VENDOR_NVIDIA, GPU, "sm_10", NULL, {.wg = 256}, "blackwell sm_100", false},
 	/* Blackwell consumer (RTX 50xx): 1536 threads per SM; 1024 would leave a third idle */
-	{FFU_VENDOR_NVIDIA, GPU, "sm_12", NULL, {.wg = 256}, "blackwell sm_120"},
+	{FFU_VENDOR_NVIDIA, GPU, "sm_12", NULL, {.wg = 256}, "blackwell sm_120", false},
 
-	{FFU_VENDOR_AMD, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "amd"},
+	{FFU_VENDOR_AMD, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "amd", false},
 	/* GCN and CDNA (gfx9: MI100..MI300X): wave64, 256 = 4 waves, ROCm's default maximum */
-	{FFU_VENDOR_AMD, GPU, "gfx9", NULL, {.wg = 256}, "cdna wave64"},
+	{FFU_VENDOR_AMD, GPU, "gfx9", NULL, {.wg = 256}, "cdna wave64", false},
 	/* RDNA (gfx10..gfx12): wave32, 256 = 8 waves over a WGP's two CUs */
-	{FFU_VENDOR_AMD, GPU, "gfx1", NULL, {.wg = 256}, "rdna wave32"},
+	{FFU_VENDOR_AMD, GPU, "gfx1", NULL, {.wg = 256}, "rdna wave32", false},
 
 	/* Intel Xe: no 64-bit integer multiplier on Xe-LP/HPG, so 32-bit limbs */
-	{FFU_VENDOR_INTEL, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "intel"},
-	{FFU_VENDOR_APPLE, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "apple"},
+	{FFU_VENDOR_INTEL, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "intel", false},
+	{FFU_VENDOR_APPLE, GPU, NULL, NULL, {.wg = 256, .vector_width = 4, .limb_bits = 32}, "apple", false},
 };
 const size_t ffu__profile_n_rows = sizeof ffu__profile_rows / sizeof ffu__profile_rows[0];
 
@@ -93,6 +98,7 @@ void ffu__profile_builtin(ffu_profile *p, const ffu_device_info *dev)
 			if (row_level(r) != level || !row_matches(r, dev))
 				continue;
 			overlay(p, &r->p);
+			p->small_in_ones |= r->small_in_ones;
 			note(p, level ? " > %s" : " %s", r->label);
 		}
 	}

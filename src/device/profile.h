@@ -45,6 +45,11 @@ typedef struct ffu_profile_row {
 	const char *name;     /* case-insensitive substring of the device name; NULL: any */
 	ffu_params p;         /* 0 fields are inherited from less specific rows */
 	const char *label;    /* short name of the row, for `fieldfuse devices` */
+	/*
+	 * true: launches smaller than one work-group run as groups of one, for drivers that
+	 * compile a kernel once per local size (false is inherited, not a reset)
+	 */
+	bool small_in_ones;
 } ffu_profile_row;
 
 extern const ffu_profile_row ffu__profile_rows[];

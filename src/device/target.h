@@ -39,6 +39,7 @@ typedef struct ffu_profile {
 	int limb_bits;       /* limb width for 256-bit fields: 32 or 64 */
 	bool wg_tuned;       /* wg came from the tuning database or the override, not the table */
 	bool no_ptx;         /* leave out NVIDIA's inline-PTX carry chains (FIELDFUSE_NO_PTX) */
+	bool small_in_ones;  /* a launch smaller than a work-group runs as groups of one (launch.h) */
 	char source[160];    /* how it was found: "table: pocl > cpu; tuned: wg lanes" */
 } ffu_profile;
 
