@@ -56,13 +56,15 @@ for s in $steps; do
 		step devices sh -c "'$ff' devices --json >'$out/devices.json' 2>'$out/devices.err'; '$ff' devices >>'$out/summary.txt'" ;;
 	tests)
 		export FIELDFUSE_TEST_DEVICE="$dev"
+		# the deep run's GMP-checked value counts (tests/support.h: ffu_test_count)
+		export FFU_TEST_FULL=1
 		for t in test_field_device test_pipeline test_power; do
 			step "$t" sh -c "'$root/.gpu/build/tests/$t' --jobs 1 >>'$out/tests.txt' 2>&1"
 		done
 		# the portable 256-bit code too: on NVIDIA the default is the PTX carry chains
 		step test_field_device-no-ptx sh -c "FIELDFUSE_NO_PTX=1 '$root/.gpu/build/tests/test_field_device' --jobs 1 >>'$out/tests.txt' 2>&1"
 		step soak sh -c "'$root/.gpu/build/tools/fieldfuse-soak' --count 500 --seed 1 --batch 25 --cheap --max-elems 512 --device "$dev" >>'$out/tests.txt' 2>&1"
-		unset FIELDFUSE_TEST_DEVICE ;;
+		unset FIELDFUSE_TEST_DEVICE FFU_TEST_FULL ;;
 	bench)
 		step bench-seed "$ff" bench seed_bb seed_bn254 --device "$dev" --k 20..25 --runs 10 \
 			--json "$out/bench-seed.json" --csv "$out/bench-seed.csv" >"$out/bench-seed.txt"
