@@ -26,17 +26,18 @@
 #include "runtime/exec.h"
 #include "support.h"
 
-/* 1000 is not a multiple of any work-group size: every launch has a tail. */
+/* 1100 is no multiple of any work-group size and more than one group, with 4 lanes too (275
+   work-items): every launch has whole groups and a tail. */
 static const char *const program =
 	"HloModule faults\n"
-	"ENTRY %main (x: babybear[1000], y: babybear[1000]) -> (babybear[1000], babybear[1000]) {\n"
-	"  %x = babybear[1000] parameter(0)\n"
-	"  %y = babybear[1000] parameter(1)\n"
+	"ENTRY %main (x: babybear[1100], y: babybear[1100]) -> (babybear[1100], babybear[1100]) {\n"
+	"  %x = babybear[1100] parameter(0)\n"
+	"  %y = babybear[1100] parameter(1)\n"
 	"  %c = babybear[] constant(7)\n"
-	"  %bc = babybear[1000] broadcast(%c), dimensions={}\n"
-	"  %s = babybear[1000] add(%x, %y)\n"
-	"  %m = babybear[1000] multiply(%s, %bc)\n"
-	"  ROOT %r = (babybear[1000], babybear[1000]) tuple(%s, %m)\n"
+	"  %bc = babybear[1100] broadcast(%c), dimensions={}\n"
+	"  %s = babybear[1100] add(%x, %y)\n"
+	"  %m = babybear[1100] multiply(%s, %bc)\n"
+	"  ROOT %r = (babybear[1100], babybear[1100]) tuple(%s, %m)\n"
 	"}\n";
 
 static void prepare(void)
