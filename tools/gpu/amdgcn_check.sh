@@ -1,0 +1,101 @@
+#!/bin/sh
+# tools/gpu/amdgcn_check.sh: builds OpenCL C for AMD GPUs on a machine without one: clang's
+# AMDGPU back end for amdgcn-amd-amdhsa at each -mcpu, Debian's libclc (libclc-15)
+# supplying the OpenCL built-ins, ld.lld linking the code object. A file that starts with
+# `// build options: ...` (fieldfuse compile --emit cl --target FIXTURE) is built with
+# those options, as the runtime builds it for that device; -cl-std=CL1.2 is what a build
+# without -cl-std gets from a driver.
+#
+# What it proves: the program is OpenCL C that clang (the front end of ROCm's and Mesa's
+# OpenCL compilers alike) accepts for AMD, every built-in it calls exists in libclc for
+# amdgcn (the link fails on an undefined symbol), and the back end selects and allocates
+# every kernel for the architecture; --regs reports what that allocation needs. What it
+# cannot: that the results are right or fast (a GPU), or that ROCm builds it the same way
+# (ROCm links its own device libraries with a newer LLVM, so its register counts differ
+# somewhat; Mesa's radeonsi links libclc, as here).
+#
+#   amdgcn_check.sh [--mcpu "gfx90a gfx1100"] [--regs] FILE.cl...
+#
+# --regs prints, per file and architecture, each kernel's code bytes, VGPRs (and AGPRs,
+# gfx90a's accumulation registers), SGPRs, spilled VGPRs and SGPRs, scratch bytes per
+# work-item and waves per SIMD (occupancy) as the compiler's kernel info reports them.
+#
+# Exit 0 when every file builds and links for every architecture; 1 otherwise; 2 on bad
+# usage or a missing tool (named).
+#
+# Tools: CLANG (default: clang-15, then clang), LIBCLC (default
+# /usr/lib/clc/amdgcn--amdhsa.bc); clang's AMDGPU driver links with the ld.lld beside it or
+# on PATH (Debian: lld-15) and takes no other.
+set -u
+
+mcpus="gfx90a gfx1100"
+regs=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--mcpu) mcpus=${2:?--mcpu takes a list}; shift 2 ;;
+	--regs) regs=1; shift ;;
+	-*) echo "amdgcn_check.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: amdgcn_check.sh [--mcpu \"gfx90a gfx1100\"] [--regs] FILE.cl..." >&2; exit 2; }
+
+pick() {
+	for t; do
+		if command -v "$t" >/dev/null 2>&1; then command -v "$t"; return 0; fi
+		if [ -x "$t" ]; then echo "$t"; return 0; fi
+	done
+	return 1
+}
+clang=${CLANG:-$(pick clang-15 clang)} || { echo "amdgcn_check.sh: no clang (Debian: clang-15)" >&2; exit 2; }
+libclc=${LIBCLC:-/usr/lib/clc/amdgcn--amdhsa.bc}
+[ -r "$libclc" ] || { echo "amdgcn_check.sh: no libclc at $libclc (Debian: libclc-15)" >&2; exit 2; }
+"$clang" -print-targets 2>/dev/null | grep -q amdgcn || { echo "amdgcn_check.sh: $clang has no amdgcn target" >&2; exit 2; }
+# -print-prog-name answers the bare name when it finds no such program
+lld=$("$clang" -print-prog-name=ld.lld)
+[ -x "$lld" ] || { echo "amdgcn_check.sh: $clang finds no ld.lld (Debian: lld-15)" >&2; exit 2; }
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+for f; do
+	[ -r "$f" ] || { echo "amdgcn_check.sh: cannot read $f" >&2; exit 2; }
+	opts=$(sed -n '1s|^// build options: *||p' "$f")
+	for mcpu in $mcpus; do
+		# -nogpulib: no ROCm device libraries (libclc stands in); libclc's triple is
+		# amdgcn-unknown-amdhsa, the same target, hence -Wno-linker-warnings.
+		# $opts unquoted: the driver splits its build options at spaces too
+		# shellcheck disable=SC2086
+		if ! "$clang" -x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -mcpu="$mcpu" -nogpulib \
+			-Xclang -finclude-default-header -Xclang -mlink-builtin-bitcode -Xclang "$libclc" \
+			-Wno-linker-warnings -O3 $opts -S -o "$tmp/k.s" "$f" 2>"$tmp/err"; then
+			echo "FAIL $f ($mcpu): clang:"; head -40 "$tmp/err"; fail=1; continue
+		fi
+		# assembled and linked as the driver loads it: an undefined symbol (a built-in
+		# libclc lacks for amdgcn) fails here, not at -S
+		if ! "$clang" -target amdgcn-amd-amdhsa -mcpu="$mcpu" -o "$tmp/k.hsaco" "$tmp/k.s" \
+			2>"$tmp/err"; then
+			echo "FAIL $f ($mcpu): link:"; head -40 "$tmp/err"; fail=1; continue
+		fi
+		n=$(grep -c '^; Kernel info:' "$tmp/k.s")
+		echo "ok   $f ($mcpu, $n kernels${opts:+, $opts})"
+		[ $regs = 1 ] || continue
+		# the kernel info comments follow each .amdhsa_kernel block; spill counts are only in
+		# the code object metadata (YAML at the end, one "  - " entry per kernel)
+		awk -v mcpu="$mcpu" '
+			/^[ \t]*\.amdhsa_kernel / { k = $2; order[++nk] = k }
+			/^; codeLenInByte = / { bytes[k] = $4 }
+			/^; NumSgprs: / { sg[k] = $3 }
+			/^; NumVgprs: / { vg[k] = $3 }
+			/^; NumAgprs: / { ag[k] = $3 }
+			/^; ScratchSize: / { scratch[k] = $3 }
+			/^; Occupancy: / { occ[k] = $3 }
+			/^    \.name: / { m = $2 }
+			/^    \.vgpr_spill_count: / { vspill[m] = $2 }
+			/^    \.sgpr_spill_count: / { sspill[m] = $2 }
+			END { for (i = 1; i <= nk; i++) { k = order[i]
+				printf "     %-14s %-7s %6d bytes %4d vgpr %3d agpr %3d sgpr %4d vspill %3d sspill %5d scratch %2d waves\n",
+					k, mcpu, bytes[k], vg[k], ag[k], sg[k], vspill[k], sspill[k], scratch[k], occ[k] } }' "$tmp/k.s"
+	done
+done
+exit $fail
