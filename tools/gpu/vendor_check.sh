@@ -62,6 +62,7 @@ done
 fail=0
 : >"$tmp/failed"
 : >"$tmp/known"
+: >"$tmp/all"
 for t in $targets; do
 	fixture=${t%%:*}
 	arch=${t#*:}
@@ -76,10 +77,29 @@ for t in $targets; do
 	sed "s|$tmp/||g" "$tmp/log" | tee "$tmp/shown"
 	grep "^FAIL" "$tmp/shown" >>"$tmp/failed"
 	grep "^KNOWN" "$tmp/shown" >>"$tmp/known"
+	cat "$tmp/shown" >>"$tmp/all"
 	echo "vendor_check: $fixture ($arch): $# workloads, $(($(date +%s) - start)) s, status $rc"
 	[ $rc = 2 ] && exit 2
 	[ $rc = 0 ] || fail=1
 done
+# --regs: the checkers' kernel lines side by side, one row per workload and kernel
+if [ -n "$regs" ]; then
+	awk '
+		/^(ok|KNOWN|FAIL)/ { split($2, p, "/"); w = p[2]; sub(/\.cl$/, "", w) }
+		/^     ffu_/ && $3 ~ /^[0-9]+$/ && $4 == "bytes" {   # amdgcn_check.sh
+			key = w " " $1; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+			amd[key, $2] = sprintf("%4d %3d %3d %4d %2d", $5 + $7, $9, $11 + $13, $15, $17) }
+		/^     ffu_/ && $4 == "instructions" {               # ptx_check.sh
+			key = w " " $1; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+			nv[key] = sprintf("%4d %6d", $5, $3) }
+		END {
+			printf "\n%-22s %-13s | %-20s | %-20s | %-11s\n", "", "", "gfx90a", "gfx1100", "sm_90"
+			printf "%-22s %-13s | %-20s | %-20s | %-11s\n", "workload", "kernel", "vgpr sgp spl  scr wv", "vgpr sgp spl  scr wv", "regs  instr"
+			for (i = 1; i <= n; i++) { split(order[i], k, " ")
+				printf "%-22s %-13s | %-20s | %-20s | %-11s\n", k[1], k[2], amd[order[i], "gfx90a"], amd[order[i], "gfx1100"], nv[order[i]] } }' "$tmp/all"
+	echo "vgpr: VGPRs + AGPRs; sgp: SGPRs; spl: VGPRs + SGPRs spilled; scr: scratch bytes per work-item;"
+	echo "wv: waves per SIMD (occupancy; gfx90a's most is 8, gfx1100's 16); regs, instr: ptxas registers, SASS instructions"
+fi
 if [ -s "$tmp/known" ]; then
 	echo "vendor_check: built, but by a compiler with a known bug (amdgcn_check.sh says which):"
 	cat "$tmp/known"
