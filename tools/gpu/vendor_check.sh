@@ -59,6 +59,17 @@ for t in $targets; do
 	done
 done
 
+# --regs output is a record (bench/results/vendor-static.txt): say which compilers made it
+if [ -n "$regs" ]; then
+	clang=${CLANG:-$(command -v clang-15 || command -v clang)}
+	echo "# compilers: clang $("$clang" -dumpversion) ($clang; AMDGPU and NVPTX back ends)," \
+		"$("$clang" -print-prog-name=ld.lld) $("$("$clang" -print-prog-name=ld.lld)" --version 2>/dev/null | sed 's/ (.*//')"
+	case $targets in *nvidia*)
+		ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+		echo "# ptxas $("$ptxas" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\),.*/\1/p') ($ptxas)" ;;
+	esac
+	echo "# static compiler output, not times on the hardware; what it shows and cannot: tools/gpu/amdgcn_check.sh, ptx_check.sh"
+fi
 fail=0
 : >"$tmp/failed"
 : >"$tmp/known"
