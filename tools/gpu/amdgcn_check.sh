@@ -41,14 +41,8 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || { echo "usage: amdgcn_check.sh [--mcpu \"gfx90a gfx1100\"] [--regs] FILE.cl..." >&2; exit 2; }
 
-pick() {
-	for t; do
-		if command -v "$t" >/dev/null 2>&1; then command -v "$t"; return 0; fi
-		if [ -x "$t" ]; then echo "$t"; return 0; fi
-	done
-	return 1
-}
-clang=${CLANG:-$(pick clang-15 clang)} || { echo "amdgcn_check.sh: no clang (Debian: clang-15)" >&2; exit 2; }
+. "$(dirname "$0")/check_lib.sh"
+pick_clang amdgcn_check.sh
 libclc=${AMDGCN_LIBCLC:-/usr/lib/clc/amdgcn--amdhsa.bc}
 [ -r "$libclc" ] || { echo "amdgcn_check.sh: no libclc at $libclc (Debian: libclc-15)" >&2; exit 2; }
 "$clang" -print-targets 2>/dev/null | grep -q amdgcn || { echo "amdgcn_check.sh: $clang has no amdgcn target" >&2; exit 2; }
@@ -79,7 +73,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 for f; do
 	[ -r "$f" ] || { echo "amdgcn_check.sh: cannot read $f" >&2; exit 2; }
-	opts=$(sed -n '1s|^// build options: *||p' "$f")
+	opts=$(build_options "$f")
 	for mcpu in $mcpus; do
 		if ! cl_build "$mcpu" "$f" "$tmp/k.s" -S 2>"$tmp/err"; then
 			echo "FAIL $f ($mcpu): clang:"; head -40 "$tmp/err"; fail=1; continue

@@ -44,16 +44,10 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || { echo "usage: ptx_check.sh [--arch sm_90] [--sass] FILE.cl..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: ptx_check.sh [--arch sm_90] [--variants LIST] [--sass] [--nvvm] FILE.cl..." >&2; exit 2; }
 
-pick() {
-	for t; do
-		if command -v "$t" >/dev/null 2>&1; then command -v "$t"; return 0; fi
-		if [ -x "$t" ]; then echo "$t"; return 0; fi
-	done
-	return 1
-}
-clang=${CLANG:-$(pick clang-15 clang)} || { echo "ptx_check.sh: no clang (Debian: clang-15)" >&2; exit 2; }
+. "$(dirname "$0")/check_lib.sh"
+pick_clang ptx_check.sh
 ptxas=${PTXAS:-$(pick ptxas /usr/local/cuda/bin/ptxas)} || { echo "ptx_check.sh: no ptxas (CUDA toolkit)" >&2; exit 2; }
 libclc=${LIBCLC:-/usr/lib/clc/nvptx64--nvidiacl.bc}
 [ $nvvm = 1 ] || [ -r "$libclc" ] || { echo "ptx_check.sh: no libclc at $libclc (Debian: libclc-15)" >&2; exit 2; }
@@ -67,7 +61,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 for f; do
 	[ -r "$f" ] || { echo "ptx_check.sh: cannot read $f" >&2; exit 2; }
-	opts=$(sed -n '1s|^// build options: *||p' "$f")
+	opts=$(build_options "$f")
 	for variant in $variants; do
 		case $variant in
 		chains) defs= ;;

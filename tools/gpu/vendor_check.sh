@@ -35,6 +35,7 @@ done
 fieldfuse=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/check_lib.sh"
 [ $# -gt 0 ] || set -- "$here"/../../bench/workloads/*.hlo
 
 tmp=$(mktemp -d) || exit 1
@@ -61,11 +62,11 @@ done
 
 # --regs output is a record (bench/results/vendor-static.txt): say which compilers made it
 if [ -n "$regs" ]; then
-	clang=${CLANG:-$(command -v clang-15 || command -v clang)}
+	pick_clang vendor_check.sh
 	echo "# compilers: clang $("$clang" -dumpversion) ($clang; AMDGPU and NVPTX back ends)," \
 		"$("$clang" -print-prog-name=ld.lld) $("$("$clang" -print-prog-name=ld.lld)" --version 2>/dev/null | sed 's/ (.*//')"
 	case $targets in *nvidia*)
-		ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+		ptxas=${PTXAS:-$(pick ptxas /usr/local/cuda/bin/ptxas)}
 		echo "# ptxas $("$ptxas" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\),.*/\1/p') ($ptxas)" ;;
 	esac
 	echo "# static compiler output, not times on the hardware; what it shows and cannot: tools/gpu/amdgcn_check.sh, ptx_check.sh"
