@@ -60,3 +60,10 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
 	echo "== sass: skipped (no nvcc)" >&2
 fi
+# AMD and NVIDIA without their GPUs: registers of every workload's kernels as the fixtures'
+# devices get them (docs/benchmarks.md); NVIDIA where ptxas is here
+vendors=amd
+if command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; then vendors=amd,nvidia; fi
+echo "== vendor: tools/gpu/vendor_check.sh --regs --vendors $vendors" >&2
+sh "$root/tools/gpu/vendor_check.sh" --regs --vendors $vendors "$ff" >"$out/vendor-static.txt" ||
+	echo "== vendor: failed or skipped, see $out/vendor-static.txt" >&2

@@ -804,6 +804,59 @@ Test(cli, compile_cl_and_dumps)
 	result_free(&r);
 }
 
+/*
+ * --target: a fixture's device without the device. The build options lead the program (the
+ * vendor checks read them back); the class, carries and lanes are the fixture's own.
+ */
+Test(cli, compile_for_a_fixture)
+{
+	const char *prog = write_text("seed.hlo", seed_hlo);
+	result r = CLI("compile", prog, "--emit", "cl", "--target", "amd_radeon_vii");
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect_eq(strncmp(r.out, "// build options: -DFFU_VECTOR_LOADS\n// target: amd_radeon_vii: gfx906 (gpu, amd gfx906)", 88), 0,
+		     "%s", r.out);
+	cr_expect(strstr(r.out, "carries portable, lanes 1\n"), "%s", r.out);
+	cr_expect_eq(count(r.out, "__kernel"), 1);
+	result_free(&r);
+	/* a path works as a name does; NVIDIA gets the carry chains */
+	char fixture[512];
+	snprintf(fixture, sizeof fixture, "%s/tests/fixtures/caps/nvidia_h200.json", getenv("FFU_SOURCE_ROOT"));
+	r = CLI("compile", prog, "--emit", "cl", "--target", fixture);
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "(gpu, nvidia sm_90)"), "%s", r.out);
+	cr_expect(strstr(r.out, "carries ptx, lanes 1\n"), "%s", r.out);
+	result_free(&r);
+	/* a CPU's 4 lanes, and --lanes overriding them as FIELDFUSE_LANES would: still a CPU */
+	r = CLI("compile", prog, "--emit", "cl", "--target", "pocl_cpu");
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect_eq(strncmp(r.out, "// build options:\n", 18), 0, "%s", r.out);
+	cr_expect(strstr(r.out, "(cpu, pocl), "), "%s", r.out);
+	cr_expect(strstr(r.out, "lanes 4\n"), "%s", r.out);
+	result_free(&r);
+	r = CLI("compile", prog, "--emit", "cl", "--target", "pocl_cpu", "--lanes", "1");
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "(cpu, pocl), ") && strstr(r.out, "lanes 1\n"), "%s", r.out);
+	result_free(&r);
+	/* HLO output has no header: the target changes only the fusion budget there */
+	r = CLI("compile", prog, "--target", "amd_radeon_vii");
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect_eq(strncmp(r.out, "HloModule", 9), 0, "%s", r.out);
+	result_free(&r);
+
+	/* a missing or malformed fixture is bad input, named */
+	r = CLI("compile", prog, "--emit", "cl", "--target", "no_such_device");
+	cr_expect_eq(r.code, 2);
+	cr_expect(strstr(r.err, "tests/fixtures/caps/no_such_device.json: error: cannot open"), "%s", r.err);
+	cr_expect_str_eq(r.out, "");
+	result_free(&r);
+	const char *bad = write_text("bad.json", "{\"device\": ");
+	r = CLI("compile", prog, "--emit", "cl", "--target", bad);
+	cr_expect_eq(r.code, 2);
+	cr_expect(strstr(r.err, "bad.json:1:11: error: "), "%s", r.err);
+	cr_expect_str_eq(r.out, "");
+	result_free(&r);
+}
+
 /* ---------------------------------------------------------------- outputs are all or nothing */
 
 static bool has_temp_files(void)

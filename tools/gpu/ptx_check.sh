@@ -9,7 +9,12 @@
 # with 64-bit limbs (FFU_MONT256_LIMB64). What it cannot: that the results are right (the
 # emulated chains are checked against GMP by tests/test_field_device.c) or fast (a GPU).
 #
-#   ptx_check.sh [--arch sm_90] [--sass] [--nvvm] FILE.cl...
+#   ptx_check.sh [--arch sm_90] [--variants "chains portable limb64"] [--sass] [--nvvm] FILE.cl...
+#
+# A file that starts with `// build options: ...` (fieldfuse compile --emit cl --target
+# FIXTURE) is built with those options too, as the runtime builds it for that device.
+# --variants picks the builds (all three by default); a fixture's program needs only the
+# one its device gets (chains; portable where FIELDFUSE_NO_PTX).
 #
 # --sass prints, per file and variant, the SASS instruction count and registers of each
 # kernel (the static comparison in docs/fields.md). --nvvm compiles with nvcc instead,
@@ -26,27 +31,23 @@
 set -u
 
 arch=sm_90
+variants="chains portable limb64"
 sass=0
 nvvm=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=${2:?--arch takes a value}; shift 2 ;;
+	--variants) variants=${2:?--variants takes a list}; shift 2 ;;
 	--sass) sass=1; shift ;;
 	--nvvm) nvvm=1; shift ;;
 	-*) echo "ptx_check.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || { echo "usage: ptx_check.sh [--arch sm_90] [--sass] FILE.cl..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: ptx_check.sh [--arch sm_90] [--variants LIST] [--sass] [--nvvm] FILE.cl..." >&2; exit 2; }
 
-pick() {
-	for t; do
-		if command -v "$t" >/dev/null 2>&1; then command -v "$t"; return 0; fi
-		if [ -x "$t" ]; then echo "$t"; return 0; fi
-	done
-	return 1
-}
-clang=${CLANG:-$(pick clang-15 clang)} || { echo "ptx_check.sh: no clang (Debian: clang-15)" >&2; exit 2; }
+. "$(dirname "$0")/check_lib.sh"
+pick_clang ptx_check.sh
 ptxas=${PTXAS:-$(pick ptxas /usr/local/cuda/bin/ptxas)} || { echo "ptx_check.sh: no ptxas (CUDA toolkit)" >&2; exit 2; }
 libclc=${LIBCLC:-/usr/lib/clc/nvptx64--nvidiacl.bc}
 [ $nvvm = 1 ] || [ -r "$libclc" ] || { echo "ptx_check.sh: no libclc at $libclc (Debian: libclc-15)" >&2; exit 2; }
@@ -60,12 +61,17 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 for f; do
 	[ -r "$f" ] || { echo "ptx_check.sh: cannot read $f" >&2; exit 2; }
-	for variant in chains portable limb64; do
+	opts=$(build_options "$f")
+	for variant in $variants; do
 		case $variant in
 		chains) defs= ;;
 		portable) defs=-DFFU_NO_PTX ;;
 		limb64) defs=-DFFU_MONT256_LIMB64 ;; # cl/mont256_64.cl, which has no chains
+		*) echo "ptx_check.sh: no variant '$variant' (chains, portable, limb64)" >&2; exit 2 ;;
 		esac
+		defs="$defs $opts"
+		# the device's own options may already leave the chains out
+		case " $defs " in *" -DFFU_NO_PTX "* | *" -DFFU_MONT256_LIMB64 "*) want_chains=0 ;; *) want_chains=1 ;; esac
 		if [ $nvvm = 1 ]; then
 			# the OpenCL header's FFU_INLINE has no __device__: give it one
 			sed 's/^#define FFU_INLINE static inline.*/#define FFU_INLINE static __device__ __forceinline__/' "$f" \
@@ -84,14 +90,15 @@ for f; do
 		if ! "$ptxas" -arch="$arch" -O3 -v "$tmp/k.ptx" -o "$tmp/k.cubin" 2>"$tmp/err"; then
 			echo "FAIL $f ($variant): ptxas -arch=$arch:"; grep -v "^ptxas info" "$tmp/err"; fail=1; continue
 		fi
-		# a file with a 256-bit field (mont256.cl's FP_PINV) must use the chains when asked,
+		# a file with a 256-bit field (field_cl.c's "/* field NAME: cl/mont256.cl */"; every
+		# field has an FP_PINV, which this used to look for) must use the chains when asked,
 		# unless it picks 64-bit limbs itself (a program generated for a CPU's loop kernels)
 		chained=$(grep -c 'madc\.hi\.cc\.u32' "$tmp/k.ptx")
-		if [ $variant = chains ] && grep -q 'FP_PINV' "$f" && ! grep -q '^#define FFU_MONT256_LIMB64' "$f" &&
+		if [ $want_chains = 1 ] && grep -q '^/\* field .*: cl/mont256\.cl \*/' "$f" && ! grep -q '^#define FFU_MONT256_LIMB64' "$f" &&
 			[ "$chained" -eq 0 ]; then
 			echo "FAIL $f: a 256-bit field but no carry chains in the PTX"; fail=1
 		fi
-		if [ $variant != chains ] && [ "$chained" -ne 0 ]; then
+		if [ $want_chains = 0 ] && [ "$chained" -ne 0 ]; then
 			echo "FAIL $f: carry chains in the $variant build"; fail=1
 		fi
 		echo "ok   $f ($variant, $arch, $chained chained high products)"
