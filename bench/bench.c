@@ -11,8 +11,7 @@
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "ir/value.h"
-#include "passes/passes.h"
-#include "runtime/exec.h"
+#include "runtime/compile.h"
 
 const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT] = {"fused", "unfused", "c_baseline", "copy"};
 
@@ -96,18 +95,6 @@ static char *sized_text(const char *text, int k)
 	return out;
 }
 
-static ffu_status compile(ffu_module **m, const char *text, const char *name, bool fuse, const ffu_cl *cl,
-			  ffu_error *e)
-{
-	ffu_status st = ffu__hlo_parse(m, text, strlen(text), name, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__module_verify(*m, name, e);
-	ffu_pass_opts po = {.fuse = fuse, .max_params = cl->dev.max_kernel_args};
-	if (st == FFU_STATUS_OK)
-		st = ffu__passes_run(*m, &po, e);
-	return st;
-}
-
 typedef struct timed {
 	double ms, min_ms, max_ms;
 	bool host_timer;
@@ -161,9 +148,10 @@ static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool
 	ffu_module *m = NULL;
 	ffu_exec *x = NULL;
 	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
-	ffu_status st = ms ? compile(&m, text, name, fuse, cl, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_compile_opts co = {.no_fuse = !fuse, .fusion_as_asked = true, .file = name};
+	ffu_status st = ms ? ffu__hlo_parse(&m, text, strlen(text), name, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
-		st = ffu__exec_create(&x, cl, m, e);
+		st = ffu__compile(&x, cl, m, &co, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__exec_upload(x, inputs, m->entry->n_params, e);
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {

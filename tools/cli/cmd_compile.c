@@ -12,6 +12,7 @@
 #include "device/target.h"
 #include "hlo/hlo.h"
 #include "passes/passes.h"
+#include "runtime/compile.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 
@@ -88,11 +89,11 @@ int cmd_compile(int argc, char **argv)
 	ffu_module *m = NULL;
 	ffu_strbuf sb = {0};
 	int rc = CLI_OK, n_kernels = 0;
-	ffu_pass_opts po = {.fuse = cli_fusion_enabled(no_fuse), .dump_after = dump, .dump_to = stderr,
-			    .disable = disabled[0] ? disabled : NULL};
+	ffu_compile_opts co = {.no_fuse = no_fuse, .verified = true, .disable = disabled, .dump_after = dump,
+			       .dump_to = stderr};
 	ffu_status st = cli_load(path, dialect, &m, &e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__passes_run(m, &po, &e);
+		st = ffu__compile_module(m, NULL, &co, &e);
 	/* --lanes above 1 shows a CPU device's program (as it always has), 1 a GPU's */
 	ffu_target t;
 	ffu__target_generic(&t, lanes > 1 ? FFU_DEVICE_CLASS_CPU : FFU_DEVICE_CLASS_GPU, lanes);

@@ -29,7 +29,7 @@
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
-#include "runtime/exec.h"
+#include "runtime/compile.h"
 
 enum { MAX_DEVICES = 16, MAX_SHOWN = 10, MAX_BATCH = 256 };
 
@@ -229,10 +229,10 @@ static int device_run(soak *s, ffu_cl *cl, const char *text, const uint64_t *see
 	int n_out = 0, rc = -1;
 	char where[300];
 	/* FIELDFUSE_DISABLE_PASSES applies, for bisecting */
-	ffu_pass_opts po = {.fuse = fuse, .max_params = cl->dev.max_kernel_args};
+	ffu_compile_opts co = {.no_fuse = !fuse, .fusion_as_asked = true, .file = "soak.hlo"};
 	s->runs++;
-	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", e) || ffu__passes_run(m, &po, e) ||
-	    ffu__exec_create(&x, cl, m, e) || ffu__exec_upload(x, in, np, e) || ffu__exec_run(x, NULL, NULL, e) ||
+	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", e) || ffu__compile(&x, cl, m, &co, e) ||
+	    ffu__exec_upload(x, in, np, e) || ffu__exec_run(x, NULL, NULL, e) ||
 	    ffu__exec_download(x, &out, &n_out, e))
 		goto out;
 	long long before = s->mismatches + s->errors;
