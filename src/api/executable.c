@@ -16,7 +16,7 @@
 
 #include "api/api.h"
 #include "runtime/compile.h"
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
 
 struct ffu_executable {
 	ffu_device *dev;

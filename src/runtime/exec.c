@@ -22,7 +22,7 @@
 #include "codegen/codegen.h"
 #include "codegen/field_cl.h"
 #include "device/target.h"
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
 #include "util/strbuf.h"
 
 /* How a reduction fusion is spread over the device (codegen/reduce.c). */
