@@ -142,14 +142,15 @@ static ffu_status run_once(ffu_exec *x, const ffu_value *inputs, int n_inputs, c
 	return st;
 }
 
-static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool fuse,
+/* Compiles a copy of src (fused or not) on cl and times it; src stays unfused for the other mode. */
+static ffu_status time_mode(ffu_cl *cl, const ffu_module *src, const char *name, bool fuse,
 			    const ffu_value *inputs, const ffu_bench_opts *o, timed *t, ffu_error *e)
 {
 	ffu_module *m = NULL;
 	ffu_exec *x = NULL;
 	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
 	ffu_compile_opts co = {.no_fuse = !fuse, .fusion_as_asked = true, .file = name};
-	ffu_status st = ms ? ffu__hlo_parse(&m, text, strlen(text), name, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = ms && (m = ffu__module_clone(src)) ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
 		st = ffu__compile(&x, cl, m, &co, e);
 	if (st == FFU_STATUS_OK)
@@ -301,7 +302,7 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	st = make_inputs(&shape_src, &inputs, &n_inputs, &bytes, text, wname, k, e);
 	if (st == FFU_STATUS_OK)
-		st = time_mode(cl, text, wname, true, inputs, o, &fused, e);
+		st = time_mode(cl, shape_src, wname, true, inputs, o, &fused, e);
 	/* the C baseline was timed before any OpenCL call (see ffu__bench_run); its outputs
 	 * are known by their hash */
 	bool with_base = base && (cl->dev.type & CL_DEVICE_TYPE_CPU);
@@ -309,7 +310,7 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 		st = ffu__err(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: c_baseline and fused outputs differ", wname,
 			      k, cl->dev.name);
 	if (st == FFU_STATUS_OK)
-		st = time_mode(cl, text, wname, false, inputs, o, &unfused, e);
+		st = time_mode(cl, shape_src, wname, false, inputs, o, &unfused, e);
 	if (st == FFU_STATUS_OK)
 		st = same_outputs(&unfused, &fused, "unfused", wname, k, cl->dev.name, e);
 	for (int i = 0; i < fused.n_outs; i++)
