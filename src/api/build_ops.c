@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/builder_impl.h"
+#include "util/grow.h"
 
 /* ---------------------------------------------------------------- sources */
 
@@ -37,14 +38,8 @@ ffu_node ffu_build_parameter(ffu_builder *b, const char *name, const char *type,
 	ffu_shape s;
 	if (!shape_arg(b, &s, type, rank, dims, call))
 		return FFU_NODE_INVALID;
-	if (b->n_params == b->cap_params) {
-		int cap = b->cap_params ? 2 * b->cap_params : 8;
-		ffu_inst **np = realloc(b->params, sizeof *np * (size_t)cap);
-		if (!np)
-			return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
-		b->params = np;
-		b->cap_params = cap;
-	}
+	if (!ffu__grow((void **)&b->params, &b->cap_params, b->n_params + 1, sizeof *b->params))
+		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
 	ffu_node n = ffu__bld_add(b, call, FFU_OP_PARAMETER, name, &s, NULL, 0, NULL, NULL);
 	if (n == FFU_NODE_INVALID)
 		return n;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "api/builder_impl.h"
+#include "util/grow.h"
 
 /* ---------------------------------------------------------------- errors */
 
@@ -243,14 +244,8 @@ ffu_node ffu__bld_add(ffu_builder *b, const char *call, ffu_op op, const char *n
 		ffu__bld_fresh_name(b, auto_name, sizeof auto_name, ffu__ops[op].keyword, false);
 		name = auto_name;
 	}
-	if (b->n_nodes == b->cap_nodes) {
-		int cap = b->cap_nodes ? 2 * b->cap_nodes : 64;
-		ffu_inst **nn = realloc(b->nodes, sizeof *nn * (size_t)cap);
-		if (!nn)
-			return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
-		b->nodes = nn;
-		b->cap_nodes = cap;
-	}
+	if (!ffu__grow((void **)&b->nodes, &b->cap_nodes, b->n_nodes + 1, sizeof *b->nodes))
+		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
 	ffu_inst *in = ffu__inst_new(b->entry, op, name, shape, ops, n);
 	if (!in)
 		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
