@@ -11,8 +11,7 @@
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "ir/value.h"
-#include "passes/passes.h"
-#include "runtime/exec.h"
+#include "runtime/compile.h"
 
 const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT] = {"fused", "unfused", "c_baseline", "copy"};
 
@@ -96,18 +95,6 @@ static char *sized_text(const char *text, int k)
 	return out;
 }
 
-static ffu_status compile(ffu_module **m, const char *text, const char *name, bool fuse, const ffu_cl *cl,
-			  ffu_error *e)
-{
-	ffu_status st = ffu__hlo_parse(m, text, strlen(text), name, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__module_verify(*m, name, e);
-	ffu_pass_opts po = {.fuse = fuse, .max_params = cl->dev.max_kernel_args};
-	if (st == FFU_STATUS_OK)
-		st = ffu__passes_run(*m, &po, e);
-	return st;
-}
-
 typedef struct timed {
 	double ms, min_ms, max_ms;
 	bool host_timer;
@@ -155,15 +142,17 @@ static ffu_status run_once(ffu_exec *x, const ffu_value *inputs, int n_inputs, c
 	return st;
 }
 
-static ffu_status time_mode(ffu_cl *cl, const char *text, const char *name, bool fuse,
+/* Compiles a copy of src (fused or not) on cl and times it; src stays unfused for the other mode. */
+static ffu_status time_mode(ffu_cl *cl, const ffu_module *src, const char *name, bool fuse,
 			    const ffu_value *inputs, const ffu_bench_opts *o, timed *t, ffu_error *e)
 {
 	ffu_module *m = NULL;
 	ffu_exec *x = NULL;
 	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
-	ffu_status st = ms ? compile(&m, text, name, fuse, cl, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_compile_opts co = {.no_fuse = !fuse, .fusion_as_asked = true, .file = name};
+	ffu_status st = ms && (m = ffu__module_clone(src)) ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
-		st = ffu__exec_create(&x, cl, m, e);
+		st = ffu__compile(&x, cl, m, &co, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__exec_upload(x, inputs, m->entry->n_params, e);
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
@@ -313,7 +302,7 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	st = make_inputs(&shape_src, &inputs, &n_inputs, &bytes, text, wname, k, e);
 	if (st == FFU_STATUS_OK)
-		st = time_mode(cl, text, wname, true, inputs, o, &fused, e);
+		st = time_mode(cl, shape_src, wname, true, inputs, o, &fused, e);
 	/* the C baseline was timed before any OpenCL call (see ffu__bench_run); its outputs
 	 * are known by their hash */
 	bool with_base = base && (cl->dev.type & CL_DEVICE_TYPE_CPU);
@@ -321,7 +310,7 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 		st = ffu__err(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: c_baseline and fused outputs differ", wname,
 			      k, cl->dev.name);
 	if (st == FFU_STATUS_OK)
-		st = time_mode(cl, text, wname, false, inputs, o, &unfused, e);
+		st = time_mode(cl, shape_src, wname, false, inputs, o, &unfused, e);
 	if (st == FFU_STATUS_OK)
 		st = same_outputs(&unfused, &fused, "unfused", wname, k, cl->dev.name, e);
 	for (int i = 0; i < fused.n_outs; i++)

@@ -1,7 +1,7 @@
 /*
  * fields/ext.c: the host reference arithmetic of the extension fields F_p[u]/(u^d - W)
- * (FFU_EXT rows of fields/fields.def; API in fields/ext.h, reached through field.h's generic
- * entry points). Owned by the fields engineer; the device counterparts are cl/ext2.cl and
+ * (FFU_EXT rows of fields/fields.def; the ops table ffu__ext_ops of fields/ops.h, reached
+ * through field.h's generic entry points). Owned by the fields engineer; the device counterparts are cl/ext2.cl and
  * cl/ext4.cl.
  *
  * Plain and obviously correct before fast, like fields/field.c: every coefficient
@@ -9,7 +9,7 @@
  * the product is the schoolbook one with the terms of degree >= d folded back by
  * u^d = W, and squaring is that product. Only the inverse needs an argument (below).
  */
-#include "ext.h"
+#include "ops.h"
 
 #include <string.h>
 
@@ -20,7 +20,7 @@ typedef struct elem {
 	unsigned char c[MAXD][MAXB];
 } elem;
 
-/* W mod p as a prime-field element, per extension (filled once by ffu__ext_init). */
+/* W mod p as a prime-field element, per extension (filled once by ext_init). */
 static unsigned char w_elem[FFU_FIELD_EXT_COUNT][MAXB];
 
 static const unsigned char *w_of(const ffu_field *x)
@@ -28,7 +28,7 @@ static const unsigned char *w_of(const ffu_field *x)
 	return w_elem[x->id - FFU_FIELD_EXT_FIRST];
 }
 
-void ffu__ext_init(const ffu_field *x)
+static void ext_init(const ffu_field *x)
 {
 	const ffu_field *p = x->prime;
 	unsigned char *w = w_elem[x->id - FFU_FIELD_EXT_FIRST];
@@ -57,7 +57,7 @@ static void pack(const ffu_field *x, void *bytes, const elem *a)
 		memcpy((unsigned char *)bytes + (size_t)k * cb(x), a->c[k], cb(x));
 }
 
-void ffu__ext_add(const ffu_field *x, void *out, const void *a, const void *b)
+static void ext_add(const ffu_field *x, void *out, const void *a, const void *b)
 {
 	elem s, t;
 	unpack(x, &s, a);
@@ -67,7 +67,7 @@ void ffu__ext_add(const ffu_field *x, void *out, const void *a, const void *b)
 	pack(x, out, &s);
 }
 
-void ffu__ext_sub(const ffu_field *x, void *out, const void *a, const void *b)
+static void ext_sub(const ffu_field *x, void *out, const void *a, const void *b)
 {
 	elem s, t;
 	unpack(x, &s, a);
@@ -77,7 +77,7 @@ void ffu__ext_sub(const ffu_field *x, void *out, const void *a, const void *b)
 	pack(x, out, &s);
 }
 
-void ffu__ext_neg(const ffu_field *x, void *out, const void *a)
+static void ext_neg(const ffu_field *x, void *out, const void *a)
 {
 	elem s;
 	unpack(x, &s, a);
@@ -112,7 +112,7 @@ static void mul_elem(const ffu_field *x, elem *r, const elem *a, const elem *b)
 		memcpy(r->c[k], t[k], MAXB);
 }
 
-void ffu__ext_mul(const ffu_field *x, void *out, const void *a, const void *b)
+static void ext_mul(const ffu_field *x, void *out, const void *a, const void *b)
 {
 	elem s, t, r;
 	unpack(x, &s, a);
@@ -121,9 +121,9 @@ void ffu__ext_mul(const ffu_field *x, void *out, const void *a, const void *b)
 	pack(x, out, &r);
 }
 
-void ffu__ext_sqr(const ffu_field *x, void *out, const void *a)
+static void ext_sqr(const ffu_field *x, void *out, const void *a)
 {
-	ffu__ext_mul(x, out, a, a);
+	ext_mul(x, out, a, a);
 }
 
 /* ---- the quadratic extension F_p[v]/(v^2 - W): the helpers of the inverse ---- */
@@ -179,7 +179,7 @@ static void quad_inv(const ffu_field *x, quad *r, const quad *a)
  *   is L's quadratic inverse. For a = 0 everything is 0, so inverse(0) = 0.
  * tests/test_fields.c checks a * a^-1 = 1 with GMP's polynomial arithmetic.
  */
-void ffu__ext_inv(const ffu_field *x, void *out, const void *a)
+static void ext_inv(const ffu_field *x, void *out, const void *a)
 {
 	const ffu_field *p = x->prime;
 	elem s, r;
@@ -216,7 +216,7 @@ void ffu__ext_inv(const ffu_field *x, void *out, const void *a)
 	pack(x, out, &r);
 }
 
-void ffu__ext_set_u64(const ffu_field *x, void *out, uint64_t v)
+static void ext_set_u64(const ffu_field *x, void *out, uint64_t v)
 {
 	elem r;
 	memset(&r, 0, sizeof r);
@@ -224,7 +224,7 @@ void ffu__ext_set_u64(const ffu_field *x, void *out, uint64_t v)
 	pack(x, out, &r);
 }
 
-void ffu__ext_embed(const ffu_field *x, void *out, const ffu_field *from, const void *c)
+static void ext_embed(const ffu_field *x, void *out, const ffu_field *from, const void *c)
 {
 	elem r;
 	memset(&r, 0, sizeof r);
@@ -233,7 +233,7 @@ void ffu__ext_embed(const ffu_field *x, void *out, const ffu_field *from, const 
 }
 
 /* Left-to-right square and multiply; a^0 = 1, also for a = 0. */
-void ffu__ext_pow(const ffu_field *x, void *out, const void *a, uint64_t e)
+static void ext_pow(const ffu_field *x, void *out, const void *a, uint64_t e)
 {
 	elem base, acc;
 	unpack(x, &base, a);
@@ -247,7 +247,7 @@ void ffu__ext_pow(const ffu_field *x, void *out, const void *a, uint64_t e)
 	pack(x, out, &acc);
 }
 
-void ffu__ext_to_dev_mont(const ffu_field *x, void *out, const void *a)
+static void ext_to_dev_mont(const ffu_field *x, void *out, const void *a)
 {
 	elem s;
 	unpack(x, &s, a);
@@ -256,7 +256,7 @@ void ffu__ext_to_dev_mont(const ffu_field *x, void *out, const void *a)
 	pack(x, out, &s);
 }
 
-void ffu__ext_from_dev_mont(const ffu_field *x, void *out, const void *a)
+static void ext_from_dev_mont(const ffu_field *x, void *out, const void *a)
 {
 	elem s;
 	unpack(x, &s, a);
@@ -265,7 +265,7 @@ void ffu__ext_from_dev_mont(const ffu_field *x, void *out, const void *a)
 	pack(x, out, &s);
 }
 
-bool ffu__ext_is_zero(const ffu_field *x, const void *a)
+static bool ext_is_zero(const ffu_field *x, const void *a)
 {
 	elem s;
 	unpack(x, &s, a);
@@ -275,7 +275,7 @@ bool ffu__ext_is_zero(const ffu_field *x, const void *a)
 	return zero;
 }
 
-bool ffu__ext_canonical(const ffu_field *x, const void *a)
+static bool ext_canonical(const ffu_field *x, const void *a)
 {
 	elem s;
 	unpack(x, &s, a);
@@ -285,7 +285,7 @@ bool ffu__ext_canonical(const ffu_field *x, const void *a)
 	return ok;
 }
 
-void ffu__ext_random(const ffu_field *x, void *out, uint64_t *state)
+static void ext_random(const ffu_field *x, void *out, uint64_t *state)
 {
 	elem r;
 	memset(&r, 0, sizeof r);
@@ -300,7 +300,7 @@ static bool is_space(char ch)
 }
 
 /* "1 2 3 4": exactly d coefficients, separated by runs of spaces or tabs, nothing around. */
-ffu_status ffu__ext_parse(const ffu_field *x, void *out, const char *s, size_t len, const char **why)
+static ffu_status ext_parse(const ffu_field *x, void *out, const char *s, size_t len, const char **why)
 {
 	static const char *const count_msg[MAXD + 1] = {
 		NULL, NULL, "an element is 2 coefficients separated by spaces",
@@ -345,7 +345,7 @@ ffu_status ffu__ext_parse(const ffu_field *x, void *out, const char *s, size_t l
 	return FFU_STATUS_OK;
 }
 
-char *ffu__ext_format(const ffu_field *x, char *buf, const void *a, bool literal)
+static char *ext_format(const ffu_field *x, char *buf, const void *a, bool literal)
 {
 	elem s;
 	unpack(x, &s, a);
@@ -371,3 +371,32 @@ char *ffu__ext_format(const ffu_field *x, char *buf, const void *a, bool literal
 	buf[n] = '\0';
 	return buf;
 }
+
+/* from is x itself, or its prime field or that field's _mont twin (ffu__fp_convert_ok). */
+static void ext_convert(const ffu_field *x, void *out, const ffu_field *from, const void *c)
+{
+	if (from == x)
+		memmove(out, c, x->storage_bytes);
+	else
+		ext_embed(x, out, from, c);
+}
+
+const ffu_field_ops ffu__ext_ops = {
+	.init = ext_init,
+	.add = ext_add,
+	.sub = ext_sub,
+	.mul = ext_mul,
+	.neg = ext_neg,
+	.sqr = ext_sqr,
+	.to_dev_mont = ext_to_dev_mont,
+	.from_dev_mont = ext_from_dev_mont,
+	.is_zero = ext_is_zero,
+	.set_u64 = ext_set_u64,
+	.canonical = ext_canonical,
+	.convert = ext_convert,
+	.pow = ext_pow,
+	.inv = ext_inv,
+	.random = ext_random,
+	.parse = ext_parse,
+	.format = ext_format,
+};

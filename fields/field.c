@@ -14,11 +14,11 @@
  *
  * Elements cross the API as canonical little-endian storage bytes. Operations assume
  * canonical inputs (< p); non-canonical inputs give unspecified values, never a crash.
- * Extension types (kind FFU_ELEM_EXT) are dispatched to fields/ext.c at each entry point.
+ * This file is the limb table of fields/ops.h (ffu__limb_ops: prime fields, _mont, u32, u64,
+ * pred) and the descriptor table; the generic entry points (dispatch.c) call through each
+ * descriptor's table, and extension types (kind FFU_ELEM_EXT) have ext.c's.
  */
-#include "field.h"
-
-#include "ext.h"
+#include "ops.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -38,7 +38,8 @@ enum { MAXL = FFU_FIELD_MAX_LIMBS };
 	 .two_adicity = TWOADIC,                                                            \
 	 .dev_radix_bits = DEVR,                                                            \
 	 .mont_radix_bits = MONTR,                                                          \
-	 .degree = 1},
+	 .degree = 1,                                                                       \
+	 .ops = &ffu__limb_ops},
 
 static ffu_field fields[FFU_ELEM_COUNT] = {
 #define FFU_FIELD(ID, NAME, ...) FIELD_ROW(FFU_FIELD_##ID, FFU_ELEM_PRIME, #NAME, __VA_ARGS__)
@@ -49,17 +50,20 @@ static ffu_field fields[FFU_ELEM_COUNT] = {
 #undef FFU_FIELD
 	/* the rest of an extension's descriptor is derived from its prime field in init_all */
 #define FFU_EXT(ID, NAME, BASE, DEG, W) \
-	{.id = FFU_FIELD_##ID, .kind = FFU_ELEM_EXT, .name = #NAME, .degree = DEG, .nonresidue = W},
+	{.id = FFU_FIELD_##ID, .kind = FFU_ELEM_EXT, .name = #NAME, .degree = DEG, .nonresidue = W, .ops = &ffu__ext_ops},
 #include "fields.def"
 #undef FFU_EXT
 	/* "p" = 2^32 and 2^64: the parser's, value files' and sampler's range checks then
 	   accept exactly the integers of the type (u64 takes a second limb for its bound). */
 	{.id = FFU_FIELD_U32, .kind = FFU_ELEM_UINT, .name = "u32", .modulus_hex = "100000000",
-	 .cl_template = "none", .bits = 32, .nlimbs = 1, .storage_bytes = 4, .degree = 1},
+	 .cl_template = "none", .bits = 32, .nlimbs = 1, .storage_bytes = 4, .degree = 1,
+	 .ops = &ffu__limb_ops},
 	{.id = FFU_FIELD_U64, .kind = FFU_ELEM_UINT, .name = "u64", .modulus_hex = "10000000000000000",
-	 .cl_template = "none", .bits = 64, .nlimbs = 2, .storage_bytes = 8, .degree = 1},
+	 .cl_template = "none", .bits = 64, .nlimbs = 2, .storage_bytes = 8, .degree = 1,
+	 .ops = &ffu__limb_ops},
 	{.id = FFU_FIELD_PRED, .kind = FFU_ELEM_PRED, .name = "pred", .modulus_hex = "2",
-	 .cl_template = "none", .bits = 1, .nlimbs = 1, .storage_bytes = 1, .degree = 1},
+	 .cl_template = "none", .bits = 1, .nlimbs = 1, .storage_bytes = 1, .degree = 1,
+	 .ops = &ffu__limb_ops},
 };
 
 /* The coefficient field of each extension row, by extension index. */
@@ -296,6 +300,7 @@ static void init_ext(ffu_field *x, const ffu_field *p)
 	x->name = keep.name;
 	x->degree = keep.degree;
 	x->nonresidue = keep.nonresidue;
+	x->ops = keep.ops;
 	x->base = x;
 	x->prime = p;
 	x->cl_template = keep.degree >= 0 && keep.degree <= FFU_FIELD_MAX_DEGREE ? templates[keep.degree] : "none";
@@ -303,7 +308,8 @@ static void init_ext(ffu_field *x, const ffu_field *p)
 	x->generator = 0;
 	x->two_adicity = ext_two_adicity(p, keep.degree);
 	x->mont_radix_bits = 0;
-	ffu__ext_init(x);
+	if (x->ops->init)
+		x->ops->init(x);
 }
 
 static void init_all(void)
@@ -365,12 +371,8 @@ static void store_canon(const ffu_field *f, void *bytes, uint64_t *x)
 	store(f, bytes, x);
 }
 
-void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b)
+static void limb_add(const ffu_field *f, void *out, const void *a, const void *b)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_add(f, out, a, b);
-		return;
-	}
 	uint64_t x[MAXL], y[MAXL];
 	load(f, x, a);
 	load(f, y, b);
@@ -378,12 +380,8 @@ void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b)
 	store(f, out, x);
 }
 
-void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b)
+static void limb_sub(const ffu_field *f, void *out, const void *a, const void *b)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_sub(f, out, a, b);
-		return;
-	}
 	uint64_t x[MAXL], y[MAXL];
 	load(f, x, a);
 	load(f, y, b);
@@ -392,12 +390,8 @@ void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b)
 }
 
 /* add, sub and neg are linear, so they are the same on canonical and _mont storage. */
-void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b)
+static void limb_mul(const ffu_field *f, void *out, const void *a, const void *b)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_mul(f, out, a, b);
-		return;
-	}
 	uint64_t x[MAXL], y[MAXL];
 	load_canon(f, x, a);
 	load_canon(f, y, b);
@@ -405,56 +399,37 @@ void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b)
 	store_canon(f, out, x);
 }
 
-void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b)
+static void limb_neg(const ffu_field *f, void *out, const void *a)
 {
-	(void)b;
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_neg(f, out, a);
-		return;
-	}
 	uint64_t x[MAXL], zero[MAXL] = {0};
 	load(f, x, a);
 	mod_sub(f, x, zero, x);
 	store(f, out, x);
 }
 
-void ffu__fp_sqr(const ffu_field *f, void *out, const void *a, const void *b)
+static void limb_sqr(const ffu_field *f, void *out, const void *a)
 {
-	(void)b;
-	if (f->kind == FFU_ELEM_EXT)
-		ffu__ext_sqr(f, out, a);
-	else
-		ffu__fp_mul(f, out, a, a);
+	limb_mul(f, out, a, a);
 }
 
-void ffu__fp_to_dev_mont(const ffu_field *f, void *out, const void *a)
+static void limb_to_dev_mont(const ffu_field *f, void *out, const void *a)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_to_dev_mont(f, out, a);
-		return;
-	}
 	uint64_t x[MAXL];
 	load(f, x, a);
 	mont_mul(f, x, x, extras[f->base->id].to_dev);
 	store(f, out, x);
 }
 
-void ffu__fp_from_dev_mont(const ffu_field *f, void *out, const void *a)
+static void limb_from_dev_mont(const ffu_field *f, void *out, const void *a)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_from_dev_mont(f, out, a);
-		return;
-	}
 	uint64_t x[MAXL];
 	load(f, x, a);
 	mont_mul(f, x, x, extras[f->base->id].from_dev);
 	store(f, out, x);
 }
 
-bool ffu__fp_is_zero(const ffu_field *f, const void *a)
+static bool limb_is_zero(const ffu_field *f, const void *a)
 {
-	if (f->kind == FFU_ELEM_EXT)
-		return ffu__ext_is_zero(f, a);
 	uint64_t x[MAXL];
 	load(f, x, a);
 	return is_zero_n(x, f->nlimbs);
@@ -465,7 +440,7 @@ bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b)
 	return memcmp(a, b, f->storage_bytes) == 0;
 }
 
-void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v)
+static void limb_set_u64(const ffu_field *f, void *out, uint64_t v)
 {
 	uint64_t x[MAXL] = {0};
 	if (f->kind == FFU_ELEM_PRED) {
@@ -476,10 +451,6 @@ void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v)
 	if (f->kind == FFU_ELEM_UINT) {
 		x[0] = f->storage_bytes == 4 ? (uint32_t)v : v;
 		store(f, out, x);
-		return;
-	}
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_set_u64(f, out, v);
 		return;
 	}
 	if (f->nlimbs == 1)
@@ -496,14 +467,12 @@ uint64_t ffu__fp_get_u64(const ffu_field *f, const void *a)
 	return x[0];
 }
 
-bool ffu__fp_canonical(const ffu_field *f, const void *a)
+static bool limb_canonical(const ffu_field *f, const void *a)
 {
 	if (f->kind == FFU_ELEM_UINT)
 		return true;
 	if (f->kind == FFU_ELEM_PRED)
 		return *(const unsigned char *)a <= 1;
-	if (f->kind == FFU_ELEM_EXT)
-		return ffu__ext_canonical(f, a);
 	uint64_t x[MAXL];
 	load(f, x, a);
 	return cmp_n(x, f->p, f->nlimbs) < 0;
@@ -529,36 +498,19 @@ bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
 	return from->base->storage_bytes == to->storage_bytes && from->nlimbs == 1;
 }
 
-bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, const void *a)
+/* from is a field type (prime or _mont) of to's prime field (ffu__fp_convert_ok) */
+static void limb_convert(const ffu_field *to, void *out, const ffu_field *from, const void *a)
 {
-	if (!ffu__fp_convert_ok(to, from))
-		return false;
-	if (from->kind == FFU_ELEM_UINT) {
-		ffu__fp_set_u64(to, out, ffu__fp_get_u64(from, a));
-		return true;
-	}
-	if (to->kind == FFU_ELEM_EXT) {
-		if (from == to)
-			memmove(out, a, to->storage_bytes);
-		else
-			ffu__ext_embed(to, out, from, a);
-		return true;
-	}
 	uint64_t x[MAXL];
 	load_canon(from, x, a);
 	if (to->kind == FFU_ELEM_UINT)
 		store(to, out, x);
 	else
 		store_canon(to, out, x);
-	return true;
 }
 
-void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
+static void limb_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_pow(f, out, a, e);
-		return;
-	}
 	/* Left-to-right square and multiply in host Montgomery form; x^0 = 1 even for x = 0. */
 	uint64_t base[MAXL], acc[MAXL];
 	load_canon(f, base, a);
@@ -574,12 +526,8 @@ void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e)
 	store_canon(f, out, acc);
 }
 
-void ffu__fp_inv(const ffu_field *f, void *out, const void *a)
+static void limb_inv(const ffu_field *f, void *out, const void *a)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_inv(f, out, a);
-		return;
-	}
 	/* Fermat: a^(p-2), scanning the limbs of p - 2; inv(0) = 0 falls out (0^k = 0, k > 0). */
 	int n = f->nlimbs;
 	uint64_t base[MAXL], acc[MAXL], e[MAXL], two[MAXL] = {2};
@@ -597,19 +545,6 @@ void ffu__fp_inv(const ffu_field *f, void *out, const void *a)
 	store_canon(f, out, acc);
 }
 
-void ffu__fp_inverse(const ffu_field *f, void *out, const void *a, const void *b)
-{
-	(void)b;
-	ffu__fp_inv(f, out, a);
-}
-
-void ffu__fp_divide(const ffu_field *f, void *out, const void *a, const void *b)
-{
-	unsigned char t[FFU_FIELD_MAX_BYTES];
-	ffu__fp_inv(f, t, b);
-	ffu__fp_mul(f, out, a, t);
-}
-
 uint64_t ffu__rand_next(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -618,12 +553,8 @@ uint64_t ffu__rand_next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-void ffu__fp_random(const ffu_field *f, void *out, uint64_t *state)
+static void limb_random(const ffu_field *f, void *out, uint64_t *state)
 {
-	if (f->kind == FFU_ELEM_EXT) {
-		ffu__ext_random(f, out, state);
-		return;
-	}
 	/* Rejection sampling on bits-wide words: uniform, and cheap since p > 2^(bits-1). */
 	int n = f->nlimbs;
 	int top_bits = f->bits - 64 * (n - 1);
@@ -639,18 +570,9 @@ void ffu__fp_random(const ffu_field *f, void *out, uint64_t *state)
 
 /* ---- text ---- */
 
-ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t len, const char **why)
+static ffu_status limb_parse(const ffu_field *f, void *out, const char *s, size_t len, const char **why)
 {
 	static const char *const not_number = "not a number";
-	if (why)
-		*why = NULL;
-	if (!f || !s) {
-		if (why)
-			*why = not_number;
-		return FFU_STATUS_EPARSE;
-	}
-	if (f->kind == FFU_ELEM_EXT)
-		return ffu__ext_parse(f, out, s, len, why);
 	len = strnlen(s, len);
 	unsigned base = 10;
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -697,12 +619,11 @@ ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t le
 	return FFU_STATUS_OK;
 }
 
-char *ffu__fp_format(const ffu_field *f, char *buf, const void *a)
+static char *limb_format(const ffu_field *f, char *buf, const void *a, bool literal)
 {
 	/* Repeated division by 10^19 (the largest power of ten below 2^64), low chunk first. */
 	static const uint64_t chunk = 10000000000000000000ull;
-	if (f->kind == FFU_ELEM_EXT)
-		return ffu__ext_format(f, buf, a, false);
+	(void)literal; /* one number either way */
 	int n = f->nlimbs;
 	uint64_t x[MAXL];
 	load(f, x, a);
@@ -729,9 +650,21 @@ char *ffu__fp_format(const ffu_field *f, char *buf, const void *a)
 	return buf;
 }
 
-char *ffu__fp_format_literal(const ffu_field *f, char *buf, const void *a)
-{
-	if (f->kind == FFU_ELEM_EXT)
-		return ffu__ext_format(f, buf, a, true);
-	return ffu__fp_format(f, buf, a);
-}
+const ffu_field_ops ffu__limb_ops = {
+	.add = limb_add,
+	.sub = limb_sub,
+	.mul = limb_mul,
+	.neg = limb_neg,
+	.sqr = limb_sqr,
+	.to_dev_mont = limb_to_dev_mont,
+	.from_dev_mont = limb_from_dev_mont,
+	.is_zero = limb_is_zero,
+	.set_u64 = limb_set_u64,
+	.canonical = limb_canonical,
+	.convert = limb_convert,
+	.pow = limb_pow,
+	.inv = limb_inv,
+	.random = limb_random,
+	.parse = limb_parse,
+	.format = limb_format,
+};

@@ -83,6 +83,7 @@ typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED, FFU_
  * mont_radix_bits (0: no _mont twin).
  */
 typedef struct ffu_field ffu_field;
+typedef struct ffu_field_ops ffu_field_ops; /* the kind's arithmetic (fields/ops.h, internal) */
 struct ffu_field {
 	ffu_field_id id;
 	ffu_elem_kind kind;
@@ -106,6 +107,7 @@ struct ffu_field {
 	uint64_t r2_host[FFU_FIELD_MAX_LIMBS]; /* (2^(64*nlimbs))^2 mod p */
 	/* Device radix R_dev = 2^dev_radix_bits; R_dev^2 mod p, canonical storage bytes. */
 	unsigned char r2_dev[FFU_FIELD_MAX_BYTES];
+	const ffu_field_ops *ops;  /* limb arithmetic (field.c) or extension arithmetic (ext.c) */
 };
 
 /* Any element type's descriptor (id < FFU_ELEM_COUNT); NULL if out of range. */

@@ -38,6 +38,7 @@
 #include "device/target.h"
 #include "device/tuning_db.h"
 #include "runtime/cache.h"
+#include "util/cachedir.h"
 #include "runtime/cl.h"
 #include "support.h"
 

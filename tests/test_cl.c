@@ -1,5 +1,5 @@
 /*
- * tests/test_cl.c: the OpenCL layer (src/runtime/cl.c, cl_errors.c) on both CPU
+ * tests/test_cl.c: the OpenCL layer (src/runtime/cl_*.c, src/ocl/errors.c) on both CPU
  * implementations, PoCL and Mesa Rusticl: listing, selectors, builds and their logs,
  * launches of awkward sizes, timing, limits, error names, and the work-group choice.
  *

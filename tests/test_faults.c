@@ -1,6 +1,6 @@
 /*
  * tests/test_faults.c: driver failure paths and device limits. OpenCL calls are made to
- * fail through the fault layer (runtime/cl_fault.h), in the library and through the CLI
+ * fail through the fault layer (ocl/ocl.h), in the library and through the CLI
  * (FIELDFUSE_FAULT): every failure must come back as a status plus a message naming the
  * call and the CL_... code, with no abort, no leak (the ASan and valgrind runs of the suite
  * check that) and no output file left behind. Buffers beyond the device's limits must be
@@ -22,7 +22,7 @@
 #include "hlo/hlo.h"
 #include "ir/value.h"
 #include "passes/passes.h"
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
 #include "runtime/exec.h"
 #include "support.h"
 
@@ -213,7 +213,7 @@ Test(faults, queue_failure_releases_context)
 /*
  * Every hooked call, failing at its first, second, third and fourth use, fused and
  * unfused: each either never fires (the path makes fewer calls) or fails with that call
- * named. This walks every cleanup path of cl.c and exec.c once.
+ * named. This walks every cleanup path of runtime/cl_*.c and exec.c once.
  */
 Test(faults, every_call_every_position, .timeout = 300)
 {

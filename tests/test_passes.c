@@ -21,6 +21,7 @@
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
+#include "programs.h"
 #include "support.h"
 #include "tools/gen/gen.h"
 
@@ -835,4 +836,55 @@ Test(manager, cli_disable_pass)
 	cr_expect(strstr(r.err, "FIELDFUSE_DISABLE_PASSES: no pass named 'nope'"), "%s", r.err);
 	cli_free(&r);
 	unlink(path);
+}
+
+/* ---- module copies (ir/clone.c) ---- */
+
+/* A copy prints as its source, verifies on its own, and outlives it; passes on the copy
+   leave the source as it was (which is what lets runs share one program's module). */
+static void check_clone(const char *text, const char *what)
+{
+	ffu_error e = {0};
+	ffu_module *m = parse(text);
+	char *before = print(m);
+	ffu_module *c = ffu__module_clone(m);
+	cr_assert(c, "%s: clone failed", what);
+	char *copied = print(c);
+	cr_assert_str_eq(copied, before, "%s: the copy prints differently", what);
+	ffu_pass_opts po = {.fuse = true};
+	cr_assert_eq(ffu__passes_run(c, &po, &e), FFU_STATUS_OK, "%s: %s", what, e.message);
+	char *fused = print(c);
+	char *after = print(m);
+	cr_assert_str_eq(after, before, "%s: passes on the copy changed the source", what);
+	/* a copy of the fused module (fusion computations, callees) outlives its source */
+	ffu_module *c2 = ffu__module_clone(c);
+	cr_assert(c2, "%s: clone of the fused module failed", what);
+	ffu__module_free(c);
+	ffu__module_free(m);
+	char *fused2 = print(c2);
+	cr_assert_str_eq(fused2, fused, "%s: the fused copy prints differently", what);
+	cr_assert_eq(ffu__module_verify(c2, what, &e), FFU_STATUS_OK, "%s: %s", what, e.message);
+	ffu__module_free(c2);
+	free(before);
+	free(copied);
+	free(fused);
+	free(after);
+	free(fused2);
+}
+
+Test(clone, prints_identically_and_is_independent)
+{
+	for (uint64_t seed = 1; seed <= N_GEN; seed++) {
+		char *text = generated(seed);
+		char what[64];
+		snprintf(what, sizeof what, "generated program of seed %llu", (unsigned long long)seed);
+		check_clone(text, what);
+		free(text);
+	}
+	for (int i = 0; i < ffu_test_n_programs; i++) {
+		char *text = ffu_test_program_text(&ffu_test_programs[i], 1000);
+		check_clone(text, ffu_test_programs[i].name);
+		free(text);
+	}
+	cr_assert_null(ffu__module_clone(NULL));
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
 
 static ffu_status new_buffer(ffu_buffer **out, ffu_device *d, const ffu_shape *s, ffu_error *e)
 {

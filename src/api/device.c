@@ -13,7 +13,7 @@
 #include "api/api.h"
 #include "device/tuning_db.h"
 #include "runtime/cache.h"
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
 
 ffu_status ffu_device_open(ffu_device **out, const char *selector, ffu_error *e)
 {

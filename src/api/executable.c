@@ -15,10 +15,8 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "hlo/hlo.h"
-#include "passes/passes.h"
-#include "runtime/cl_fault.h"
-#include "util/config.h"
+#include "runtime/compile.h"
+#include "ocl/ocl.h"
 
 struct ffu_executable {
 	ffu_device *dev;
@@ -69,12 +67,13 @@ ffu_status ffu_executable_create(ffu_executable **out, ffu_device *d, const ffu_
 	x->dev = d;
 	x->n_in = p->n_inputs;
 	x->n_out = p->n_outputs;
-	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !ffu__config()->disable_fusion,
-			     .max_params = d->cl.dev.max_kernel_args};
-	ffu_exec_opts eo = {.no_sharing = o && o->no_buffer_reuse};
-	/* a private copy from the kept text: the program itself is never modified */
-	if ((st = ffu__hlo_parse(&x->m, p->text, p->text_len, ffu_program_name(p), e)) ||
-	    (st = ffu__passes_run(x->m, &po, e)) || (st = ffu__exec_create_opts(&x->x, &d->cl, x->m, &eo, e)) ||
+	ffu_compile_opts co = {.no_fuse = o && o->no_fuse, .verified = true, .no_buffer_reuse = o && o->no_buffer_reuse};
+	/* a private copy: the program itself is never modified */
+	if (!(x->m = ffu__module_clone(p->m))) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = ffu__compile(&x->x, &d->cl, x->m, &co, e)) ||
 	    (st = copy_infos(&x->inputs, p->inputs, p->n_inputs, e)) ||
 	    (st = copy_infos(&x->outputs, p->outputs, p->n_outputs, e)))
 		goto out;

@@ -9,8 +9,8 @@
  * private module copy, the executor, the downloaded values) and frees it before returning.
  *
  * Nothing here mutates a program after it is made, which is what makes sharing one across
- * threads safe: runs and executables compile a copy re-parsed from the kept text instead of
- * running the passes on the program's own module.
+ * threads safe: runs and executables compile a copy (ffu__module_clone, which only reads the
+ * source) instead of running the passes on the program's own module.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,8 +20,7 @@
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "ir/value.h"
-#include "passes/passes.h"
-#include "util/config.h"
+#include "runtime/compile.h"
 #include "util/strbuf.h"
 
 #ifndef FFU_VERSION
@@ -305,10 +304,12 @@ ffu_status ffu_program_run(ffu_device *d, const ffu_program *p, ffu_run_options 
 	}
 	if ((st = wrap_inputs(p, inputs, in, e)) || (st = check_outputs(p, outputs, e)))
 		goto out;
-	ffu_pass_opts po = {.fuse = !(o && o->no_fuse) && !ffu__config()->disable_fusion,
-			     .max_params = d->cl.dev.max_kernel_args};
-	if ((st = ffu__hlo_parse(&m, p->text, p->text_len, ffu_program_name(p), e)) ||
-	    (st = ffu__passes_run(m, &po, e)) || (st = ffu__exec_create(&x, &d->cl, m, e)) ||
+	ffu_compile_opts co = {.no_fuse = o && o->no_fuse, .verified = true};
+	if (!(m = ffu__module_clone(p->m))) {
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = ffu__compile(&x, &d->cl, m, &co, e)) ||
 	    (st = ffu__exec_upload(x, in, p->n_inputs, e)) || (st = ffu__exec_run(x, &ms, NULL, e)) ||
 	    (st = ffu__exec_download(x, &outs, &n_outs, e)) || (st = copy_outputs(p, outs, n_outs, outputs, e)))
 		goto out;

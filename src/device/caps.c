@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
 
 #define DEV(field) offsetof(ffu_device_info, field), sizeof(((ffu_device_info *)0)->field)
 #define KER(field) offsetof(ffu_kernel_limits, field), sizeof(((ffu_kernel_limits *)0)->field)

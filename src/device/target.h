@@ -6,7 +6,7 @@
  * code generator took `int lanes` and read `lanes > 1` as "this is a CPU").
  *
  * Resolved by the runtime when a context opens and again when its override changes
- * (runtime/cl.c: cl->target); by the CLI and tests from a device class with no device
+ * (runtime/cl_context.c: cl->target); by the CLI and tests from a device class with no device
  * (ffu__target_generic), or from a recorded capability fixture (tests/fixtures/caps/).
  * The code generator takes `const ffu_target *` (codegen/codegen.h).
  *

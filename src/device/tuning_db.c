@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/cache.h"
+#include "util/cachedir.h"
 #include "util/file.h"
 
 ffu_status ffu__tuning_path(char **out, ffu_error *e)
@@ -17,10 +17,7 @@ ffu_status ffu__tuning_path(char **out, ffu_error *e)
 	*out = NULL;
 	if (st)
 		return st;
-	size_t n = strlen(dir) + sizeof "/tuning.json";
-	*out = malloc(n);
-	if (*out)
-		snprintf(*out, n, "%s/tuning.json", dir);
+	*out = ffu__path_join(dir, "tuning.json");
 	free(dir);
 	return *out ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 }

@@ -1,7 +1,7 @@
 /*
  * device/tuning_db.h: the user's tuning database, written by `fieldfuse tune` and read when a
  * context opens (ffu__cl_open -> dev.tuned -> the profile). One JSON file,
- * <cache folder>/tuning.json (runtime/cache.h names the folder):
+ * <cache folder>/tuning.json (util/cachedir.h names the folder):
  *
  *   {"format": "fieldfuse-tuning", "version": 1,
  *    "entries": [{"platform": P, "device": D, "driver": V, "class": "pocl",

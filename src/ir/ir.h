@@ -149,6 +149,9 @@ ffu_type ffu__type_by_name(const char *s, size_t len); /* FFU_TYPE_INVALID if un
 /* --- module building (ir/module.c) --- */
 ffu_module *ffu__module_new(const char *name);
 void ffu__module_free(ffu_module *m);
+/* A deep copy of src in a new arena (ir/clone.c): same names, order, attributes, source
+   positions and name counter; src is only read. NULL on out of memory. */
+ffu_module *ffu__module_clone(const ffu_module *src);
 ffu_computation *ffu__comp_new(ffu_module *m, const char *name); /* appended to m->comps */
 /* Appends a new instruction; operands copied into the arena. NULL on out of memory. */
 ffu_inst *ffu__inst_new(ffu_computation *c, ffu_op op, const char *name, const ffu_shape *shape,

@@ -13,7 +13,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
+#include "util/cachedir.h"
 #include "util/file.h"
 
 /* Programs kept per context: a run compiles one program; more are a sweep (tune, tests). */
@@ -31,60 +32,6 @@ struct ffu_prog_cache {
 	int n;
 	unsigned long long clock;
 };
-
-/* ---- the cache folder ---------------------------------------------------------------- */
-
-static char *join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 2);
-	if (s) {
-		memcpy(s, a, la);
-		s[la] = '/';
-		memcpy(s + la + 1, b, lb + 1);
-	}
-	return s;
-}
-
-ffu_status ffu__cache_dir(char **out, ffu_error *e)
-{
-	const char *own = getenv("FIELDFUSE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	*out = NULL;
-	/* the XDG spec ignores relative values; so do we, for all three */
-	if (own && own[0] == '/')
-		*out = strdup(own);
-	else if (xdg && xdg[0] == '/')
-		*out = join(xdg, "fieldfuse");
-	else if (home && home[0] == '/')
-		*out = join(home, ".cache/fieldfuse");
-	else
-		return ffu__err(e, FFU_STATUS_EIO,
-				"no cache folder: set FIELDFUSE_CACHE_DIR, XDG_CACHE_HOME or HOME to an absolute path");
-	return *out ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-}
-
-ffu_status ffu__cache_mkdir(const char *dir, ffu_error *e)
-{
-	char *p = strdup(dir);
-	ffu_status st = FFU_STATUS_OK;
-	if (!p)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (char *s = p + 1;; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		char c = *s;
-		*s = '\0';
-		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-			st = ffu__err_at(e, FFU_STATUS_EIO, p, 0, 0, "cannot create the cache folder: %s", strerror(errno));
-			break;
-		}
-		*s = c;
-		if (c == '\0')
-			break;
-	}
-	free(p);
-	return st;
-}
 
 /* ---- memory -------------------------------------------------------------------------- */
 
@@ -239,7 +186,7 @@ static ffu_status entry_path(char **out, XXH128_hash_t key, ffu_error *e)
 		return st;
 	snprintf(name, sizeof name, "programs/%016llx%016llx.bin", (unsigned long long)key.high64,
 		 (unsigned long long)key.low64);
-	*out = join(dir, name);
+	*out = ffu__path_join(dir, name);
 	free(dir);
 	return *out ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 }

@@ -15,8 +15,7 @@
  * an extra compile and the cache loses), FIELDFUSE_PROGRAM_CACHE=0|1 overrides at context
  * open, ffu__cl_set_disk_cache per context. docs/tuning.md has the measurements.
  *
- * The cache folder: FIELDFUSE_CACHE_DIR, else $XDG_CACHE_HOME/fieldfuse, else
- * $HOME/.cache/fieldfuse (read at each use: tests point it at a temporary folder).
+ * The cache folder (FIELDFUSE_CACHE_DIR, XDG_CACHE_HOME or HOME) is named by util/cachedir.h.
  *
  * Ownership: the memory cache belongs to its ffu_cl and holds one reference to each program;
  * ffu__progcache_free releases them. Disk entries belong to nobody: any process may replace
@@ -32,10 +31,6 @@
 /* On-disk format version: part of every key, so a format change orphans old entries. */
 #define FFU_PROGCACHE_FORMAT 1
 
-/* The cache folder (malloc'd, not created). ENODEV-free: EIO when no folder can be named. */
-ffu_status ffu__cache_dir(char **out, ffu_error *e);
-/* mkdir -p of dir (mode 0755); EIO naming the folder that could not be made. */
-ffu_status ffu__cache_mkdir(const char *dir, ffu_error *e);
 
 /* ---- memory ---- */
 

@@ -2,7 +2,12 @@
  * src/runtime/cl.h: the thin layer over OpenCL that the rest of fieldfuse uses: device
  * discovery and selection, one context + profiling queue per ffu_cl, buffers, program
  * builds (with the build log), launches and event timing. Every failing OpenCL call
- * becomes an FFU_STATUS_ECL naming the call and the CL_... code (util/error.h).
+ * becomes an FFU_STATUS_ECL naming the call and the CL_... code (ffu__err_cl, ocl/ocl.h).
+ *
+ * One file per concern: cl_list.c (listing, selection by device/selector.h), cl_context.c
+ * (context, queue, target, tuning entry, disk-cache policy), cl_buffer.c, cl_build.c (builds
+ * through runtime/cache.c, kernels), cl_launch.c (launches planned by device/launch.c),
+ * cl_time.c (finish, event and host timing).
  *
  * Ownership: ffu_cl owns its context, queue and program cache (one reference to each cached
  * program); callers release the programs, kernels and buffers they create with the

@@ -12,350 +12,15 @@
  * big enough, else grows the largest free one, else a new one. A buffer read by kernel k is
  * never one that k writes (it is still live at k), so no kernel reads and writes one buffer.
  */
-#include "runtime/exec.h"
+#include "runtime/exec_impl.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
-#include "codegen/field_cl.h"
 #include "device/target.h"
-#include "runtime/cl_fault.h"
-#include "util/strbuf.h"
-
-/* How a reduction fusion is spread over the device (codegen/reduce.c). */
-typedef struct red_plan {
-	size_t O, R;      /* output elements; reduced elements per output */
-	size_t wg, L;     /* work-group size (a power of two); elements per work-item */
-	size_t Gf, G;     /* whole chunks of wg * L per output; partials per output (Gf + tail) */
-	int *partials;    /* per output: the value holding its O * G accumulators (an intermediate) */
-	size_t *lm_bytes; /* local scratch per output for a work-group */
-	int n_out;
-} red_plan;
-
-typedef enum { HOME_INPUT, HOME_CONST, HOME_POOL, HOME_OUTPUT } home_kind;
-
-/* One array value that lives in device memory. */
-typedef struct xval {
-	const char *name; /* the instruction producing it, for messages */
-	size_t bytes;     /* saturated at SIZE_MAX (value_bytes) */
-	home_kind home;
-	int idx;          /* input number, constant buffer, pool buffer or output number */
-	int def, last;    /* kernel writing it, last kernel reading it (-1: before the first kernel) */
-} xval;
-
-/* The values an entry instruction stands for: one for an array, one per element for a tuple. */
-typedef struct islot {
-	int n;
-	int *v;
-} islot;
-
-/* After the kernels: output dst receives value src (a parameter or constant returned, or a value returned twice). */
-typedef struct out_copy {
-	int src, dst;
-} out_copy;
-
-/*
- * One kernel of a fusion as the executable runs it: its descriptor (codegen/kernel.h), the
- * OpenCL kernel, its limits, and its launch, all decided at create: work-items
- * offset .. offset + n - 1 (n = 0: not launched) in groups of wg (0: automatic), the
- * stride a wide kernel takes, and the fusion's event slot it reports to (0 or 1; -1: a
- * launch whose events are not kept).
- */
-typedef struct xkernel {
-	const ffu_kernel_desc *d;
-	cl_kernel k;
-	ffu_kernel_limits lim;
-	size_t offset, n, wg;
-	cl_ulong stride;
-	int ev_slot;
-} xkernel;
-
-/* The buffers one run works on. */
-typedef struct bindings {
-	const cl_mem *in, *out;
-} bindings;
-
-struct ffu_exec {
-	ffu_cl *cl;
-	const ffu_module *m;
-	ffu_strbuf source;
-	cl_program program;
-	int n_kernels;                /* fusions, each one or more kernels */
-	int n_fusions;                /* kernels to be: fusions of the entry (known before the build) */
-	ffu_program_kernels pk;       /* each fusion's kernel descriptors, from the code generator */
-	xkernel *xk;                  /* fusion k's kernels: xk[3k .. 3k + pk.fusions[k].n_kernels) */
-	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
-	ffu_cl_field_opts field_opts; /* the program's field code choices (ffu__codegen_field_opts) */
-	bool share;                   /* intermediates share pool buffers (else one each) */
-
-	islot *slots;                 /* per entry instruction */
-	xval *vals;
-	int n_vals, cap_vals;
-	int n_in, n_out;
-	int *out_val;                 /* value of each output */
-	out_copy *copies;
-	int n_copies;
-	cl_mem *consts;               /* array constants, written at create */
-	int n_consts;
-	cl_mem *pool;                 /* shared intermediate buffers */
-	size_t *pool_bytes;
-	int n_pool;
-	cl_mem *own_in, *own_out;     /* the exec's own io buffers (upload/run/download), made on first use */
-	ffu_exec_memory mem;
-	size_t device_bytes;
-};
-
-/*
- * Saturates at SIZE_MAX: shapes come from user text and may hold up to 2^63 elements, so
- * count * element bytes can wrap, and a wrapped size would pass the memory checks below
- * and launch a kernel over far more elements than its buffer holds.
- */
-static size_t value_bytes(const ffu_shape *s)
-{
-	uint64_t n = (uint64_t)ffu__shape_count(s), eb = ffu__shape_elem_bytes(s);
-	if (eb && n > SIZE_MAX / eb)
-		return SIZE_MAX;
-	return (size_t)(n * eb);
-}
-
-static size_t sat_add(size_t a, size_t b)
-{
-	return b > SIZE_MAX - a ? SIZE_MAX : a + b;
-}
-
-/* "123 bytes", or "more than 2^64 bytes" for a saturated size; buf of 48 bytes. */
-static const char *bytes_str(char *buf, size_t b)
-{
-	if (b == SIZE_MAX)
-		snprintf(buf, 48, "more than %zu bytes", b);
-	else
-		snprintf(buf, 48, "%zu bytes", b);
-	return buf;
-}
-
-/* ---------------------------------------------------------------- values and the plan */
-
-static int new_val(ffu_exec *x, const char *name, size_t bytes, home_kind home, int idx, int def)
-{
-	if (x->n_vals == x->cap_vals) {
-		int cap = x->cap_vals ? 2 * x->cap_vals : 64;
-		xval *nv = realloc(x->vals, sizeof *nv * (size_t)cap);
-		if (!nv)
-			return -1;
-		x->vals = nv;
-		x->cap_vals = cap;
-	}
-	x->vals[x->n_vals] = (xval){name, bytes, home, idx, def, def};
-	return x->n_vals++;
-}
-
-static bool set_slot(islot *s, int n)
-{
-	s->n = n;
-	s->v = calloc((size_t)n + 1, sizeof *s->v);
-	return s->v != NULL;
-}
-
-/*
- * The values of the entry, their homes (inputs, constants, outputs; the rest is left to
- * the pool) and lifetimes, and the copies outputs need. No OpenCL here.
- */
-static ffu_status plan_values(ffu_exec *x, ffu_error *e)
-{
-	const ffu_computation *c = x->m->entry;
-	int k = 0;
-	for (int i = 0; i < c->n_insts; i++) {
-		const ffu_inst *in = c->insts[i];
-		islot *s = &x->slots[i];
-		switch (in->op) {
-		case FFU_OP_PARAMETER:
-		case FFU_OP_CONSTANT:
-			if (!set_slot(s, 1))
-				goto oom;
-			s->v[0] = new_val(x, in->name, value_bytes(&in->shape), in->op == FFU_OP_PARAMETER ? HOME_INPUT : HOME_CONST,
-					  in->op == FFU_OP_PARAMETER ? (int)in->index : x->n_consts++, -1);
-			if (s->v[0] < 0)
-				goto oom;
-			break;
-		case FFU_OP_FUSION: {
-			bool tuple = in->shape.type == FFU_TYPE_TUPLE;
-			if (!set_slot(s, tuple ? in->shape.n_elems : 1))
-				goto oom;
-			for (int o = 0; o < s->n; o++) {
-				const ffu_shape *es = tuple ? &in->shape.elems[o] : &in->shape;
-				if ((s->v[o] = new_val(x, in->name, value_bytes(es), HOME_POOL, -1, k)) < 0)
-					goto oom;
-			}
-			/* operands are arrays (fused computations take array parameters) */
-			for (int j = 0; j < in->n_operands; j++) {
-				xval *v = &x->vals[x->slots[in->operands[j]->id].v[0]];
-				if (v->last < k)
-					v->last = k;
-			}
-			x->n_fusions = ++k;
-			break;
-		}
-		case FFU_OP_GET_TUPLE_ELEMENT:
-			if (!set_slot(s, 1))
-				goto oom;
-			s->v[0] = x->slots[in->operands[0]->id].v[in->index];
-			break;
-		case FFU_OP_TUPLE:
-			if (!set_slot(s, in->n_operands))
-				goto oom;
-			for (int j = 0; j < in->n_operands; j++) {
-				if (x->slots[in->operands[j]->id].n != 1 || !ffu__shape_is_array(&in->operands[j]->shape))
-					return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: tuples of tuples cannot run on a device",
-							in->name);
-				s->v[j] = x->slots[in->operands[j]->id].v[0];
-			}
-			break;
-		default:
-			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
-					"%s: %s outside a fusion cannot run on a device (run the fusion pass first)", in->name,
-					ffu__ops[in->op].keyword);
-		}
-	}
-	const islot *root = &x->slots[c->root->id];
-	x->n_in = c->n_params;
-	x->n_out = root->n;
-	x->out_val = calloc((size_t)x->n_out + 1, sizeof *x->out_val);
-	x->copies = calloc((size_t)x->n_out + 1, sizeof *x->copies);
-	if (!x->out_val || !x->copies)
-		goto oom;
-	/* a kernel's output lands in the caller's buffer directly; anything else is copied there */
-	for (int o = 0; o < x->n_out; o++) {
-		int v = x->out_val[o] = root->v[o];
-		if (x->vals[v].home == HOME_POOL) {
-			x->vals[v].home = HOME_OUTPUT;
-			x->vals[v].idx = o;
-		} else {
-			x->copies[x->n_copies++] = (out_copy){v, o};
-		}
-	}
-	return FFU_STATUS_OK;
-oom:
-	return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-}
-
-/*
- * Assigns every pool value a buffer (see the file comment) and fills x->mem. Values are
- * visited by the kernel that writes them (a counting sort: partial sums are appended
- * after every kernel output); live_bytes comes from a sweep over the kernels.
- */
-static ffu_status assign_pool(ffu_exec *x, ffu_error *e)
-{
-	ffu_status st = FFU_STATUS_OK;
-	int n = 0, K = x->n_fusions > 0 ? x->n_fusions : 1;
-	for (int v = 0; v < x->n_vals; v++)
-		n += x->vals[v].home == HOME_POOL;
-	int *order = calloc((size_t)n + 1, sizeof *order), *start = calloc((size_t)K + 2, sizeof *start);
-	size_t *size = calloc((size_t)n + 1, sizeof *size), *delta = calloc((size_t)K + 2, sizeof *delta);
-	size_t *gone = calloc((size_t)K + 2, sizeof *gone);
-	int *busy = calloc((size_t)n + 1, sizeof *busy); /* last kernel reading the buffer's value */
-	if (!order || !start || !size || !delta || !gone || !busy) {
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-		goto out;
-	}
-	/* pool values are written by a kernel: 0 <= def < K */
-	for (int v = 0; v < x->n_vals; v++)
-		if (x->vals[v].home == HOME_POOL)
-			start[x->vals[v].def + 1]++;
-	for (int k = 0; k < K; k++)
-		start[k + 1] += start[k];
-	for (int v = 0; v < x->n_vals; v++)
-		if (x->vals[v].home == HOME_POOL)
-			order[start[x->vals[v].def]++] = v;
-	int nb = 0;
-	size_t unshared = 0;
-	for (int i = 0; i < n; i++) {
-		xval *v = &x->vals[order[i]];
-		unshared = sat_add(unshared, v->bytes);
-		delta[v->def] = sat_add(delta[v->def], v->bytes);
-		gone[v->last + 1] = sat_add(gone[v->last + 1], v->bytes);
-		if (!x->share) {
-			size[nb] = v->bytes;
-			v->idx = nb++;
-			continue;
-		}
-		/* the smallest free buffer that fits, else the largest free one grown, else a new one */
-		int best = -1, largest = -1;
-		for (int b = 0; b < nb; b++) {
-			if (busy[b] >= v->def)
-				continue;
-			if (size[b] >= v->bytes && (best < 0 || size[b] < size[best]))
-				best = b;
-			if (largest < 0 || size[b] > size[largest])
-				largest = b;
-		}
-		if (best < 0 && largest >= 0) {
-			best = largest;
-			size[best] = v->bytes;
-		}
-		if (best < 0) {
-			best = nb++;
-			size[best] = v->bytes;
-		}
-		busy[best] = v->last;
-		v->idx = best;
-	}
-	size_t live = 0, live_max = 0;
-	for (int k = 0; k <= K; k++) {
-		/* saturated sizes only occur in programs refused anyway: keep the sweep from wrapping */
-		live = live >= gone[k] ? live - gone[k] : 0;
-		live = sat_add(live, delta[k]);
-		if (live > live_max)
-			live_max = live;
-	}
-	free(x->pool_bytes);
-	x->pool_bytes = size;
-	size = NULL;
-	x->n_pool = nb;
-	ffu_exec_memory *m = &x->mem;
-	memset(m, 0, sizeof *m);
-	for (int v = 0; v < x->n_vals; v++)
-		if (x->vals[v].home == HOME_CONST)
-			m->constant_bytes = sat_add(m->constant_bytes, x->vals[v].bytes);
-	for (int i = 0; i < x->n_in; i++)
-		m->io_bytes = sat_add(m->io_bytes, x->vals[x->slots[x->m->entry->params[i]->id].v[0]].bytes);
-	for (int o = 0; o < x->n_out; o++)
-		m->io_bytes = sat_add(m->io_bytes, x->vals[x->out_val[o]].bytes);
-	for (int b = 0; b < nb; b++)
-		m->shared_bytes = sat_add(m->shared_bytes, x->pool_bytes[b]);
-	m->unshared_bytes = unshared;
-	m->live_bytes = live_max;
-	m->intermediates = n;
-	m->buffers = nb;
-	m->peak_bytes = sat_add(sat_add(m->io_bytes, m->constant_bytes), m->shared_bytes);
-out:
-	free(order);
-	free(start);
-	free(size);
-	free(delta);
-	free(gone);
-	free(busy);
-	return st;
-}
-
-/* Refuses programs whose buffers cannot fit, before any buffer is created. */
-static ffu_status check_memory(const ffu_exec *x, ffu_error *e)
-{
-	char b1[48];
-	for (int v = 0; v < x->n_vals; v++) {
-		const xval *xv = &x->vals[v];
-		if (xv->bytes > x->cl->dev.max_alloc)
-			return ffu__err(e, FFU_STATUS_ELIMIT, "%s needs a buffer of %s; %s allows at most %llu per buffer",
-					xv->name, bytes_str(b1, xv->bytes), x->cl->dev.name,
-					(unsigned long long)x->cl->dev.max_alloc);
-	}
-	if (x->mem.peak_bytes > x->cl->dev.global_mem)
-		return ffu__err(e, FFU_STATUS_ELIMIT, "program needs %s of device memory at its peak; %s has %llu",
-				bytes_str(b1, x->mem.peak_bytes), x->cl->dev.name, (unsigned long long)x->cl->dev.global_mem);
-	return FFU_STATUS_OK;
-}
+#include "ocl/ocl.h"
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -426,7 +91,7 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	for (int o = 0; o < rp->n_out; o++) {
 		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
 		rp->lm_bytes[o] = wg * ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &x->field_opts);
-		if ((rp->partials[o] = new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
+		if ((rp->partials[o] = ffu__exec_new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}
 	/* the launches: whole chunks, the rest (its events not kept when both run), stage 2 */
@@ -515,7 +180,7 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		goto fail;
 	}
 	/* the plan without the (small) reduction partials, to refuse before building anything */
-	if ((st = plan_values(x, e)) || (st = assign_pool(x, e)) || (st = check_memory(x, e)))
+	if ((st = ffu__exec_plan_values(x, e)) || (st = ffu__exec_assign_pool(x, e)) || (st = ffu__exec_check_memory(x, e)))
 		goto fail;
 
 	x->field_opts = ffu__codegen_field_opts(m, &cl->target);
@@ -544,7 +209,7 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 			goto fail;
 	}
 	/* the final plan, partial sums included */
-	if ((st = assign_pool(x, e)) || (st = check_memory(x, e)) || (st = make_buffers(x, e)))
+	if ((st = ffu__exec_assign_pool(x, e)) || (st = ffu__exec_check_memory(x, e)) || (st = make_buffers(x, e)))
 		goto fail;
 	*out = x;
 	return FFU_STATUS_OK;
@@ -811,12 +476,12 @@ static ffu_status own_io(ffu_exec *x, ffu_error *e)
 	}
 	size_t bytes = 0;
 	for (int i = 0; i < x->n_in && st == FFU_STATUS_OK; i++) {
-		size_t b = value_bytes(ffu__exec_input_shape(x, i));
+		size_t b = ffu__exec_value_bytes(ffu__exec_input_shape(x, i));
 		st = ffu__cl_buffer(x->cl, &in[i], b, e);
 		bytes += b;
 	}
 	for (int o = 0; o < x->n_out && st == FFU_STATUS_OK; o++) {
-		size_t b = value_bytes(ffu__exec_output_shape(x, o));
+		size_t b = ffu__exec_value_bytes(ffu__exec_output_shape(x, o));
 		st = ffu__cl_buffer(x->cl, &out[o], b, e);
 		bytes += b;
 	}

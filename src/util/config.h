@@ -1,9 +1,9 @@
 /*
  * util/config.h: the environment switches that hold for a whole process, parsed once
  * (thread-safe) into one record instead of getenv calls scattered through the code.
- * FIELDFUSE_DEVICE and FIELDFUSE_WG_SIZE stay with the device layer (src/runtime/cl.c),
+ * FIELDFUSE_DEVICE and FIELDFUSE_WG_SIZE stay with the device layer (src/runtime/cl_list.c, cl_launch.c),
  * read per selection or launch: they are per-call overrides, and tests vary them in-process.
- * FIELDFUSE_FAULT is parsed once by src/runtime/cl_fault.c.
+ * FIELDFUSE_FAULT is parsed once by src/ocl/fault.c.
  */
 #ifndef FFU_UTIL_CONFIG_H
 #define FFU_UTIL_CONFIG_H

@@ -67,20 +67,13 @@ ffu_status ffu__err_at(ffu_error *e, ffu_status s, const char *file, int line, i
 	return s;
 }
 
-ffu_status ffu__err_cl(ffu_error *e, const char *call, int code, const char *fmt, ...)
+ffu_status ffu__err_v(ffu_error *e, ffu_status s, const char *prefix, const char *fmt, va_list ap)
 {
 	if (!e)
-		return FFU_STATUS_ECL;
-	e->status = FFU_STATUS_ECL;
-	snprintf(e->cl_call, sizeof e->cl_call, "%s", call);
-	e->cl_code = code;
-	char prefix[160];
-	snprintf(prefix, sizeof prefix, "%s failed: %s: ", call, ffu_cl_error_name(code));
-	va_list ap;
-	va_start(ap, fmt);
+		return s;
+	e->status = s;
 	set_message(e, prefix, fmt, ap);
-	va_end(ap);
-	return FFU_STATUS_ECL;
+	return s;
 }
 
 void ffu_error_print(FILE *out, const ffu_error *e)

@@ -6,6 +6,8 @@
 #ifndef FFU_UTIL_ERROR_H
 #define FFU_UTIL_ERROR_H
 
+#include <stdarg.h>
+
 #include "fieldfuse/status.h"
 
 #if defined(__GNUC__)
@@ -18,8 +20,8 @@ ffu_status ffu__err(ffu_error *e, ffu_status s, const char *fmt, ...) FFU_PRINTF
 /* Bad input at FILE:LINE:COL (col 0 = line only, as for value files). */
 ffu_status ffu__err_at(ffu_error *e, ffu_status s, const char *file, int line, int col,
 		       const char *fmt, ...) FFU_PRINTF(6, 7);
-/* A failed OpenCL call: message becomes "<call> failed: CL_...: <fmt>". */
-ffu_status ffu__err_cl(ffu_error *e, const char *call, int code, const char *fmt, ...)
-	FFU_PRINTF(4, 5);
+/* ffu__err with a va_list and a prefix put before the formatted text (the OpenCL-call layer's
+   "<call> failed: CL_...: "); the message is cut to fit, prefix first. */
+ffu_status ffu__err_v(ffu_error *e, ffu_status s, const char *prefix, const char *fmt, va_list ap);
 
 #endif

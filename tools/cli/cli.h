@@ -23,8 +23,6 @@ int cli_usage(const char *fmt, ...) FFU_PRINTF(1, 2);
 ffu_status cli_load(const char *path, ffu_dialect dialect, ffu_module **out, ffu_error *e);
 /* `--dialect VALUE` of subcommand cmd into *out; a usage error (CLI_USAGE) for an unknown value. */
 int cli_dialect(const char *cmd, const char *value, ffu_dialect *out);
-/* Fusion on unless --no-fuse or FIELDFUSE_DISABLE_FUSION=1. */
-bool cli_fusion_enabled(bool no_fuse_flag);
 /* If argv[*i] is `--name VALUE` or `--name=VALUE`, stores VALUE and advances; -1 when VALUE is missing. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
 

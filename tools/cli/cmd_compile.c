@@ -16,6 +16,7 @@
 #include "device/target.h"
 #include "hlo/hlo.h"
 #include "passes/passes.h"
+#include "runtime/compile.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 
@@ -126,15 +127,15 @@ int cmd_compile(int argc, char **argv)
 	ffu_module *m = NULL;
 	ffu_strbuf sb = {0};
 	int rc = CLI_OK, n_kernels = 0;
-	ffu_pass_opts po = {.fuse = cli_fusion_enabled(no_fuse), .dump_after = dump, .dump_to = stderr,
-			    .disable = disabled[0] ? disabled : NULL};
+	ffu_compile_opts co = {.no_fuse = no_fuse, .verified = true, .disable = disabled, .dump_after = dump,
+			       .dump_to = stderr};
 	ffu_target t;
 	ffu_device_info dev = {0};
 	ffu_status st = FFU_STATUS_OK;
 	if (target) {
 		/* the device's fusion budget too: a fixture with a small parameter space splits fusions */
 		if ((st = load_target(&t, &dev, target, &e)) == FFU_STATUS_OK)
-			po.max_params = dev.max_kernel_args;
+			co.max_params = dev.max_kernel_args;
 		/* --lanes overrides the device's lanes as FIELDFUSE_LANES would; its class stays */
 		if (lanes_arg)
 			t.profile.lanes = lanes;
@@ -145,7 +146,7 @@ int cmd_compile(int argc, char **argv)
 	if (st == FFU_STATUS_OK)
 		st = cli_load(path, dialect, &m, &e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__passes_run(m, &po, &e);
+		st = ffu__compile_module(m, NULL, &co, &e);
 	if (st == FFU_STATUS_OK && target && strcmp(emit, "cl") == 0)
 		print_target_header(&sb, &t, &dev, target);
 	if (st == FFU_STATUS_OK)

@@ -12,7 +12,7 @@
 #include "interp/interp.h"
 #include "ir/value.h"
 #include "passes/passes.h"
-#include "runtime/exec.h"
+#include "runtime/compile.h"
 
 enum { MAX_INPUT_SPECS = 256, MAX_MISMATCHES_SHOWN = 5 };
 
@@ -224,9 +224,8 @@ int cmd_run(int argc, char **argv)
 	/* the oracle runs the program as written, before any pass touches it */
 	if (a.check && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
 		goto out;
-	ffu_pass_opts po = {.fuse = cli_fusion_enabled(a.no_fuse), .disable = a.disabled[0] ? a.disabled : NULL,
-			    .max_params = dev.max_kernel_args};
-	if ((st = ffu__passes_run(m, &po, &e)) || (st = ffu__exec_create(&x, &cl, m, &e)) ||
+	ffu_compile_opts co = {.no_fuse = a.no_fuse, .verified = true, .disable = a.disabled};
+	if ((st = ffu__compile(&x, &cl, m, &co, &e)) ||
 	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, NULL, &e)) ||
 	    (st = ffu__exec_download(x, &outs, &n_outs, &e)))
 		goto out;

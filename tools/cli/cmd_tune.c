@@ -37,9 +37,8 @@
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "ir/value.h"
-#include "passes/passes.h"
 #include "runtime/cl.h"
-#include "runtime/exec.h"
+#include "runtime/compile.h"
 
 enum { MAX_WORKLOADS = 8, MAX_LIST = 16, MAX_CANDIDATES = MAX_LIST * MAX_LIST * 2 * 2 + 1, CONFIRM_ROUNDS = 5 };
 #define WORKLOAD_SIZE "[1048576]"
@@ -172,15 +171,17 @@ static ffu_status runner_open(ffu_cl *cl, const workload *w, const ffu_params *p
 {
 	ffu_value *out = NULL;
 	int n_out = 0;
-	ffu_pass_opts po = {.fuse = true, .max_params = cl->dev.max_kernel_args};
-	ffu_status st;
+	ffu_compile_opts co = {.fusion_as_asked = true, .verified = true};
+	ffu_status st = FFU_STATUS_OK;
 
 	memset(r, 0, sizeof *r);
 	r->p = *p;
 	ffu__cl_set_override(cl, p);
 	snprintf(r->options, sizeof r->options, "%s", cl->target.build_options);
-	if ((st = ffu__hlo_parse(&r->m, w->text, strlen(w->text), w->name, e)) || (st = ffu__passes_run(r->m, &po, e)) ||
-	    (st = ffu__exec_create(&r->x, cl, r->m, e)) || (st = ffu__exec_upload(r->x, w->in, w->n_in, e)) ||
+	/* a copy of the workload's verified module: every runner fuses its own */
+	if (!(r->m = ffu__module_clone(w->m)))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st || (st = ffu__compile(&r->x, cl, r->m, &co, e)) || (st = ffu__exec_upload(r->x, w->in, w->n_in, e)) ||
 	    (st = ffu__exec_run(r->x, NULL, NULL, e)) || (st = ffu__exec_download(r->x, &out, &n_out, e)))
 		goto out;
 	for (int i = 0; i < n_out; i++) {

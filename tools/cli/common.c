@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "hlo/hlo.h"
-#include "util/config.h"
 #include "util/file.h"
 
 int cli_fail(const ffu_error *e)
@@ -71,11 +70,6 @@ int cli_dialect(const char *cmd, const char *value, ffu_dialect *out)
 		}
 	}
 	return cli_usage("%s: --dialect takes auto, fieldfuse or zkx-2026.01, not '%s'", cmd, value);
-}
-
-bool cli_fusion_enabled(bool no_fuse_flag)
-{
-	return !no_fuse_flag && !ffu__config()->disable_fusion;
 }
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)

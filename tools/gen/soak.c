@@ -29,7 +29,7 @@
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
-#include "runtime/exec.h"
+#include "runtime/compile.h"
 
 enum { MAX_DEVICES = 16, MAX_SHOWN = 10, MAX_BATCH = 256 };
 
@@ -128,8 +128,8 @@ static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint6
 }
 
 static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse, const ffu_error *batch_err);
-static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, int *out_first, ffu_value **in,
-			  int *np, ffu_value **ref, int *n_ref);
+static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, ffu_module **mod, int *out_first,
+			  ffu_value **in, int *np, ffu_value **ref, int *n_ref);
 
 /* Compares outputs with the reference; each differing output is reported against its program. */
 static void compare(soak *s, const uint64_t *seeds, const int *out_first, int n, const ffu_value *out, int n_out,
@@ -177,16 +177,18 @@ static void compare(soak *s, const uint64_t *seeds, const int *out_first, int n,
  * Host check: the interpreter after each pass against the interpreter before any. A pass
  * that fails outright in a batch is retried program by program to name the culprit.
  */
-static void check_passes(soak *s, const char *text, const uint64_t *seeds, const int *out_first, int n,
+static void check_passes(soak *s, const ffu_module *src, const uint64_t *seeds, const int *out_first, int n,
 			 const ffu_value *in, int np, const ffu_value *ref, int n_ref)
 {
 	ffu_error e = {0};
 	ffu_module *m = NULL;
 	ffu_value *out = NULL;
 	int n_out = 0;
-	char where[160] = "parse";
-	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", &e))
+	char where[160] = "copy";
+	if (!(m = ffu__module_clone(src))) {
+		ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
 		goto fail;
+	}
 	for (int k = 0; k < (int)(sizeof pass_order / sizeof pass_order[0]); k++) {
 		ffu_pass_opts po = {.fuse = true};
 		if (ffu__pass_run_one(m, pass_order[k], &po, &e) || ffu__interp_run(m, in, np, &out, &n_out, &e)) {
@@ -220,7 +222,7 @@ fail:
  * text (fused or not) on cl against ref: 0 when it ran and matched, 1 on a mismatch, -1 when
  * it did not run (*e says why). Mismatches are reported here.
  */
-static int device_run(soak *s, ffu_cl *cl, const char *text, const uint64_t *seeds, const int *out_first, int n,
+static int device_run(soak *s, ffu_cl *cl, const ffu_module *src, const uint64_t *seeds, const int *out_first, int n,
 		      const ffu_value *in, int np, const ffu_value *ref, int n_ref, bool fuse, ffu_error *e)
 {
 	ffu_module *m = NULL;
@@ -229,10 +231,11 @@ static int device_run(soak *s, ffu_cl *cl, const char *text, const uint64_t *see
 	int n_out = 0, rc = -1;
 	char where[300];
 	/* FIELDFUSE_DISABLE_PASSES applies, for bisecting */
-	ffu_pass_opts po = {.fuse = fuse, .max_params = cl->dev.max_kernel_args};
+	ffu_compile_opts co = {.no_fuse = !fuse, .fusion_as_asked = true, .file = "soak.hlo"};
 	s->runs++;
-	if (ffu__hlo_parse(&m, text, strlen(text), "soak.hlo", e) || ffu__passes_run(m, &po, e) ||
-	    ffu__exec_create(&x, cl, m, e) || ffu__exec_upload(x, in, np, e) || ffu__exec_run(x, NULL, NULL, e) ||
+	if ((!(m = ffu__module_clone(src)) && ffu__err(e, FFU_STATUS_ENOMEM, "out of memory")) ||
+	    ffu__compile(&x, cl, m, &co, e) ||
+	    ffu__exec_upload(x, in, np, e) || ffu__exec_run(x, NULL, NULL, e) ||
 	    ffu__exec_download(x, &out, &n_out, e))
 		goto out;
 	long long before = s->mismatches + s->errors;
@@ -246,9 +249,12 @@ out:
 	return rc;
 }
 
-/* Generates and parses a batch, makes its inputs and runs the interpreter; failures are reported. */
-static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, int *out_first, ffu_value **in,
-			  int *np, ffu_value **ref, int *n_ref)
+/*
+ * Generates and parses a batch into *mod (the caller's; every check compiles a copy of it),
+ * makes its inputs and runs the interpreter; failures are reported.
+ */
+static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, ffu_module **mod, int *out_first,
+			  ffu_value **in, int *np, ffu_value **ref, int *n_ref)
 {
 	ffu_error e = {0};
 	ffu_module *m = NULL;
@@ -269,8 +275,10 @@ static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb,
 			 e.message);
 		for (int i = 0; i < n; i++) /* which one: each alone */
 			report(s, seeds[i], what);
+		ffu__module_free(m);
+		m = NULL;
 	}
-	ffu__module_free(m);
+	*mod = m;
 	ffu_error_clear(&e);
 	return st;
 }
@@ -293,13 +301,14 @@ static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse,
 	}
 	for (int i = 0; i < n; i++) {
 		ffu_strbuf sb = {0};
+		ffu_module *m = NULL;
 		ffu_value *in = NULL, *ref = NULL;
 		int np = 0, n_ref = 0, out_first[2];
 		ffu_error e = {0};
-		if (prepare(s, &seeds[i], 1, &sb, out_first, &in, &np, &ref, &n_ref) == FFU_STATUS_OK) {
+		if (prepare(s, &seeds[i], 1, &sb, &m, out_first, &in, &np, &ref, &n_ref) == FFU_STATUS_OK) {
 			if (d < 0) {
-				check_passes(s, sb.data, &seeds[i], out_first, 1, in, np, ref, n_ref);
-			} else if (device_run(s, &s->cls[d], sb.data, &seeds[i], out_first, 1, in, np, ref, n_ref, fuse, &e) < 0) {
+				check_passes(s, m, &seeds[i], out_first, 1, in, np, ref, n_ref);
+			} else if (device_run(s, &s->cls[d], m, &seeds[i], out_first, 1, in, np, ref, n_ref, fuse, &e) < 0) {
 				s->errors++;
 				snprintf(what, sizeof what, "%s on %s: %s%s%.600s", fuse ? "fused" : "unfused",
 					 s->cls[d].dev.name, e.message, e.build_log ? "\nbuild log:\n" : "",
@@ -307,6 +316,7 @@ static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse,
 				report(s, seeds[i], what);
 			}
 		}
+		ffu__module_free(m);
 		ffu__values_free(in, np);
 		ffu__values_free(ref, n_ref);
 		ffu__sb_free(&sb);
@@ -331,14 +341,15 @@ static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse,
 static void soak_one(soak *s, const uint64_t *seeds, int n)
 {
 	ffu_strbuf sb = {0};
+	ffu_module *m = NULL;
 	ffu_value *in = NULL, *ref = NULL;
 	int np = 0, n_ref = 0, out_first[MAX_BATCH + 1];
 	uint64_t good[MAX_BATCH];
 	s->programs += n;
 	s->n_bad = 0;
-	if (prepare(s, seeds, n, &sb, out_first, &in, &np, &ref, &n_ref))
+	if (prepare(s, seeds, n, &sb, &m, out_first, &in, &np, &ref, &n_ref))
 		goto out;
-	check_passes(s, sb.data, seeds, out_first, n, in, np, ref, n_ref);
+	check_passes(s, m, seeds, out_first, n, in, np, ref, n_ref);
 	int n_good = 0;
 	for (int i = 0; i < n; i++)
 		if (!is_bad(s, seeds[i]))
@@ -347,22 +358,25 @@ static void soak_one(soak *s, const uint64_t *seeds, int n)
 		ffu__values_free(in, np);
 		ffu__values_free(ref, n_ref);
 		ffu__sb_free(&sb);
+		ffu__module_free(m);
+		m = NULL;
 		in = ref = NULL;
 		np = n_ref = 0;
-		if (!n_good || prepare(s, good, n_good, &sb, out_first, &in, &np, &ref, &n_ref))
+		if (!n_good || prepare(s, good, n_good, &sb, &m, out_first, &in, &np, &ref, &n_ref))
 			goto out;
 	}
 	for (int d = 0; d < s->n_cls && !s->host_only; d++) {
 		double t0 = ffu__now_ms();
 		for (int fuse = 1; fuse >= (s->unfused ? 0 : 1); fuse--) {
 			ffu_error e = {0};
-			if (device_run(s, &s->cls[d], sb.data, good, out_first, n_good, in, np, ref, n_ref, fuse, &e) < 0)
+			if (device_run(s, &s->cls[d], m, good, out_first, n_good, in, np, ref, n_ref, fuse, &e) < 0)
 				retry_alone(s, d, good, n_good, fuse, &e);
 			ffu_error_clear(&e);
 		}
 		s->device_ms[d] += ffu__now_ms() - t0;
 	}
 out:
+	ffu__module_free(m);
 	ffu__values_free(in, np);
 	ffu__values_free(ref, n_ref);
 	ffu__sb_free(&sb);

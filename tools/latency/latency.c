@@ -18,10 +18,8 @@
 
 #include "hlo/hlo.h"
 #include "ir/value.h"
-#include "passes/passes.h"
 #include "runtime/cl.h"
-#include "runtime/exec.h"
-#include "util/config.h"
+#include "runtime/compile.h"
 #include "util/file.h"
 
 #define SIZE_PATTERN "[1048576]"
@@ -63,13 +61,11 @@ static ffu_status once(ffu_cl *cl, const char *text, const char *name, phases *p
 	ffu_value *in = NULL, *out = NULL;
 	int n_in = 0, n_out = 0;
 	uint64_t seed = 1;
-	ffu_pass_opts po = {.fuse = !ffu__config()->disable_fusion, .max_params = cl->dev.max_kernel_args};
+	ffu_compile_opts co = {.file = name};
 	double t0 = ffu__now_ms(), t;
 	ffu_status st = ffu__hlo_parse(&m, text, strlen(text), name, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__module_verify(m, name, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__passes_run(m, &po, e);
+		st = ffu__compile_module(m, cl, &co, e);
 	t = ffu__now_ms();
 	ph->parse = t - t0;
 	if (st == FFU_STATUS_OK)

@@ -1,23 +1,29 @@
 /*
- * runtime/cl_fault.h: fault injection for the OpenCL layer, so that tests (and users, via
- * FIELDFUSE_FAULT) can make any OpenCL call fail with a chosen CL_... code and check that
- * the failure comes back as a status and a message naming the call and the code, with
- * nothing leaked and nothing aborted.
+ * ocl/ocl.h: the OpenCL-call layer, the floor under everything that calls OpenCL (device/
+ * queries capabilities, runtime/ builds and launches, api/ does interop). It holds what every
+ * OpenCL call needs and nothing about devices or programs: the CL headers at one target
+ * version, the FFU_CL gate with its fault injection, error names (ffu_cl_error_name is
+ * public, in fieldfuse/status.h) and the error record of a failed call. It includes only
+ * util/ and the OpenCL headers.
  *
- * Every OpenCL call in runtime/cl.c goes through FFU_CL (calls returning cl_int) or
+ * Fault injection: tests (and users, via FIELDFUSE_FAULT) can make any OpenCL call fail with
+ * a chosen CL_... code and check that the failure comes back as a status and a message
+ * naming the call and the code, with nothing leaked and nothing aborted.
+ *
+ * Every OpenCL call in device/ and runtime/ goes through FFU_CL (calls returning cl_int) or
  * FFU_CL_NEW (calls returning an object with an errcode_ret). Both are always compiled in:
  * a separate test build would test a different binary from the one users run, and the CLI
  * must honour FIELDFUSE_FAULT in the installed tool. When nothing is armed the cost is one
  * relaxed atomic load and one well-predicted branch per OpenCL call, which costs
  * microseconds anyway.
  *
- * Ownership: the fault table is process-wide and owned by cl_fault.c. FIELDFUSE_FAULT is
+ * Ownership: the fault table is process-wide and owned by fault.c. FIELDFUSE_FAULT is
  * parsed once (on the first hooked call) into it; tests add and clear entries through
  * ffu__cl_fault_set / ffu__cl_fault_clear. A fault fires for every call of that name after
  * the first `after` successful ones (a lost device or exhausted memory stays that way).
  */
-#ifndef FFU_RUNTIME_CL_FAULT_H
-#define FFU_RUNTIME_CL_FAULT_H
+#ifndef FFU_OCL_OCL_H
+#define FFU_OCL_OCL_H
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -73,7 +79,11 @@ unsigned ffu__cl_fault_hits(void);
  */
 ffu_status ffu__cl_fault_env_status(ffu_error *e);
 
-/* CL_... name -> code (cl_errors.c reads its own table); false if unknown. */
+/* CL_... name -> code (errors.c reads its own table); false if unknown. */
 bool ffu__cl_error_code(const char *name, size_t len, cl_int *code);
+
+/* A failed OpenCL call (errors.c): status ECL, e->cl_call and e->cl_code set, message
+   "<call> failed: CL_...: <fmt>". */
+ffu_status ffu__err_cl(ffu_error *e, const char *call, int code, const char *fmt, ...) FFU_PRINTF(4, 5);
 
 #endif

@@ -1,17 +1,15 @@
 /*
- * runtime/cl_errors.c: names of OpenCL error codes, for messages such as
- * "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE: ...".
+ * ocl/errors.c: names of OpenCL error codes, and the errors of failed OpenCL calls, for
+ * messages such as "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE: ...".
  *
  * Ownership: the table is static and read-only; the text for an unknown code lives in a
  * thread-local buffer, valid until the same thread asks for another unknown code.
  */
-#include "runtime/cl.h"
+#include "ocl/ocl.h"
 
 #include <CL/cl_ext.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "runtime/cl_fault.h"
 
 /*
  * Older headers lack the newest codes; the values are fixed by the specification, so define
@@ -131,4 +129,19 @@ bool ffu__cl_error_code(const char *name, size_t len, cl_int *code)
 		}
 	}
 	return false;
+}
+
+ffu_status ffu__err_cl(ffu_error *e, const char *call, int code, const char *fmt, ...)
+{
+	if (!e)
+		return FFU_STATUS_ECL;
+	snprintf(e->cl_call, sizeof e->cl_call, "%s", call);
+	e->cl_code = code;
+	char prefix[160];
+	snprintf(prefix, sizeof prefix, "%s failed: %s: ", call, ffu_cl_error_name(code));
+	va_list ap;
+	va_start(ap, fmt);
+	ffu_status st = ffu__err_v(e, FFU_STATUS_ECL, prefix, fmt, ap);
+	va_end(ap);
+	return st;
 }

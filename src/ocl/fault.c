@@ -1,5 +1,5 @@
 /*
- * runtime/cl_fault.c: the fault table behind FFU_CL / FFU_CL_NEW (see cl_fault.h).
+ * ocl/fault.c: the fault table behind FFU_CL / FFU_CL_NEW (see ocl.h).
  *
  * Ownership: one process-wide table under a mutex. FIELDFUSE_FAULT is read once, under
  * pthread_once, into that table (the configuration-parsed-once rule of DESIGN.md); a parse
@@ -11,7 +11,7 @@
  *   CODE   a CL_... name (CL_MEM_OBJECT_ALLOCATION_FAILURE) or a negative number (-4)
  *   AFTER  successful calls before the first failure (decimal, default 0)
  */
-#include "runtime/cl_fault.h"
+#include "ocl/ocl.h"
 
 #include <pthread.h>
 #include <stdio.h>

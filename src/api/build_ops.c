@@ -1,0 +1,468 @@
+/*
+ * src/api/build_ops.c: the ffu_build_* constructors of include/fieldfuse/builder.h, one per
+ * op family (sources, element-wise, layout, reductions and tuples): each checks its public
+ * arguments, builds the result shape and attributes, and adds the instruction through
+ * ffu__bld_add (builder.c), which verifies it. Owned by the API layer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/builder_impl.h"
+#include "util/grow.h"
+
+/* ---------------------------------------------------------------- sources */
+
+/* Shape from the public triple, or the error recorded under `call`. */
+static bool shape_arg(ffu_builder *b, ffu_shape *s, const char *type, int rank, const int64_t *dims, const char *call)
+{
+	ffu_error se = {0};
+	if (ffu__api_shape(s, type, rank, dims, call, &se) == FFU_STATUS_OK)
+		return true;
+	/* the helper's message already starts with "CALL: " */
+	if (b->err.status == FFU_STATUS_OK)
+		b->err = se;
+	return false;
+}
+
+ffu_node ffu_build_parameter(ffu_builder *b, const char *name, const char *type, int rank, const int64_t *dims)
+{
+	const char *call = "ffu_build_parameter";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	if (!ffu__bld_hlo_name(name))
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "name '%s' is not an HLO name ([A-Za-z0-9_.-]+)",
+			    name ? name : "(null)");
+	if (ffu__bld_name_taken(b, name))
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "name '%s' is already used in the module", name);
+	ffu_shape s;
+	if (!shape_arg(b, &s, type, rank, dims, call))
+		return FFU_NODE_INVALID;
+	if (!ffu__grow((void **)&b->params, &b->cap_params, b->n_params + 1, sizeof *b->params))
+		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
+	ffu_node n = ffu__bld_add(b, call, FFU_OP_PARAMETER, name, &s, NULL, 0, NULL, NULL);
+	if (n == FFU_NODE_INVALID)
+		return n;
+	b->nodes[n]->index = b->n_params;
+	b->params[b->n_params++] = b->nodes[n];
+	return n;
+}
+
+static void set_literal(ffu_inst *in, const void *arg)
+{
+	in->literal = (unsigned char *)arg;
+}
+
+ffu_node ffu_build_constant(ffu_builder *b, const char *type, int rank, const int64_t *dims, const void *data,
+			    size_t bytes)
+{
+	const char *call = "ffu_build_constant";
+	ffu_shape s;
+	if (!ffu__bld_usable(b, call) || !shape_arg(b, &s, type, rank, dims, call))
+		return FFU_NODE_INVALID;
+	uint64_t count = (uint64_t)ffu__shape_count(&s), eb = ffu__shape_elem_bytes(&s);
+	if (eb && count > SIZE_MAX / eb)
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "the literal is too large for host memory");
+	size_t want = (size_t)(count * eb);
+	if (bytes != want)
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "%zu bytes given; %s needs %zu (%llu elements of %llu bytes)", bytes,
+			    type, want, (unsigned long long)count, (unsigned long long)eb);
+	if (want && !data)
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "data is NULL");
+	unsigned char *lit = ffu__arena_alloc(&b->m->arena, want ? want : 1);
+	if (!lit)
+		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
+	if (want)
+		memcpy(lit, data, want);
+	return ffu__bld_add(b, call, FFU_OP_CONSTANT, NULL, &s, NULL, 0, set_literal, lit);
+}
+
+ffu_node ffu_build_constant_u64(ffu_builder *b, const char *type, uint64_t value)
+{
+	const char *call = "ffu_build_constant_u64";
+	ffu_shape s;
+	if (!ffu__bld_usable(b, call) || !shape_arg(b, &s, type, 0, NULL, call))
+		return FFU_NODE_INVALID;
+	const ffu_field *f = ffu__shape_field(&s);
+	/* an extension's value is its constant coefficient: the first coefficient's bytes */
+	size_t cb = f->prime ? f->prime->storage_bytes : f->storage_bytes;
+	unsigned char buf[FFU_FIELD_MAX_BYTES] = {0};
+	for (size_t i = 0; i < 8; i++) {
+		unsigned char byte = (unsigned char)(value >> (8 * i));
+		if (i < cb)
+			buf[i] = byte;
+		else if (byte)
+			return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "%llu does not fit a %s element", (unsigned long long)value,
+				    type);
+	}
+	return ffu_build_constant(b, type, 0, NULL, buf, f->storage_bytes);
+}
+
+static void set_index(ffu_inst *in, const void *arg)
+{
+	in->index = *(const int64_t *)arg;
+}
+
+ffu_node ffu_build_iota(ffu_builder *b, const char *type, int rank, const int64_t *dims, int dimension)
+{
+	const char *call = "ffu_build_iota";
+	ffu_shape s;
+	if (!ffu__bld_usable(b, call) || !shape_arg(b, &s, type, rank, dims, call))
+		return FFU_NODE_INVALID;
+	int64_t d = dimension;
+	return ffu__bld_add(b, call, FFU_OP_IOTA, NULL, &s, NULL, 0, set_index, &d);
+}
+
+/* ---------------------------------------------------------------- element-wise */
+
+/* An element-wise op whose result has operand `like`'s shape (with `type` if not INVALID). */
+static ffu_node elementwise(ffu_builder *b, const char *call, ffu_op op, const ffu_node *xs, int n, int like,
+			    ffu_type type, attr_fn set_attrs, const void *arg)
+{
+	ffu_inst *ops[3];
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	for (int j = 0; j < n; j++)
+		if (!(ops[j] = ffu__bld_operand(b, call, j, xs[j])))
+			return FFU_NODE_INVALID;
+	ffu_shape s = ops[like]->shape;
+	if (type != FFU_TYPE_INVALID) {
+		/* convert/compare: the operand's dimensions with another type (a non-array operand
+		   keeps its shape, and the verifier names the problem) */
+		if (ffu__shape_is_array(&s))
+			s.type = type;
+	}
+	return ffu__bld_add(b, call, op, NULL, &s, ops, n, set_attrs, arg);
+}
+
+ffu_node ffu_build_add(ffu_builder *b, ffu_node x, ffu_node y)
+{
+	return elementwise(b, "ffu_build_add", FFU_OP_ADD, (ffu_node[]){x, y}, 2, 0, FFU_TYPE_INVALID, NULL, NULL);
+}
+
+ffu_node ffu_build_subtract(ffu_builder *b, ffu_node x, ffu_node y)
+{
+	return elementwise(b, "ffu_build_subtract", FFU_OP_SUBTRACT, (ffu_node[]){x, y}, 2, 0, FFU_TYPE_INVALID, NULL,
+			   NULL);
+}
+
+ffu_node ffu_build_multiply(ffu_builder *b, ffu_node x, ffu_node y)
+{
+	return elementwise(b, "ffu_build_multiply", FFU_OP_MULTIPLY, (ffu_node[]){x, y}, 2, 0, FFU_TYPE_INVALID, NULL,
+			   NULL);
+}
+
+ffu_node ffu_build_divide(ffu_builder *b, ffu_node x, ffu_node y)
+{
+	return elementwise(b, "ffu_build_divide", FFU_OP_DIVIDE, (ffu_node[]){x, y}, 2, 0, FFU_TYPE_INVALID, NULL, NULL);
+}
+
+ffu_node ffu_build_negate(ffu_builder *b, ffu_node x)
+{
+	return elementwise(b, "ffu_build_negate", FFU_OP_NEGATE, &x, 1, 0, FFU_TYPE_INVALID, NULL, NULL);
+}
+
+ffu_node ffu_build_inverse(ffu_builder *b, ffu_node x)
+{
+	return elementwise(b, "ffu_build_inverse", FFU_OP_INVERSE, &x, 1, 0, FFU_TYPE_INVALID, NULL, NULL);
+}
+
+ffu_node ffu_build_power(ffu_builder *b, ffu_node x, ffu_node e)
+{
+	return elementwise(b, "ffu_build_power", FFU_OP_POWER, (ffu_node[]){x, e}, 2, 0, FFU_TYPE_INVALID, NULL, NULL);
+}
+
+static void set_direction(ffu_inst *in, const void *arg)
+{
+	in->direction = *(const ffu_compare_dir *)arg;
+}
+
+ffu_node ffu_build_compare(ffu_builder *b, ffu_node x, ffu_node y, ffu_compare_direction dir)
+{
+	const char *call = "ffu_build_compare";
+	if (dir != FFU_COMPARE_EQ && dir != FFU_COMPARE_NE) {
+		if (ffu__bld_usable(b, call))
+			ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "direction %d is neither FFU_COMPARE_EQ nor FFU_COMPARE_NE", (int)dir);
+		return FFU_NODE_INVALID;
+	}
+	ffu_compare_dir d = dir == FFU_COMPARE_EQ ? FFU_CMP_EQ : FFU_CMP_NE;
+	return elementwise(b, call, FFU_OP_COMPARE, (ffu_node[]){x, y}, 2, 0, FFU_TYPE_PRED, set_direction, &d);
+}
+
+ffu_node ffu_build_select(ffu_builder *b, ffu_node p, ffu_node t, ffu_node f)
+{
+	return elementwise(b, "ffu_build_select", FFU_OP_SELECT, (ffu_node[]){p, t, f}, 3, 1, FFU_TYPE_INVALID, NULL,
+			   NULL);
+}
+
+ffu_node ffu_build_convert(ffu_builder *b, ffu_node x, const char *type)
+{
+	const char *call = "ffu_build_convert";
+	ffu_type t = type ? ffu__type_by_name(type, strlen(type)) : FFU_TYPE_INVALID;
+	if (t == FFU_TYPE_INVALID) {
+		if (ffu__bld_usable(b, call))
+			ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "unknown element type '%s'", type ? type : "(null)");
+		return FFU_NODE_INVALID;
+	}
+	return elementwise(b, call, FFU_OP_CONVERT, &x, 1, 0, t, NULL, NULL);
+}
+
+/* ---------------------------------------------------------------- layout */
+
+typedef struct dims_arg {
+	const int64_t *dims;
+	int n;
+	ffu_arena *arena;
+} dims_arg;
+
+static void set_dims(ffu_inst *in, const void *arg)
+{
+	const dims_arg *a = arg;
+	in->n_dims = a->n;
+	if (a->n > 0 && (in->dims = ffu__arena_alloc(a->arena, sizeof *in->dims * (size_t)a->n)))
+		memcpy(in->dims, a->dims, sizeof *in->dims * (size_t)a->n);
+	else if (a->n > 0)
+		in->n_dims = -1; /* out of memory: the verifier refuses a malformed list */
+}
+
+ffu_node ffu_build_broadcast(ffu_builder *b, ffu_node x, int rank, const int64_t *dims, const int64_t *map, int n_map)
+{
+	const char *call = "ffu_build_broadcast";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	ffu_inst *in = ffu__bld_operand(b, call, 0, x);
+	if (!in)
+		return FFU_NODE_INVALID;
+	if (n_map < 0 || n_map > FFU_MAX_RANK || (n_map > 0 && !map))
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "map must list 0..%d dimensions (n_map = %d%s)", FFU_MAX_RANK, n_map,
+			    n_map > 0 && !map ? ", map NULL" : "");
+	ffu_shape s;
+	const char *type = ffu__shape_is_array(&in->shape) ? ffu__type_name(in->shape.type) : "(tuple)";
+	if (!shape_arg(b, &s, type, rank, dims, call))
+		return FFU_NODE_INVALID;
+	dims_arg a = {map, n_map, &b->m->arena};
+	return ffu__bld_add(b, call, FFU_OP_BROADCAST, NULL, &s, &in, 1, set_dims, &a);
+}
+
+typedef struct slice_arg {
+	const int64_t *start, *limit, *stride;
+	int rank;
+} slice_arg;
+
+static void set_slice(ffu_inst *in, const void *arg)
+{
+	const slice_arg *a = arg;
+	for (int d = 0; d < a->rank; d++) {
+		in->slice_start[d] = a->start[d];
+		in->slice_limit[d] = a->limit[d];
+		in->slice_stride[d] = a->stride ? a->stride[d] : 1;
+	}
+}
+
+ffu_node ffu_build_slice(ffu_builder *b, ffu_node x, const int64_t *start, const int64_t *limit, const int64_t *stride)
+{
+	const char *call = "ffu_build_slice";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	ffu_inst *in = ffu__bld_operand(b, call, 0, x);
+	if (!in)
+		return FFU_NODE_INVALID;
+	ffu_shape s = in->shape;
+	slice_arg a = {start, limit, stride, ffu__shape_is_array(&s) ? s.rank : 0};
+	if (a.rank > 0 && (!start || !limit))
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "start and limit need one entry per dimension of '%%%s'", in->name);
+	/* the result's extent per dimension; ranges out of bounds are the verifier's to name */
+	for (int d = 0; d < a.rank; d++) {
+		int64_t lo = start[d], hi = limit[d], step = stride ? stride[d] : 1;
+		s.dims[d] = step >= 1 && lo >= 0 && hi >= lo ? (hi - lo) / step + ((hi - lo) % step != 0) : 0;
+	}
+	return ffu__bld_add(b, call, FFU_OP_SLICE, NULL, &s, &in, 1, set_slice, &a);
+}
+
+ffu_node ffu_build_concatenate(ffu_builder *b, const ffu_node *xs, int n, int dimension)
+{
+	const char *call = "ffu_build_concatenate";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	if (n < 1 || !xs)
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "needs at least one operand (n = %d%s)", n, xs ? "" : ", xs NULL");
+	ffu_inst **ops = calloc((size_t)n, sizeof *ops);
+	if (!ops)
+		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
+	ffu_node r = FFU_NODE_INVALID;
+	for (int j = 0; j < n; j++)
+		if (!(ops[j] = ffu__bld_operand(b, call, j, xs[j])))
+			goto out;
+	ffu_shape s = ops[0]->shape;
+	if (ffu__shape_is_array(&s) && dimension >= 0 && dimension < s.rank) {
+		int64_t sum = 0;
+		for (int j = 0; j < n; j++) {
+			const ffu_shape *o = &ops[j]->shape;
+			int64_t v = ffu__shape_is_array(o) && o->rank == s.rank ? o->dims[dimension] : 0;
+			sum = v > INT64_MAX - sum ? INT64_MAX : sum + v;
+		}
+		s.dims[dimension] = sum;
+	}
+	int64_t d = dimension;
+	dims_arg a = {&d, 1, &b->m->arena};
+	r = ffu__bld_add(b, call, FFU_OP_CONCATENATE, NULL, &s, ops, n, set_dims, &a);
+out:
+	free(ops);
+	return r;
+}
+
+ffu_node ffu_build_reshape(ffu_builder *b, ffu_node x, int rank, const int64_t *dims)
+{
+	const char *call = "ffu_build_reshape";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	ffu_inst *in = ffu__bld_operand(b, call, 0, x);
+	if (!in)
+		return FFU_NODE_INVALID;
+	ffu_shape s;
+	const char *type = ffu__shape_is_array(&in->shape) ? ffu__type_name(in->shape.type) : "(tuple)";
+	if (!shape_arg(b, &s, type, rank, dims, call))
+		return FFU_NODE_INVALID;
+	return ffu__bld_add(b, call, FFU_OP_RESHAPE, NULL, &s, &in, 1, NULL, NULL);
+}
+
+/* ---------------------------------------------------------------- reductions and tuples */
+
+/*
+ * The to_apply computation of a sum or product over `type`: `%sum` / `%product` (or
+ * `.<n>` if taken) with parameters `<name>.x`, `<name>.y` and ROOT `<name>.r`, made once
+ * per type and kind and placed before the entry (callees come first in a module).
+ */
+static ffu_computation *reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind kind)
+{
+	ffu_computation **slot = &b->reducers[type][kind];
+	if (*slot)
+		return *slot;
+	const char *base = kind == FFU_REDUCE_SUM ? "sum" : "product";
+	char name[64], px[96], py[96], pr[96];
+	if (ffu__bld_comp_name_taken(b, base))
+		ffu__bld_fresh_name(b, name, sizeof name, base, true);
+	else
+		snprintf(name, sizeof name, "%s", base);
+	snprintf(px, sizeof px, "%s.x", name);
+	snprintf(py, sizeof py, "%s.y", name);
+	snprintf(pr, sizeof pr, "%s.r", name);
+	if (ffu__bld_name_taken(b, px) || ffu__bld_name_taken(b, py) || ffu__bld_name_taken(b, pr))
+		return NULL; /* the user took one: reported as a name clash by the caller */
+	ffu_shape scalar = {.type = type};
+	ffu_computation *c = ffu__comp_new(b->m, name);
+	ffu_inst *x = c ? ffu__inst_new(c, FFU_OP_PARAMETER, px, &scalar, NULL, 0) : NULL;
+	ffu_inst *y = x ? ffu__inst_new(c, FFU_OP_PARAMETER, py, &scalar, NULL, 0) : NULL;
+	ffu_inst *r = y ? ffu__inst_new(c, kind == FFU_REDUCE_SUM ? FFU_OP_ADD : FFU_OP_MULTIPLY, pr, &scalar,
+					(ffu_inst *[]){x, y}, 2)
+			: NULL;
+	if (!r || !(c->params = ffu__arena_alloc(&b->m->arena, 2 * sizeof *c->params)) ||
+	    !ffu__sym_put(&b->names, x->name, x) || !ffu__sym_put(&b->names, y->name, y) ||
+	    !ffu__sym_put(&b->names, r->name, r))
+		return NULL;
+	y->index = 1;
+	c->params[0] = x;
+	c->params[1] = y;
+	c->n_params = 2;
+	c->root = r;
+	/* ffu__comp_new appended it after the entry: swap so the entry stays last */
+	ffu_computation **comps = b->m->comps;
+	int n = b->m->n_comps;
+	comps[n - 1] = comps[n - 2];
+	comps[n - 2] = c;
+	*slot = c;
+	return c;
+}
+
+typedef struct reduce_arg {
+	dims_arg dims;
+	ffu_computation *callee;
+	ffu_op fn;
+} reduce_arg;
+
+static void set_reduce(ffu_inst *in, const void *arg)
+{
+	const reduce_arg *a = arg;
+	set_dims(in, &a->dims);
+	in->callee = a->callee;
+	in->reduce_fn = a->fn;
+}
+
+ffu_node ffu_build_reduce(ffu_builder *b, ffu_node x, ffu_node init, const int64_t *dims, int n_dims,
+			  ffu_reduce_kind kind)
+{
+	const char *call = "ffu_build_reduce";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	ffu_inst *ops[2];
+	if (!(ops[0] = ffu__bld_operand(b, call, 0, x)) || !(ops[1] = ffu__bld_operand(b, call, 1, init)))
+		return FFU_NODE_INVALID;
+	if (kind != FFU_REDUCE_SUM && kind != FFU_REDUCE_PRODUCT)
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "kind %d is neither FFU_REDUCE_SUM nor FFU_REDUCE_PRODUCT", (int)kind);
+	if (n_dims < 0 || n_dims > FFU_MAX_RANK || (n_dims > 0 && !dims))
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "dims must list 0..%d dimensions (n_dims = %d%s)", FFU_MAX_RANK,
+			    n_dims, n_dims > 0 && !dims ? ", dims NULL" : "");
+	const ffu_shape *xs = &ops[0]->shape;
+	ffu_shape s = {.type = xs->type};
+	reduce_arg a = {{dims, n_dims, &b->m->arena}, NULL, kind == FFU_REDUCE_SUM ? FFU_OP_ADD : FFU_OP_MULTIPLY};
+	if (ffu__shape_is_array(xs)) {
+		/* the dimensions not folded, in order; invalid entries are the verifier's to name */
+		bool folded[FFU_MAX_RANK] = {false};
+		for (int i = 0; i < n_dims; i++)
+			if (dims[i] >= 0 && dims[i] < xs->rank)
+				folded[dims[i]] = true;
+		for (int d = 0; d < xs->rank; d++)
+			if (!folded[d])
+				s.dims[s.rank++] = xs->dims[d];
+		/* only a field array gets a to_apply: for others the verifier reports the type */
+		ffu_elem_kind k = ffu__shape_field(xs)->kind;
+		if (k != FFU_ELEM_UINT && k != FFU_ELEM_PRED && !(a.callee = reducer(b, xs->type, kind)))
+			return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call,
+				    "cannot create the %s computation (out of memory, or its names are taken)",
+				    kind == FFU_REDUCE_SUM ? "sum" : "product");
+	} else {
+		s = *xs;
+	}
+	return ffu__bld_add(b, call, FFU_OP_REDUCE, NULL, &s, ops, 2, set_reduce, &a);
+}
+
+ffu_node ffu_build_tuple(ffu_builder *b, const ffu_node *xs, int n)
+{
+	const char *call = "ffu_build_tuple";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	if (n < 0 || (n > 0 && !xs))
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "n = %d%s", n, n > 0 && !xs ? " with xs NULL" : " is negative");
+	ffu_inst **ops = calloc((size_t)n + 1, sizeof *ops);
+	ffu_shape *elems = ops && n ? ffu__arena_alloc(&b->m->arena, sizeof *elems * (size_t)n) : NULL;
+	ffu_node r = FFU_NODE_INVALID;
+	if (!ops || (n && !elems)) {
+		ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
+		goto out;
+	}
+	for (int j = 0; j < n; j++) {
+		if (!(ops[j] = ffu__bld_operand(b, call, j, xs[j])))
+			goto out;
+		elems[j] = ops[j]->shape; /* inst_new deep-copies the whole tuple shape */
+	}
+	ffu_shape s = {.type = FFU_TYPE_TUPLE, .n_elems = n, .elems = elems};
+	r = ffu__bld_add(b, call, FFU_OP_TUPLE, NULL, &s, ops, n, NULL, NULL);
+out:
+	free(ops);
+	return r;
+}
+
+ffu_node ffu_build_get_tuple_element(ffu_builder *b, ffu_node t, int index)
+{
+	const char *call = "ffu_build_get_tuple_element";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	ffu_inst *in = ffu__bld_operand(b, call, 0, t);
+	if (!in)
+		return FFU_NODE_INVALID;
+	const ffu_shape *ts = &in->shape;
+	/* out of range or not a tuple: keep the operand's shape, the verifier names the problem */
+	const ffu_shape *s = ts->type == FFU_TYPE_TUPLE && index >= 0 && index < ts->n_elems ? &ts->elems[index] : ts;
+	int64_t i = index;
+	return ffu__bld_add(b, call, FFU_OP_GET_TUPLE_ELEMENT, NULL, s, &in, 1, set_index, &i);
+}

@@ -1,0 +1,103 @@
+/*
+ * runtime/cl_launch.c: 1-D launches, planned by device/launch.c from the kernel's limits,
+ * the resolved profile and FIELDFUSE_WG_SIZE, and their events (see cl.h).
+ */
+#include "runtime/cl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/launch.h"
+#include "ocl/ocl.h"
+
+/* ---- launches ------------------------------------------------------------------------ */
+
+ffu_status ffu__cl_kernel_limits(ffu_cl *cl, cl_kernel k, ffu_kernel_limits *out, ffu_error *e)
+{
+	ffu_status st = ffu__caps_kernel(out, k, cl->dev.device, e);
+	if (st && e && !strstr(e->message, cl->dev.name)) {
+		size_t n = strlen(e->message);
+		snprintf(e->message + n, sizeof e->message - n, " on %s", cl->dev.name);
+	}
+	return st;
+}
+
+size_t ffu__cl_pick_wg(size_t n, size_t kernel_max, size_t device_max, size_t preferred)
+{
+	size_t limit = !kernel_max ? device_max : !device_max ? kernel_max : kernel_max < device_max ? kernel_max : device_max;
+	return ffu__launch_pick(n, FFU_WG_DEFAULT, limit, preferred);
+}
+
+ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_launch_events *ev, ffu_error *e)
+{
+	return ffu__cl_launch_at(cl, k, 0, n, wg, ev, e);
+}
+
+ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, size_t wg, ffu_launch_events *ev,
+			     ffu_error *e)
+{
+	ffu_kernel_limits lim;
+	ffu_status st;
+
+	if (ev)
+		memset(ev, 0, sizeof *ev);
+	if ((st = ffu__cl_kernel_limits(cl, k, &lim, e)))
+		return st;
+	return ffu__cl_launch_limited(cl, k, &lim, offset, n, wg, ev, e);
+}
+
+ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limits *lim, size_t offset, size_t n,
+				  size_t wg, ffu_launch_events *ev, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	ffu_launch_plan plan;
+	ffu_launch_request req = {.offset = offset, .n = n, .wg = wg};
+	cl_int err;
+
+	if (ev)
+		memset(ev, 0, sizeof *ev);
+	if (n == 0) {
+		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
+		goto out;
+	}
+	/* read at every launch: tests and users change it between runs of one process */
+	if (!wg && (st = ffu__launch_parse_wg(getenv("FIELDFUSE_WG_SIZE"), &req.env_wg, e)))
+		goto out;
+	if ((st = ffu__launch_plan(&plan, &cl->dev, lim, &cl->target.profile, &req, e)))
+		goto out;
+	if (plan.whole > 0) {
+		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &plan.whole, &plan.local, 0, NULL,
+			     ev ? &ev->ev[0] : NULL);
+		if (err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "%zu work-items in groups of %zu on %s",
+					 plan.whole, plan.local, cl->dev.name);
+			goto out;
+		}
+		if (ev)
+			ev->n = 1;
+	}
+	if (plan.tail > 0) { /* the tail, as groups of one: one extra work-group compile at most */
+		size_t at = offset + plan.whole, one = 1;
+		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &at, &plan.tail, &one, 0, NULL,
+			     ev ? &ev->ev[ev->n] : NULL);
+		if (err != CL_SUCCESS) {
+			st = ffu__err_cl(e, "clEnqueueNDRangeKernel", err, "tail of %zu work-items at offset %zu on %s",
+					 plan.tail, at, cl->dev.name);
+			goto out;
+		}
+		if (ev)
+			ev->n++;
+	}
+out:
+	return st;
+}
+
+void ffu__cl_launch_events_release(ffu_launch_events *ev)
+{
+	for (int i = 0; ev && i < ev->n; i++)
+		if (ev->ev[i])
+			clReleaseEvent(ev->ev[i]);
+	if (ev)
+		memset(ev, 0, sizeof *ev);
+}

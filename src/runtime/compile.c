@@ -1,0 +1,42 @@
+/* runtime/compile.c: the one compile path (see compile.h). */
+#include "runtime/compile.h"
+
+#include "passes/passes.h"
+#include "util/config.h"
+
+/* The only place pass options are made from compile options. */
+static ffu_pass_opts pass_opts(const ffu_cl *cl, const ffu_compile_opts *o)
+{
+	bool fuse = !o->no_fuse && (o->fusion_as_asked || !ffu__config()->disable_fusion);
+	return (ffu_pass_opts){.fuse = fuse,
+			       .max_params = cl ? cl->dev.max_kernel_args : o->max_params,
+			       .dump_after = o->dump_after,
+			       .dump_to = o->dump_to,
+			       .disable = o->disable && o->disable[0] ? o->disable : NULL};
+}
+
+ffu_status ffu__compile_module(ffu_module *m, const ffu_cl *cl, const ffu_compile_opts *o, ffu_error *e)
+{
+	static const ffu_compile_opts defaults = {0};
+	if (!m)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__compile_module: module is NULL");
+	if (!o)
+		o = &defaults;
+	ffu_status st = FFU_STATUS_OK;
+	if (!o->verified && (st = ffu__module_verify(m, o->file ? o->file : m->name, e)))
+		return st;
+	ffu_pass_opts po = pass_opts(cl, o);
+	return ffu__passes_run(m, &po, e);
+}
+
+ffu_status ffu__compile(ffu_exec **out, ffu_cl *cl, ffu_module *m, const ffu_compile_opts *o, ffu_error *e)
+{
+	if (!out || !cl)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__compile: %s is NULL", !out ? "out" : "context");
+	*out = NULL;
+	ffu_status st = ffu__compile_module(m, cl, o, e);
+	if (st)
+		return st;
+	ffu_exec_opts eo = {.no_sharing = o && o->no_buffer_reuse};
+	return ffu__exec_create_opts(out, cl, m, &eo, e);
+}
