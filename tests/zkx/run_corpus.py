@@ -196,7 +196,7 @@ def main():
     print(f"ZKX corpus: {len(sel)} programs ({manifest})")
     print(f"  parse (fieldfuse compile exits 0): {sum(parsed.values())}")
     print(f"  status run: {len(run_rows)}; run + check ok on PoCL: {n_run['pocl']}, on Rusticl: {n_run['rusticl']}"
-          + ("" if a.update or a.rusticl_every <= 1 else f" (every {a.rusticl_every}th run row)"))
+          + ("" if a.update or a.rusticl_every <= 1 else f" (1 in {a.rusticl_every} run rows)"))
     print(f"  not run: {sum(reasons.values())}, by recorded reason:")
     for why, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0])):
         print(f"    {n:4d}  {why}")
