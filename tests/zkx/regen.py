@@ -11,7 +11,8 @@ What it extracts, and how (nothing of ZKX is compiled or run):
 
 * The typed GoogleTest suites of the headers in SUITES. A header defines fixtures
   (`template <typename F> class FieldScalarBinaryTest`) whose `SetUpX()` methods build
-  `hlo_text_ = absl::Substitute(R"(...)", args...)`; the matching *_unittest.cc files list
+  `hlo_text_ = absl::Substitute(R"(...)", args...)` (or a plain `hlo_text_ = R"(...)"`;
+  a raw string of a header that no listed test uses is reported); the matching *_unittest.cc files list
   the types (`testing::Types<...>` + TYPED_TEST_SUITE) and the tests
   (`TYPED_TEST(Fixture, Name) { this->SetUpX(); ... }`). One program per (test, type).
   The args are resolved as ZKX computes them: `x_typename_` etc. from the fixture's SetUp()
@@ -309,8 +310,11 @@ def header_comment(lines):
 
 
 def gen_suites(src, programs):
+    used, raws = set(), {}
     for suite, hpath, ccs in SUITES:
         header = src.read(hpath)
+        for m in re.finditer(r'R"([^(\s]*)\((.*?)\)\1"', header, re.S):
+            raws.setdefault(m.group(2), f"{hpath}:{line_of(header, m.start())}")
         cls = classes(header)
         for ccpath in ccs:
             cc = src.read(ccpath)
@@ -325,10 +329,15 @@ def gen_suites(src, programs):
                     raise ValueError(f"{ccpath}:{tline}: expected one SetUp call, got {calls}")
                 body, moff = meths[calls[0]]
                 sm = re.search(r"absl::Substitute\(", body)
-                if not sm:
-                    raise ValueError(f"{hpath}: {calls[0]} has no Substitute")
-                args = split_args(body[sm.end():match_close(body, sm.end() - 1)])
+                if sm:
+                    args = split_args(body[sm.end():match_close(body, sm.end() - 1)])
+                else:  # a plain `hlo_text_ = R"(...)";`
+                    pm = re.search(r'hlo_text_ = (R"([^(\s]*)\(.*?\)\2")', body, re.S)
+                    if not pm:
+                        raise ValueError(f"{hpath}: {calls[0]} sets no hlo_text_")
+                    args = [pm.group(1)]
                 fmt = raw_string(args[0])
+                used.add(fmt)
                 hline = line_of(header, coff + moff)
                 fails = "expected_status_code_" in body
                 for cpp_type in tlists[suite_types[fixture]]:
@@ -354,6 +363,9 @@ def gen_suites(src, programs):
                            f"ZKX expects: {expect}"] + [f"note: {n}" for n in notes]
                     programs.append(dict(name=name, source=f"{hpath}:{hline}", expected="error" if fails else "ok",
                                          text=header_comment(hdr) + text))
+    for text, where in raws.items():
+        if text not in used:  # a SetUp no TYPED_TEST calls, or a raw string outside one
+            print(f"regen.py: warning: {where}: raw string not used by any listed test", file=sys.stderr)
 
 
 def switch_cases(flag_src, func):
