@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate tests/zkx/programs/ from ZKX's own test sources.
 
-usage: tests/zkx/regen.py ZKX [--zk-dtypes ZKD] [--out DIR]
+usage: tests/zkx/regen.py ZKX [--zk-dtypes ZKD] [--commit SHA] [--out DIR]
 
 ZKX is a checkout of github.com/fractalyze/zkx or a bare git mirror of it (read at HEAD
 with `git show`). The optional ZKD (a zk_dtypes checkout or mirror) checks the C++ type ->
@@ -456,9 +456,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("zkx", help="fractalyze/zkx checkout or bare git mirror")
     ap.add_argument("--zk-dtypes", help="fractalyze/zk_dtypes checkout or mirror: check the type names")
+    ap.add_argument("--commit", help="the ZKX commit, for a checkout that is not a git repository")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs"))
     a = ap.parse_args()
     src = Source(a.zkx)
+    if a.commit:
+        src.commit, src.date = a.commit, src.date or "date not known"
     pin = check_type_names(a.zk_dtypes, src) if a.zk_dtypes else None
     programs = []
     gen_suites(src, programs)
