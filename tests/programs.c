@@ -234,6 +234,50 @@ const test_program ffu_test_programs[] = {
 		"  %s = bn254_sf[N] add(%m, %d0)\n"
 		"  ROOT %r = (bn254_sf[N], bn254_sf[N]) tuple(%d, %s)\n"
 		"}\n", 1, 5},
+	/*
+	 * Moduli >= 2^255 (cl/mont256_full.cl): x*x - x, then + y (p - 1 + p - 1 carries out of
+	 * 2^256 here) and a product in the _mont form; random inputs are mostly >= 2^255, so
+	 * nearly every add and product takes the carry-out paths.
+	 */
+	{"seed_secp256k1_sf",
+		"HloModule seed_secp256k1_sf\n"
+		"ENTRY %main (x: secp256k1_sf[N], y: secp256k1_sf[N]) -> (secp256k1_sf[N], secp256k1_sf_mont[N]) {\n"
+		"  %x = secp256k1_sf[N] parameter(0)\n"
+		"  %y = secp256k1_sf[N] parameter(1)\n"
+		"  %m = secp256k1_sf[N] multiply(%x, %x)\n"
+		"  %s = secp256k1_sf[N] subtract(%m, %x)\n"
+		"  %a = secp256k1_sf[N] add(%s, %y)\n"
+		"  %am = secp256k1_sf_mont[N] convert(%a)\n"
+		"  %q = secp256k1_sf_mont[N] multiply(%am, %am)\n"
+		"  ROOT %r = (secp256k1_sf[N], secp256k1_sf_mont[N]) tuple(%s, %q)\n"
+		"}\n", 1, 5},
+	/* one inversion (each inlined Fermat chain costs seconds of PoCL compile) */
+	{"divide_secp256r1_bf",
+		"HloModule divide_secp256r1_bf\n"
+		"ENTRY %main (x: secp256r1_bf[N], y: secp256r1_bf[N]) -> (secp256r1_bf[N], secp256r1_bf[N]) {\n"
+		"  %x = secp256r1_bf[N] parameter(0)\n"
+		"  %y = secp256r1_bf[N] parameter(1)\n"
+		"  %d = secp256r1_bf[N] divide(%y, %x)\n"
+		"  %m = secp256r1_bf[N] multiply(%d, %x)\n"
+		"  ROOT %r = (secp256r1_bf[N], secp256r1_bf[N]) tuple(%d, %m)\n"
+		"}\n", 1, 2},
+	/* the other fields with a spare top bit (cl/mont256.cl as it is): one chain, one kernel each */
+	{"fields_255",
+		"HloModule fields_255\n"
+		"ENTRY %main (a: pallas_sf[N], b: vesta_bf[N], c: curve25519_bf[N], d: bn254_bf[N]) -> "
+		"(pallas_sf[N], vesta_bf[N], curve25519_bf[N], bn254_bf[N]) {\n"
+		"  %a = pallas_sf[N] parameter(0)\n"
+		"  %b = vesta_bf[N] parameter(1)\n"
+		"  %c = curve25519_bf[N] parameter(2)\n"
+		"  %d = bn254_bf[N] parameter(3)\n"
+		"  %a2 = pallas_sf[N] multiply(%a, %a)\n"
+		"  %b2 = vesta_bf[N] add(%b, %b)\n"
+		"  %c2 = curve25519_bf[N] multiply(%c, %c)\n"
+		"  %c3 = curve25519_bf[N] add(%c2, %c)\n"
+		"  %d2 = bn254_bf[N] multiply(%d, %d)\n"
+		"  %d3 = bn254_bf[N] negate(%d2)\n"
+		"  ROOT %r = (pallas_sf[N], vesta_bf[N], curve25519_bf[N], bn254_bf[N]) tuple(%a2, %b2, %c3, %d3)\n"
+		"}\n", 4, 6},
 	/* one inversion in the kernel: the CPU devices' wide kernel batches it in loops */
 	{"quotient_bn254_sf",
 		"HloModule quotient_bn254_sf\n"

@@ -1,13 +1,13 @@
 /*
  * tests/test_field_device.c: the OpenCL field templates (cl/mont31.cl, cl/m31.cl,
- * cl/goldilocks.cl, cl/mont256.cl and its 64-bit-limb variant cl/mont256_64.cl, and the
- * extensions' cl/ext2.cl, cl/ext4.cl, as emitted
- * by src/codegen/field_cl.c) against GMP, on both OpenCL implementations every device test
- * must pass on (PoCL and Rusticl). Owned by the fields engineer.
+ * cl/goldilocks.cl, cl/mont256.cl and its 64-bit-limb variant cl/mont256_64.cl with
+ * cl/mont256_full.cl for the moduli >= 2^255, and the extensions' cl/ext2.cl, cl/ext4.cl,
+ * as emitted by src/codegen/field_cl.c) against GMP, on both OpenCL implementations every
+ * device test must pass on (PoCL and Rusticl). Owned by the fields engineer.
  *
  * One program per device holds every field of the table, prime and extension (so the
  * instantiations must coexist: the template's #undefs are tested too) and one kernel per
- * op and field. Inputs:
+ * op for each field the test checks (field_set). Inputs:
  * the cross product of edge values plus random pairs, filled up to whole work-groups
  * (launch_count). A missing device fails, never skips. Criterion forks per test, so
  * each test creates its own OpenCL objects.
@@ -625,8 +625,39 @@ static void check_ext(ffu_cl *cl, cl_program prog, const char *selector, const c
 	ffu_error_clear(&e);
 }
 
-/* The test program: every template, the per-op test kernels for every field and extension. */
-static void program_source(ffu_strbuf *sb)
+/*
+ * Which fields a run checks. Its program still instantiates every template (so the
+ * instantiations must coexist and every template must build with the run's options); only
+ * the test kernels, which are most of a cold build's time, are limited to these fields.
+ *   EVERY_FIELD   every prime field and extension
+ *   BASE_FIELDS   every field but the 256-bit ones beyond one per arithmetic path of
+ *                 cl/mont256*.cl: bn254_sf (p < 2^255) and secp256k1_sf (p >= 2^255,
+ *                 cl/mont256_full.cl). For runs whose options do not change the 256-bit
+ *                 arithmetic (loads and stores, the extensions' containers).
+ *   MONT256       every 256-bit prime field: runs that change its arithmetic
+ *   MONT256_PATHS bn254_sf and secp256k1_sf: a 256-bit variant's loads and stores
+ */
+typedef enum { EVERY_FIELD, BASE_FIELDS, MONT256, MONT256_PATHS } field_set;
+
+static bool in_set(const ffu_field *f, field_set set)
+{
+	bool m256 = strcmp(f->cl_template, "mont256") == 0;
+	bool path = f->id == FFU_FIELD_BN254_SF || f->id == FFU_FIELD_SECP256K1_SF;
+	switch (set) {
+	case EVERY_FIELD:
+		return true;
+	case BASE_FIELDS:
+		return !m256 || path;
+	case MONT256:
+		return m256;
+	case MONT256_PATHS:
+		return path;
+	}
+	return false;
+}
+
+/* The test program: every template, the per-op test kernels for the fields of `set`. */
+static void program_source(ffu_strbuf *sb, field_set set)
 {
 	ffu__cl_emit_common(sb);
 	bool used[FFU_ELEM_COUNT] = {0};
@@ -640,6 +671,8 @@ static void program_source(ffu_strbuf *sb)
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
 		const ffu_field *f = ffu__field_get((ffu_field_id)id);
 		unsigned char cb[FFU_FIELD_MAX_BYTES];
+		if (!in_set(f, set))
+			continue;
 		addc_constant(f, c);
 		from_mpz(f, cb, c);
 		ffu__sb_printf(sb, "TEST_KERNELS(%s, ", f->name);
@@ -649,6 +682,8 @@ static void program_source(ffu_strbuf *sb)
 	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {
 		const ffu_field *x = ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i));
 		unsigned char cb[FFU_FIELD_MAX_BYTES];
+		if (!in_set(x, set))
+			continue;
 		ext_addc_constant(x, cb);
 		ffu__sb_printf(sb, "EXT_KERNELS(%s, %s, ", x->name, x->prime->name);
 		ffu__cl_emit_const(sb, x, cb);
@@ -658,12 +693,10 @@ static void program_source(ffu_strbuf *sb)
 }
 
 /*
- * Builds the program for every field with build options `options`, then checks every op of
- * every field on `selector`; with only_template set, only the prime fields of that
- * template are checked (the program still holds every field).
+ * Builds the program (every template, the kernels of `set`) with build options `options`,
+ * then checks every op of every field of `set` on `selector`.
  */
-static void run_device_for(const char *selector, const char *options, size_t random_pairs,
-			   const char *only_template)
+static void run_device_for(const char *selector, const char *options, size_t random_pairs, field_set set)
 {
 	ffu_error e = {0};
 	ffu_device_info dev;
@@ -674,7 +707,7 @@ static void run_device_for(const char *selector, const char *options, size_t ran
 	cr_assert_eq(st, FFU_STATUS_OK, "open %s: %s", selector, e.message);
 
 	ffu_strbuf sb = {0};
-	program_source(&sb);
+	program_source(&sb, set);
 	cr_assert_eq(ffu__sb_status(&sb, &e), FFU_STATUS_OK);
 
 	cl_program prog = NULL;
@@ -684,7 +717,7 @@ static void run_device_for(const char *selector, const char *options, size_t ran
 
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
 		const ffu_field *f = ffu__field_get((ffu_field_id)id);
-		if (only_template && strcmp(f->cl_template, only_template) != 0)
+		if (!in_set(f, set))
 			continue;
 		size_t sbytes = f->storage_bytes;
 		cr_assert_eq(ffu__cl_words(f) * 4, sbytes);
@@ -778,9 +811,10 @@ static void run_device_for(const char *selector, const char *options, size_t ran
 		free(b);
 		free(out);
 	}
-	for (int i = 0; i < FFU_FIELD_EXT_COUNT && !only_template; i++)
-		check_ext(&cl, prog, selector, options,
-			  ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i)), random_pairs);
+	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++)
+		if (in_set(ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i)), set))
+			check_ext(&cl, prog, selector, options,
+				  ffu__field_get((ffu_field_id)(FFU_FIELD_EXT_FIRST + i)), random_pairs);
 	ffu__cl_program_release(&prog);
 	ffu__sb_free(&sb);
 	ffu__cl_close(&cl);
@@ -789,7 +823,7 @@ static void run_device_for(const char *selector, const char *options, size_t ran
 
 static void run_device(const char *selector, const char *options, size_t random_pairs)
 {
-	run_device_for(selector, options, random_pairs, NULL);
+	run_device_for(selector, options, random_pairs, BASE_FIELDS);
 }
 
 Test(field_device, pocl, .timeout = 300)
@@ -800,6 +834,21 @@ Test(field_device, pocl, .timeout = 300)
 Test(field_device, rusticl, .timeout = 300)
 {
 	run_device(ffu_test_devices[1], NULL, RANDOM_PAIRS);
+}
+
+/*
+ * Every 256-bit field in the default build (the 32-bit limbs of cl/mont256.cl and
+ * cl/mont256_full.cl). The runs over all 13 256-bit fields get 600 s: cold on PoCL with
+ * the emulated carry chains, 3 minutes alone on the 2-core CI machine.
+ */
+Test(field_device, pocl_mont256, .timeout = 600)
+{
+	run_device_for(ffu_test_devices[0], NULL, RANDOM_PAIRS, MONT256);
+}
+
+Test(field_device, rusticl_mont256, .timeout = 600)
+{
+	run_device_for(ffu_test_devices[1], NULL, RANDOM_PAIRS, MONT256);
 }
 
 /* The wide vload8/vstore8 element accesses the code generator may ask for on GPUs. */
@@ -833,26 +882,26 @@ Test(field_device, rusticl_ext_w64, .timeout = 300)
  * the whole program again (every other template must build with the define), every op of
  * the 256-bit fields against GMP.
  */
-Test(field_device, pocl_limb64, .timeout = 300)
+Test(field_device, pocl_limb64, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, "mont256");
+	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, MONT256);
 }
 
-Test(field_device, rusticl_limb64, .timeout = 300)
+Test(field_device, rusticl_limb64, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[1], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, "mont256");
+	run_device_for(ffu_test_devices[1], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, MONT256);
 }
 
 /* On x86-64 the 64-bit limbs carry through 128-bit integers; the compare-based carries GPUs use, here too */
-Test(field_device, pocl_limb64_no_int128, .timeout = 300)
+Test(field_device, pocl_limb64_no_int128, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_NO_INT128", RANDOM_PAIRS, "mont256");
+	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_NO_INT128", RANDOM_PAIRS, MONT256);
 }
 
 Test(field_device, pocl_limb64_vector_loads, .timeout = 300)
 {
 	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_VECTOR_LOADS", RANDOM_PAIRS_VECTOR_LOADS,
-		       "mont256");
+		       MONT256_PATHS);
 }
 
 /*
@@ -860,14 +909,14 @@ Test(field_device, pocl_limb64_vector_loads, .timeout = 300)
  * compiler takes), with the chain instructions emulated in C: the chained add, sub,
  * product and squaring against GMP on two OpenCL implementations.
  */
-Test(field_device, pocl_carry_chains, .timeout = 300)
+Test(field_device, pocl_carry_chains, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[0], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, "mont256");
+	run_device_for(ffu_test_devices[0], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, MONT256);
 }
 
-Test(field_device, rusticl_carry_chains, .timeout = 300)
+Test(field_device, rusticl_carry_chains, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[1], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, "mont256");
+	run_device_for(ffu_test_devices[1], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, MONT256);
 }
 
 #ifdef FFU_PTX_CHECK
@@ -881,7 +930,7 @@ Test(field_device, nvptx_ptxas, .timeout = 300)
 {
 	ffu_strbuf sb = {0};
 	ffu_error e = {0};
-	program_source(&sb);
+	program_source(&sb, EVERY_FIELD);
 	cr_assert_eq(ffu__sb_status(&sb, &e), FFU_STATUS_OK);
 	char path[] = "/tmp/ffu_ptx_XXXXXX.cl";
 	int fd = mkstemps(path, 3);
@@ -945,6 +994,19 @@ Test(field_device, emitter_helpers)
 	s = ffu__sb_cstr(&sb4);
 	cr_assert(strstr(s, "#ifdef FFU_MONT256_LIMB64\n"));
 	cr_assert(strstr(s, "#define FP_PINV64 0xc2e1f593efffffffUL\n"), "%s", strstr(s, "FP_PINV64"));
+	/* p < 2^255: the templates as they are, nothing renamed (the generated text must not change) */
+	cr_assert_null(strstr(s, "mont256_full"));
+	cr_assert_null(strstr(s, "bn254_sf_hmul_"));
+	ffu__sb_free(&sb4);
+	/* p >= 2^255: the template's carry-dropping functions hidden, cl/mont256_full.cl after it */
+	ffu__cl_emit_field(&sb4, ffu__field_get(FFU_FIELD_SECP256K1_SF));
+	s = ffu__sb_cstr(&sb4);
+	const char *hide = strstr(s, "#define secp256k1_sf_mul secp256k1_sf_hmul_\n");
+	const char *tmpl = strstr(s, "cl/mont256.cl: device arithmetic template");
+	const char *unhide = strstr(s, "#undef secp256k1_sf_mul\n");
+	const char *full = strstr(s, "cl/mont256_full.cl: Montgomery arithmetic");
+	cr_assert(hide && tmpl && unhide && full && hide < tmpl && tmpl < unhide && unhide < full);
+	cr_assert(strstr(s, "#define secp256k1_sf_add secp256k1_sf_hadd_\n"));
 	ffu__sb_free(&sb4);
 	bool used[FFU_ELEM_COUNT] = {0};
 	used[FFU_FIELD_BN254_SF] = true;

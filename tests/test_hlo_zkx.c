@@ -291,6 +291,26 @@ Test(hlo_zkx, dialect_auto_by_std_name)
 	ffu__module_free(m);
 }
 
+/* The other zk_dtypes fields take the same three spellings (derived from fields.def). */
+Test(hlo_zkx, dialect_names_of_the_new_fields)
+{
+	const char *text =
+		"ENTRY %main {\n"
+		"  %x = secp256k1_sf[2] parameter(0)\n"
+		"  %s = secp256k1_sf_std[2] convert(%x)\n"
+		"  %y = pallas_bf_std[] parameter(1)\n"
+		"  %c = curve25519_sf_mont[] constant(1)\n"
+		"  ROOT %t = (secp256k1_sf_std[2], pallas_bf_std[], curve25519_sf_mont[]) tuple(%s, %y, %c)\n"
+		"}\n";
+	ffu_module *m = parse_auto_zkx(text, 3, 8);
+	cr_assert_eq(m->entry->params[0]->shape.type, FFU_TYPE_SECP256K1_SF_MONT);
+	cr_assert_eq(find_inst(m->entry, "s")->shape.type, FFU_TYPE_SECP256K1_SF);
+	cr_assert_eq(m->entry->params[1]->shape.type, FFU_TYPE_PALLAS_BF);
+	cr_assert_eq(find_inst(m->entry, "c")->shape.type, FFU_TYPE_CURVE25519_SF_MONT);
+	ffu__module_free(m);
+	free(round_trip(text));
+}
+
 Test(hlo_zkx, dialect_auto_by_mont_layout)
 {
 	/* ZKX of 2025-08: `{:MONT(false)}` marks a standard-form buffer, plain is Montgomery. */
@@ -336,6 +356,7 @@ Test(hlo_zkx, unsupported_is_not_malformed)
 		"ENTRY %e {\n  %x = babybear[8]{0:T(8)} parameter(0)\n}\n",
 		"ENTRY %e {\n  %x = babybear[4,2]{0,1} parameter(0)\n}\n",
 		"ENTRY %e {\n  %x = goldilocks3[4] parameter(0)\n}\n",
+		"ENTRY %e {\n  %x = secp256k1_g1_affine[4] parameter(0)\n}\n",
 		"ENTRY %e {\n  %x = babybearx4[4]{0:MONT(true)} parameter(0)\n}\n",
 		/* ZKX's opcodes and compare orders that fieldfuse lacks yet */
 		"ENTRY %e {\n  %x = babybear[4] parameter(0)\n  ROOT %f = babybear[4] fft(%x), fft_type=FFT, fft_length=4\n}\n",

@@ -134,13 +134,24 @@ static void run_case(ffu_cl *cl, const test_program *tp, const reference *r, lon
 	ffu_error_clear(&e);
 }
 
-/* Which programs a test runs: by name, or by the size of their fields. */
-typedef enum { ALL, BIG_FIELDS, SMALL_FIELDS } program_set;
+/*
+ * Which programs a test runs: by name, or by their fields. The 256-bit programs take most
+ * of a cold PoCL build's time, so they are two sets of their own (tests that the suite's
+ * parallel jobs run side by side): over ZKX's bn254_sf / bls12_381_sf, and over the other
+ * 256-bit fields (pallas, vesta, curve25519, secp256k1/r1, bn254_bf).
+ */
+typedef enum { ALL, SMALL_FIELDS, ZKX_256, OTHER_256 } program_set;
 
-/* Programs over the 256-bit fields: their kernels take most of a cold PoCL build's time. */
-static bool big_fields(const test_program *tp)
+static program_set set_of(const test_program *tp)
 {
-	return strstr(tp->text, "bn254") || strstr(tp->text, "bls12_381");
+	if (strstr(tp->text, "bn254_sf") || strstr(tp->text, "bls12_381_sf"))
+		return ZKX_256;
+	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		if (f->storage_bytes == 32 && strstr(tp->text, f->name))
+			return OTHER_256;
+	}
+	return SMALL_FIELDS;
 }
 
 /*
@@ -159,7 +170,7 @@ static void run_all_matching(const char *device, const char *name_part, program_
 	}
 	for (int p = 0; p < ffu_test_n_programs; p++) {
 		const test_program *tp = &ffu_test_programs[p];
-		if (!strstr(tp->name, name_part) || (set != ALL && big_fields(tp) != (set == BIG_FIELDS)))
+		if (!strstr(tp->name, name_part) || (set != ALL && set_of(tp) != set))
 			continue;
 		for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
 			if (ffu_test_program_max_n(tp) && lengths[l] > ffu_test_program_max_n(tp))
@@ -202,7 +213,12 @@ Test(pipeline, pocl, .timeout = 600)
 
 Test(pipeline, pocl_256bit, .timeout = 600)
 {
-	run_all_matching(ffu_test_devices[0], "", BIG_FIELDS, false);
+	run_all_matching(ffu_test_devices[0], "", ZKX_256, false);
+}
+
+Test(pipeline, pocl_256bit_other, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[0], "", OTHER_256, false);
 }
 
 Test(pipeline, rusticl, .timeout = 600)
@@ -212,7 +228,12 @@ Test(pipeline, rusticl, .timeout = 600)
 
 Test(pipeline, rusticl_256bit, .timeout = 600)
 {
-	run_all_matching(ffu_test_devices[1], "", BIG_FIELDS, false);
+	run_all_matching(ffu_test_devices[1], "", ZKX_256, false);
+}
+
+Test(pipeline, rusticl_256bit_other, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[1], "", OTHER_256, false);
 }
 
 /* 64-bit limbs where a 256-bit kernel runs in loops on a CPU (ffu__codegen_field_opts), not elsewhere */

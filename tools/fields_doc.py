@@ -46,8 +46,11 @@ def table(path):
         p = r['p']
         pinv = (-pow(p, -1, 2**32)) % 2**32
         dev = '2^%d' % r['devr'] if r['devr'] else '1 (canonical)'
-        out.append('| `%s` | 0x%x | %d | %d B | %d | %d | `cl/%s.cl` | %s | 2^%d | 0x%08x |' % (
-            r['name'], p, r['bits'], r['sbytes'], r['gen'], r['two'], r['tmpl'], dev, r['montr'], pinv))
+        tmpl = '`cl/%s.cl`' % r['tmpl']
+        if r['tmpl'] == 'mont256' and r['bits'] == 256:
+            tmpl += ' + `cl/mont256_full.cl`'  # no spare top bit: src/codegen/field_cl.c
+        out.append('| `%s` | 0x%x | %d | %d B | %d | %d | %s | %s | 2^%d | 0x%08x |' % (
+            r['name'], p, r['bits'], r['sbytes'], r['gen'], r['two'], tmpl, dev, r['montr'], pinv))
     out += ['', '| type | field | degree | W (u^d = W) | storage | 2-adicity of p^d - 1 | device template |',
             '|---|---|---|---|---|---|---|']
     for x in ext_rows(path):

@@ -76,6 +76,13 @@ static void inst_macros(ffu_strbuf *sb, inst k, bool undef)
 }
 
 /*
+ * The functions of cl/mont256.cl and cl/mont256_64.cl that need p < 2^255: for a modulus with
+ * its top bit set they are emitted under hidden names (<name>_h<fn>_) and cl/mont256_full.cl
+ * defines them again (it says why), so the other fields' text stays as it was.
+ */
+static const char *const full_width_fns[] = {"csub_", "add", "mul", "sqr", "to_mont", "from_mont"};
+
+/*
  * A prime field's instantiation. One-word fields get FP_P / FP_R2, multi-word fields
  * FP_P<k> / FP_R2_<k>, as the templates expect (cl/mont31.cl, cl/mont256.cl); k: which
  * instance (only templates that say they have one get other than the plain one).
@@ -110,6 +117,10 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 		append_cl(sb, "word31");
 	/* 256-bit fields: the 64-bit-limb variant where FFU_MONT256_LIMB64 is defined */
 	bool limb64 = strcmp(f->cl_template, "mont256") == 0;
+	/* p >= 2^255: no spare top bit; cl/mont256_full.cl replaces what assumes one */
+	bool full = limb64 && f->bits == 256;
+	for (size_t i = 0; full && i < sizeof full_width_fns / sizeof full_width_fns[0]; i++)
+		ffu__sb_printf(sb, "#define %s_%s %s_h%s_\n", name, full_width_fns[i], name, full_width_fns[i]);
 	if (limb64) {
 		ffu__sb_append(sb, "#ifdef FFU_MONT256_LIMB64\n");
 		append_cl(sb, "mont256_64");
@@ -118,6 +129,10 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 	append_cl(sb, f->cl_template);
 	if (limb64)
 		ffu__sb_append(sb, "#endif\n");
+	for (size_t i = 0; full && i < sizeof full_width_fns / sizeof full_width_fns[0]; i++)
+		ffu__sb_printf(sb, "#undef %s_%s\n", name, full_width_fns[i]);
+	if (full)
+		append_cl(sb, "mont256_full");
 	/* canonical-form templates share sqr and the identity conversions: cl/canonical.cl */
 	if (f->dev_radix_bits == 0)
 		append_cl(sb, "canonical");

@@ -11,6 +11,8 @@
  *   from cl/fp_ops.cl _one_m, _pow_u32, _pow_u64, _inv (Montgomery form in and out).
  *   The 256-bit fields' template has a 64-bit-limb variant (cl/mont256_64.cl, chosen by
  *   FFU_MONT256_LIMB64 / ffu__cl_emit_fields_opts) with the same functions and results.
+ *   Both need p < 2^255; for a 256-bit modulus (secp256k1/r1) cl/mont256_full.cl follows
+ *   the template and replaces its add, mul, sqr, to_mont and from_mont (same API).
  *   Buffers are `__global uint *`, ffu__cl_words(f) words per element. Prime fields and
  *   extensions are instantiated: a _mont type computes with its base field's functions.
  * An extension (cl/ext2.cl, cl/ext4.cl; f->base is the extension itself) has the same

@@ -39,6 +39,11 @@ static const char *const zkx_only_types[] = {
 	"goldilocksx3", "bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g2_affine",
 	"bn254_g2_jacobian", "bn254_g2_xyzz", "s1", "s2", "s4", "s8", "s16", "s32", "s64", "u1", "u2",
 	"u4", "u8", "u16",
+	/* zk_dtypes 0.0.17's other curves: their fields are rows of fields.def, the points are not */
+	"pallas_g1_affine", "pallas_g1_jacobian", "pallas_g1_xyzz", "vesta_g1_affine", "vesta_g1_jacobian",
+	"vesta_g1_xyzz", "secp256k1_g1_affine", "secp256k1_g1_jacobian", "secp256k1_g1_xyzz",
+	"secp256r1_g1_affine", "secp256r1_g1_jacobian", "secp256r1_g1_xyzz", "ed25519_g1_affine",
+	"ed25519_g1_extended",
 };
 
 static bool is_field_type(ffu_type t)

@@ -717,6 +717,34 @@ static bool is_read(const gen *g, int i)
 	return false;
 }
 
+static bool wide(ffu_type t)
+{
+	return fld(t)->prime && fld(t)->prime->nlimbs == 4;
+}
+
+/*
+ * The program's type, uniform over `types` unless grouped: then the 256-bit types together
+ * weigh as much as WIDE_WEIGHT types (two fields and their _mont twins, the mix before the
+ * other zk_dtypes fields came), so that more 256-bit fields spread the 256-bit programs
+ * over more fields instead of making more of them (they dominate a soak's compile time).
+ */
+enum { WIDE_WEIGHT = 4 };
+static ffu_type pick_type(gen *g, const ffu_type *types, int nt, bool grouped)
+{
+	int nwide = 0;
+	for (int i = 0; i < nt; i++)
+		nwide += wide(types[i]);
+	if (!grouped || nwide == 0 || nwide == nt)
+		return types[pick(g, (unsigned)nt)];
+	unsigned r = pick(g, (unsigned)(nt - nwide + WIDE_WEIGHT));
+	bool want_wide = r >= (unsigned)(nt - nwide);
+	unsigned k = want_wide ? pick(g, (unsigned)nwide) : r;
+	for (int i = 0; i < nt; i++)
+		if (wide(types[i]) == want_wide && k-- == 0)
+			return types[i];
+	return types[0];
+}
+
 /* One program's instructions into g->sb; its outputs into g->outs. */
 static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 {
@@ -728,10 +756,10 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 	g->max_elems = o && o->max_elems > 0 ? o->max_elems : DEFAULT_ELEMS;
 	g->max_steps = o && o->max_steps > 0 ? o->max_steps : DEFAULT_STEPS;
 	g->cheap = o && o->cheap;
-	g->t = nt ? types[pick(g, (unsigned)nt)] : FFU_TYPE_BABYBEAR;
+	g->t = nt ? pick_type(g, types, nt, !(o && o->types)) : FFU_TYPE_BABYBEAR;
 	/* 256-bit programs compile several times slower: half of them (cheap: 7 in 8) become a
 	   31-bit field */
-	if (fld(g->t)->prime && fld(g->t)->prime->nlimbs == 4 && !(o && o->types) && !chance(g, g->cheap ? 8 : 2))
+	if (wide(g->t) && !(o && o->types) && !chance(g, g->cheap ? 8 : 2))
 		g->t = fld(g->t)->kind == FFU_ELEM_MONT ? FFU_TYPE_BABYBEAR_MONT : FFU_TYPE_BABYBEAR;
 	const ffu_field *f = fld(g->t);
 	g->twin = f->kind == FFU_ELEM_PRIME ? (ffu_type)(g->t + FFU_FIELD_COUNT)
