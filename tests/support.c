@@ -31,8 +31,13 @@ __attribute__((constructor)) static void pick_test_devices(void)
 
 bool ffu_test_full(void)
 {
-	const char *v = getenv("FFU_TEST_FULL");
-	return v && strcmp(v, "1") == 0;
+	/* read once: the counts are macros that loops re-evaluate every iteration */
+	static int full = -1;
+	if (full < 0) {
+		const char *v = getenv("FFU_TEST_FULL");
+		full = v && strcmp(v, "1") == 0;
+	}
+	return full;
 }
 
 size_t ffu_test_count(size_t quick, size_t full)
