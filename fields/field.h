@@ -158,6 +158,10 @@ void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e);
    extension (fields/ext.c); inverse(0) = 0 as in ZKX. */
 void ffu__fp_inv(const ffu_field *f, void *out, const void *a);
 
+/* The primitive 2^log_n-th root of unity of the prime field under f (f->prime) that ZKX
+   uses, g^((p - 1) / 2^log_n), as canonical storage bytes of that prime field (fields/roots.c).
+   False when log_n exceeds the prime's two-adicity or f is an integer type. */
+bool ffu__fp_root_of_unity(const ffu_field *f, int log_n, void *out);
 bool ffu__fp_is_zero(const ffu_field *f, const void *a);
 bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b);
 /* v mod p (an extension: the constant coefficient, the others 0) */

@@ -27,10 +27,11 @@ const ffu_kernel_desc *ffu__fusion_kernel(const ffu_fusion_kernels *f, ffu_kerne
 	return NULL;
 }
 
-/* A new descriptor with room for n_args slots; NULL when out of memory. */
-static ffu_kernel_desc *add(ffu_fusion_kernels *fk, ffu_kernel_role role, int k, const char *suffix, int lanes,
+ffu_kernel_desc *ffu__kernel_add(ffu_fusion_kernels *fk, ffu_kernel_role role, int k, const char *suffix, int lanes,
 			    int n_args)
 {
+	if (fk->n_kernels == FFU_MAX_FUSION_KERNELS)
+		return NULL;
 	ffu_kernel_desc *d = &fk->kernels[fk->n_kernels];
 	memset(d, 0, sizeof *d);
 	if (!(d->args = calloc((size_t)n_args + 1, sizeof *d->args)))
@@ -42,7 +43,7 @@ static ffu_kernel_desc *add(ffu_fusion_kernels *fk, ffu_kernel_role role, int k,
 	return d;
 }
 
-static void slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ffu_field *f)
+void ffu__kernel_slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ffu_field *f)
 {
 	d->args[d->n_args++] = (ffu_kernel_arg){kind, index, f};
 }
@@ -51,7 +52,7 @@ static void slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ffu_fie
 static void slots(ffu_kernel_desc *d, ffu_arg_kind kind, int n)
 {
 	for (int i = 0; i < n; i++)
-		slot(d, kind, i, NULL);
+		ffu__kernel_slot(d, kind, i, NULL);
 }
 
 bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, int wide_lanes)
@@ -61,13 +62,13 @@ bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, in
 	fk->fusion = fusion;
 	ffu_kernel_desc *d;
 	if (wide_lanes > 1) {
-		if (!(d = add(fk, FFU_KERNEL_WIDE, k, "_wide", wide_lanes, n_in + n_out + 1)))
+		if (!(d = ffu__kernel_add(fk, FFU_KERNEL_WIDE, k, "_wide", wide_lanes, n_in + n_out + 1)))
 			return false;
 		slots(d, FFU_ARG_INPUT, n_in);
 		slots(d, FFU_ARG_OUTPUT, n_out);
-		slot(d, FFU_ARG_STRIDE, 0, NULL);
+		ffu__kernel_slot(d, FFU_ARG_STRIDE, 0, NULL);
 	}
-	if (!(d = add(fk, FFU_KERNEL_LOOP, k, "", 1, n_in + n_out)))
+	if (!(d = ffu__kernel_add(fk, FFU_KERNEL_LOOP, k, "", 1, n_in + n_out)))
 		return false;
 	slots(d, FFU_ARG_INPUT, n_in);
 	slots(d, FFU_ARG_OUTPUT, n_out);
@@ -82,25 +83,25 @@ bool ffu__kernels_reduction(ffu_fusion_kernels *fk, const ffu_inst *fusion, int 
 	fk->fusion = fusion;
 	fk->reduction = true;
 	for (int t = 0; t < 2; t++) {
-		ffu_kernel_desc *d = add(fk, t ? FFU_KERNEL_TAIL : FFU_KERNEL_STAGE1, k, t ? "_tail" : "", t ? 1 : unroll,
+		ffu_kernel_desc *d = ffu__kernel_add(fk, t ? FFU_KERNEL_TAIL : FFU_KERNEL_STAGE1, k, t ? "_tail" : "", t ? 1 : unroll,
 					 n_in + 2 * n_out + 3);
 		if (!d)
 			return false;
 		slots(d, FFU_ARG_INPUT, n_in);
 		slots(d, FFU_ARG_PARTIAL_OUT, n_out);
 		for (int o = 0; o < n_out; o++)
-			slot(d, FFU_ARG_LOCAL, o, ffu__shape_field(&outs[o]->shape));
-		slot(d, FFU_ARG_R, 0, NULL);
-		slot(d, FFU_ARG_GF, 0, NULL);
-		slot(d, FFU_ARG_G, 0, NULL);
+			ffu__kernel_slot(d, FFU_ARG_LOCAL, o, ffu__shape_field(&outs[o]->shape));
+		ffu__kernel_slot(d, FFU_ARG_R, 0, NULL);
+		ffu__kernel_slot(d, FFU_ARG_GF, 0, NULL);
+		ffu__kernel_slot(d, FFU_ARG_G, 0, NULL);
 	}
-	ffu_kernel_desc *d = add(fk, FFU_KERNEL_FINAL, k, "_final", 1, n_in + 2 * n_out + 1);
+	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_FINAL, k, "_final", 1, n_in + 2 * n_out + 1);
 	if (!d)
 		return false;
 	slots(d, FFU_ARG_INPUT, n_in);
 	slots(d, FFU_ARG_PARTIAL_IN, n_out);
 	slots(d, FFU_ARG_OUTPUT, n_out);
-	slot(d, FFU_ARG_G, 0, NULL);
+	ffu__kernel_slot(d, FFU_ARG_G, 0, NULL);
 	return true;
 }
 
@@ -125,6 +126,18 @@ void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d)
 			break;
 		case FFU_ARG_PARTIAL_IN:
 			ffu__sb_printf(sb, "%s__global const uint *restrict part%d", sep, a->index);
+			break;
+		case FFU_ARG_SCRATCH_IN:
+			ffu__sb_printf(sb, "%s__global const uint *restrict src", sep);
+			break;
+		case FFU_ARG_SCRATCH_OUT:
+			ffu__sb_printf(sb, "%s__global uint *restrict dst", sep);
+			break;
+		case FFU_ARG_TWIDDLES:
+			ffu__sb_printf(sb, "%s__global const uint *restrict tw", sep);
+			break;
+		case FFU_ARG_TWIDDLES_OUT:
+			ffu__sb_printf(sb, "%s__global uint *restrict tw", sep);
 			break;
 		case FFU_ARG_LOCAL:
 			/* values in their device type: u32/u64/pred their own, fields their base's */

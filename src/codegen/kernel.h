@@ -30,6 +30,10 @@ typedef enum ffu_arg_kind {
 	FFU_ARG_R,           /* ulong: reduced elements per output element */
 	FFU_ARG_GF,          /* ulong: stage 1's whole chunks per output element */
 	FFU_ARG_G,           /* ulong: partials per output element */
+	FFU_ARG_SCRATCH_IN,  /* an NTT pass's source: scratch buffer `index` (0 or 1) of the fusion */
+	FFU_ARG_SCRATCH_OUT, /* an NTT pass's destination: scratch buffer `index` */
+	FFU_ARG_TWIDDLES,    /* the NTT's twiddle table, read (passes) */
+	FFU_ARG_TWIDDLES_OUT,/* the same, written (the twiddle kernel) */
 } ffu_arg_kind;
 
 typedef struct ffu_kernel_arg {
@@ -45,12 +49,19 @@ typedef enum ffu_kernel_role {
 	FFU_KERNEL_STAGE1, /* reduction, the whole chunks: work-groups of wg, `lanes` elements each */
 	FFU_KERNEL_TAIL,   /* reduction, the rest: one work-group per output element */
 	FFU_KERNEL_FINAL,  /* reduction, stage 2: one work-item per output element */
+	FFU_KERNEL_FFT_TWIDDLES, /* NTT: fills the twiddle table (codegen/fft.c: items work-items) */
+	FFU_KERNEL_FFT_PASS,     /* NTT: pass `pass` over memory, `items` work-items */
 } ffu_kernel_role;
+
+enum { FFU_MAX_FUSION_KERNELS = 16 }; /* an NTT: its twiddle kernel and up to 15 passes */
 
 typedef struct ffu_kernel_desc {
 	char name[40];
 	ffu_kernel_role role;
 	int lanes;             /* WIDE: elements per work-item; STAGE1: elements per work-item (unrolled); else 1 */
+	int pass;              /* FFT_PASS: the pass's number, 0 first */
+	size_t items;          /* FFT_*: work-items of its launch (fixed by the shape) */
+	bool once;             /* FFT_TWIDDLES of the roots: run once, when the executable is made */
 	ffu_kernel_arg *args;
 	int n_args;
 } ffu_kernel_desc;
@@ -60,7 +71,10 @@ typedef struct ffu_kernel_desc {
 typedef struct ffu_fusion_kernels {
 	const ffu_inst *fusion;
 	bool reduction;
-	ffu_kernel_desc kernels[3];
+	bool fft;                  /* an NTT fusion (codegen/fft.c): twiddles, then passes */
+	size_t scratch_bytes;      /* fft: bytes of each scratch buffer its passes use (0: none) */
+	size_t twiddle_bytes;      /* fft: bytes of the twiddle table */
+	ffu_kernel_desc kernels[FFU_MAX_FUSION_KERNELS];
 	int n_kernels;
 } ffu_fusion_kernels;
 
@@ -82,6 +96,11 @@ const ffu_kernel_desc *ffu__fusion_kernel(const ffu_fusion_kernels *f, ffu_kerne
 bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, int wide_lanes);
 bool ffu__kernels_reduction(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, const ffu_inst *const *outs,
 			    int n_out, int unroll);
+/* A new descriptor of fk: kernel ffu_k<k><suffix> with room for n_args slots (filled with
+   ffu__kernel_slot); NULL when out of memory. */
+ffu_kernel_desc *ffu__kernel_add(ffu_fusion_kernels *fk, ffu_kernel_role role, int k, const char *suffix, int lanes,
+				 int n_args);
+void ffu__kernel_slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ffu_field *f);
 /* "__kernel void <name>(<slots>)\n{\n": the signature, printed from the descriptor. */
 void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d);
 

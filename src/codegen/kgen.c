@@ -141,8 +141,9 @@ void ffu__kgen_plan(kgen *g)
 {
 	for (int id = g->fc->n_insts - 1; id >= 0 && !g->oom; id--) {
 		const ffu_inst *in = g->fc->insts[id];
-		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE)
-			continue; /* outputs: their operands were requested by the caller */
+		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE || in->op == FFU_OP_FFT)
+			continue; /* outputs: their operands were requested by the caller; an fft's
+				     result is the last pass's value (codegen/fft.c) */
 		for (int vn = g->first[id]; vn >= 0 && !g->oom; vn = g->v[vn].next) {
 			if (!ffu__grow((void **)&g->opv, &g->capopv, g->nopv + in->n_operands + 1, sizeof *g->opv)) {
 				g->oom = true;
@@ -512,21 +513,33 @@ static void emit_special(kgen *g, int vn)
 	}
 }
 
-/* Loads parameter `in` at the value's index into c and/or m form. */
+/* The stored value read by a load: parameter `in` at the value's index, or an fft's result,
+   which the last NTT pass hands its store function as `fv` (codegen/fft.c), in storage form. */
+static void print_src(kgen *g, int vn, const ffu_field *ft)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	if (in->op == FFU_OP_FFT)
+		ffu__body_printf(g->b, "fv");
+	else
+		ffu__body_printf(g->b, "%F(in%lld, %I)", ft, "load", (long long)in->index, g->v[vn].ix);
+}
+
+/* Loads parameter (or fft result) `in` at the value's index into c and/or m form. */
 static void emit_load(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = ffu__shape_field(&in->shape);
-	const int ix = g->v[vn].ix;
 	if (is_int(f)) {
 		ffu__kgen_decl(g, vn, 'c');
-		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f, "load", (long long)in->index, ix);
+		print_src(g, vn, f);
+		ffu__body_printf(g->b, ";\n");
 		ffu__kgen_set_form(g, vn, 'c');
 		return;
 	}
 	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
 		ffu__kgen_decl(g, vn, 'm');
-		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f->base, "load", (long long)in->index, ix);
+		print_src(g, vn, f->base);
+		ffu__body_printf(g->b, ";\n");
 		ffu__kgen_set_form(g, vn, 'm');
 		return;
 	}
@@ -536,11 +549,14 @@ static void emit_load(kgen *g, int vn)
 		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f->base, one, 1);
 		ffu__fp_convert(f->base, rinv, f, one);
-		ffu__body_printf(g->b, "%F(%F(in%lld, %I), ", f->base, "mul", f->base, "load", (long long)in->index, ix);
+		ffu__body_printf(g->b, "%F(", f->base, "mul");
+		print_src(g, vn, f->base);
+		ffu__body_printf(g->b, ", ");
 		emit_const(g, f->base, rinv);
 		ffu__body_printf(g->b, ");\n");
 	} else {
-		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f, "load", (long long)in->index, ix);
+		print_src(g, vn, f);
+		ffu__body_printf(g->b, ";\n");
 	}
 	ffu__kgen_set_form(g, vn, 'c');
 }
@@ -605,6 +621,12 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 		else
 			emit_linear(g, vn);
 		return FFU_STATUS_OK;
+	case FFU_KIND_TRANSFORM:
+		/* the fusion pass lets an fft's result be read element-wise only */
+		if (g->v[vn].ix != IX_MAIN)
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s read at another index", in->name);
+		emit_load(g, vn);
+		return FFU_STATUS_OK;
 	default:
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s inside a fusion", ffu__ops[in->op].keyword);
 	}
@@ -639,26 +661,47 @@ ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
 	return FFU_STATUS_OK;
 }
 
-/* Stores value vn as output o (of type f, the output instruction's type) at the kernel's index. */
-void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
+/* Prints value vn in the storage form of type f (what `<base>_store` writes for f): the
+   m form of a _mont type stored as the device's Montgomery form, else the canonical value
+   (times R_mont for the other _mont types). */
+static void emit_storage_value(kgen *g, const ffu_field *f, int vn)
 {
-	vn = ffu__kgen_resolve(g, vn);
 	const ffu_field *fs = type_field(f);
 	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
 		ffu__kgen_need(g, vn, 'm');
-		ffu__body_printf(g->b, "\t%F(out%d, %I, %L);\n", fs, "store", o, IX_MAIN, 'm', vn);
+		ffu__body_printf(g->b, "%L", 'm', vn);
 		return;
 	}
 	ffu__kgen_need(g, vn, 'c');
 	if (f->kind == FFU_ELEM_MONT) {
 		unsigned char r[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
-		ffu__body_printf(g->b, "\t%F(out%d, %I, %F(%L, ", fs, "store", o, IX_MAIN, fs, "mul", 'c', vn);
+		ffu__body_printf(g->b, "%F(%L, ", fs, "mul", 'c', vn);
 		emit_const(g, f->base, r);
-		ffu__body_printf(g->b, "));\n");
+		ffu__body_printf(g->b, ")");
 		return;
 	}
-	ffu__body_printf(g->b, "\t%F(out%d, %I, %L);\n", fs, "store", o, IX_MAIN, 'c', vn);
+	ffu__body_printf(g->b, "%L", 'c', vn);
+}
+
+/* Stores value vn as output o (of type f, the output instruction's type) at the kernel's index. */
+void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
+{
+	vn = ffu__kgen_resolve(g, vn);
+	/* conversions first, on lines of their own */
+	ffu__kgen_need(g, vn, f->kind == FFU_ELEM_MONT && mont_is_dev(f) ? 'm' : 'c');
+	ffu__body_printf(g->b, "\t%F(out%d, %I, ", type_field(f), "store", o, IX_MAIN);
+	emit_storage_value(g, f, vn);
+	ffu__body_printf(g->b, ");\n");
+}
+
+void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn)
+{
+	vn = ffu__kgen_resolve(g, vn);
+	ffu__kgen_need(g, vn, f->kind == FFU_ELEM_MONT && mont_is_dev(f) ? 'm' : 'c');
+	ffu__body_printf(g->b, "\treturn ");
+	emit_storage_value(g, f, vn);
+	ffu__body_printf(g->b, ";\n");
 }
 
 ffu_status ffu__kgen_init(kgen *g, const ffu_computation *fc, const char *main_ix, ffu_error *e)

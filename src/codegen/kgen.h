@@ -17,6 +17,8 @@
 #include "ir/ir.h"
 #include "util/strbuf.h"
 
+typedef struct ffu_target ffu_target; /* device/target.h */
+
 enum { IX_MAIN = 0, IX_ZERO = 1 }; /* index variables every kernel has: i, and 0 for scalars */
 
 typedef struct val {
@@ -72,6 +74,8 @@ void ffu__kgen_set_form(kgen *g, int vn, char form);
 int ffu__kgen_resolve(const kgen *g, int vn);
 /* Stores value vn as output o (of type f) at the kernel's index, converting as f needs. */
 void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn);
+/* "return <vn in f's storage form>;": what a load of type f would have read (codegen/fft.c). */
+void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn);
 /* The OpenCL type of values of f ("babybear_t", "u32_t"), into buf. */
 const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64]);
 /* A fusion's outputs: the root's tuple operands, or the root; their count. */
@@ -81,4 +85,7 @@ int ffu__kgen_outputs(const ffu_computation *fc, const ffu_inst *const **outs);
 ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
 				       bool serial_fold, ffu_error *e);
 
+/* fft.c: an NTT fusion's kernels (kind kFft): its twiddle kernel and passes, for target t. */
+ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
+				 const ffu_target *t, ffu_error *e);
 #endif

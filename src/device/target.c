@@ -17,6 +17,17 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	 */
 	t->fold = t->cls == FFU_DEVICE_CLASS_CPU ? FFU_FOLD_SERIAL : FFU_FOLD_TREE;
 	t->ext_w64 = t->cls == FFU_DEVICE_CLASS_CPU;
+	/*
+	 * The NTT (codegen/fft.c): each pass over memory is one radix-2^r step per work-item
+	 * in registers, so a larger radix means fewer passes but more registers and code per
+	 * work-item. CPUs (PoCL vectorises across work-items; registers spill to L1 cheaply):
+	 * radix 32 for 31-bit fields (a 2^20 transform in 4 passes), 16 for Goldilocks, 8 for
+	 * 256-bit fields and extensions (whose straight-line products also cost build time).
+	 * GPUs: radix 16 / 8 / 4, to keep a work-item's values in registers.
+	 */
+	static const int cpu[3] = {5, 4, 3}, gpu[3] = {4, 3, 2};
+	for (int i = 0; i < 3; i++)
+		t->fft_log_radix[i] = t->cls == FFU_DEVICE_CLASS_CPU ? cpu[i] : gpu[i];
 }
 
 /* Everything but the profile, which the caller has filled. */

@@ -12,8 +12,9 @@
  *
  * What decides what:
  *   device class (CL_DEVICE_TYPE_CPU or not): the reductions' work-group fold (serial on a
- *     CPU, a tree elsewhere) and the 64-bit containers of the extensions over the 31-bit
- *     fields (CPUs); FIELDFUSE_LANES, `tune --lanes` and the override change neither;
+ *     CPU, a tree elsewhere), the 64-bit containers of the extensions over the 31-bit
+ *     fields (CPUs) and the NTT's radix per pass; FIELDFUSE_LANES, `tune --lanes` and the
+ *     override change none of them;
  *   profile.lanes: elements per work-item of the wide kernels, 1 = none (codegen.h);
  *   profile.wg, wg_tuned: the automatic work-group size (device/launch.h);
  *   profile.vector_width, limb_bits, no_ptx: the build options and the carry chains.
@@ -60,6 +61,9 @@ typedef struct ffu_target {
 	ffu_device_class cls;
 	ffu_fold fold;
 	bool ext_w64;             /* extensions over 31-bit fields in 64-bit containers (field_cl.h) */
+	/* log2 of the NTT's radix per pass over memory (codegen/fft.c), by the element's storage:
+	   [0] up to 4 bytes, [1] up to 8, [2] larger (256-bit fields, extensions) */
+	int fft_log_radix[3];
 	const char *carries;      /* "ptx", "portable" or "none" (ffu__profile_carries) */
 	char build_options[96];   /* ffu__profile_build_options: prepended to every build */
 } ffu_target;

@@ -43,7 +43,7 @@ static bool zkx_opcode(const ffu_token *t)
 		"async-start", "async-update", "bitcast", "bitcast-convert", "bit-reverse", "call", "clamp",
 		"count-leading-zeros", "collective-broadcast", "collective-permute", "collective-permute-done",
 		"collective-permute-start", "conditional", "copy", "copy-done", "copy-start", "custom-call",
-		"domain", "dot", "dynamic-reshape", "dynamic-slice", "dynamic-update-slice", "fft", "gather",
+		"domain", "dot", "dynamic-reshape", "dynamic-slice", "dynamic-update-slice", "gather",
 		"get-dimension-size", "infeed", "map", "maximum", "minimum", "msm", "not", "opt-barrier", "or",
 		"outfeed", "pad", "partition-id", "popcnt", "ragged-all-to-all", "ragged-dot", "recv",
 		"recv-done", "remainder", "replica-id", "reduce-scatter", "reverse", "scatter", "send",
@@ -213,8 +213,10 @@ static ffu_status attr_kind(parser *p, ffu_inst *in)
 		in->fusion_kind = FFU_FUSION_LOOP;
 	else if (ffu__tok_is(&p->tok, "kInput"))
 		in->fusion_kind = FFU_FUSION_INPUT;
+	else if (ffu__tok_is(&p->tok, "kFft"))
+		in->fusion_kind = FFU_FUSION_FFT;
 	else if (p->tok.kind == FFU_TOK_WORD)
-		return PERR(&p->tok, "unsupported fusion kind '" TOKFMT "' (kLoop or kInput)", TOKARG(&p->tok));
+		return PERR(&p->tok, "unsupported fusion kind '" TOKFMT "' (kLoop, kInput or kFft)", TOKARG(&p->tok));
 	else
 		return ffu__hp_unexpected(p, "a fusion kind");
 	ffu__hp_advance(p);
@@ -258,6 +260,38 @@ static ffu_status attr_to_apply(parser *p, ffu_inst *in)
 	return FFU_STATUS_OK;
 }
 
+/* fft_type=FFT|IFFT (ZKX's FftType has only these two). */
+static ffu_status attr_fft_type(parser *p, ffu_inst *in)
+{
+	if (ffu__tok_is(&p->tok, "FFT"))
+		in->fft.inverse = false;
+	else if (ffu__tok_is(&p->tok, "IFFT"))
+		in->fft.inverse = true;
+	else if (p->tok.kind == FFU_TOK_WORD && !p->tok.percent)
+		return PERR(&p->tok, "unknown fft_type '" TOKFMT "' (FFT or IFFT)", TOKARG(&p->tok));
+	else
+		return ffu__hp_unexpected(p, "an fft_type (FFT or IFFT)");
+	ffu__hp_advance(p);
+	return FFU_STATUS_OK;
+}
+
+static ffu_status attr_fft_length(parser *p, ffu_inst *in)
+{
+	return ffu__hp_int(p, "an fft_length", &in->fft.length);
+}
+
+static ffu_status attr_fft_bit_reverse(parser *p, ffu_inst *in)
+{
+	if (ffu__tok_is(&p->tok, "true"))
+		in->fft.bit_reverse = true;
+	else if (ffu__tok_is(&p->tok, "false"))
+		in->fft.bit_reverse = false;
+	else
+		return ffu__hp_unexpected(p, "true or false");
+	ffu__hp_advance(p);
+	return FFU_STATUS_OK;
+}
+
 /* Accepted for compatibility with XLA dumps and dropped: a string, word or balanced {...}. */
 static ffu_status attr_ignore(parser *p, ffu_inst *in)
 {
@@ -287,6 +321,9 @@ static const struct attr_def {
 	{"direction", attr_direction, OPBIT(COMPARE), OPBIT(COMPARE)},
 	{"to_apply", attr_to_apply, OPBIT(REDUCE), OPBIT(REDUCE)},
 	{"kind", attr_kind, OPBIT(FUSION), 0},
+	{"fft_type", attr_fft_type, OPBIT(FFT), OPBIT(FFT)},
+	{"fft_length", attr_fft_length, OPBIT(FFT), OPBIT(FFT)},
+	{"fft_do_bit_reverse", attr_fft_bit_reverse, OPBIT(FFT), 0},
 	{"calls", attr_calls, OPBIT(FUSION), OPBIT(FUSION)},
 	{"metadata", attr_ignore, ANY_OP, 0},
 	{"backend_config", attr_ignore, ANY_OP, 0},
@@ -410,6 +447,7 @@ static ffu_status parse_instruction(parser *p, ffu_inst **root)
 	in->col = nt.col;
 	in->index = number;
 	in->literal = literal;
+	in->fft.bit_reverse = true; /* fft_do_bit_reverse's default */
 	TRY(parse_attrs(p, in, &optok));
 	if (is_root) {
 		if (*root)

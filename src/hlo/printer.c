@@ -178,8 +178,17 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 	case FFU_OP_FUSION:
 		if (!in->callee || !printable_name(in->callee->name))
 			return ffu__err(e, FFU_STATUS_EINVAL, "cannot print fusion '%%%s': no callee", in->name);
-		ffu__sb_printf(sb, ", kind=%s, calls=%%%s", in->fusion_kind == FFU_FUSION_INPUT ? "kInput" : "kLoop",
+		ffu__sb_printf(sb, ", kind=%s, calls=%%%s",
+			       in->fusion_kind == FFU_FUSION_INPUT ? "kInput"
+			       : in->fusion_kind == FFU_FUSION_FFT ? "kFft"
+								   : "kLoop",
 			       in->callee->name);
+		break;
+	case FFU_OP_FFT:
+		ffu__sb_printf(sb, ", fft_type=%s, fft_length=%lld", in->fft.inverse ? "IFFT" : "FFT",
+			       (long long)in->fft.length);
+		if (!in->fft.bit_reverse)
+			ffu__sb_append(sb, ", fft_do_bit_reverse=false");
 		break;
 	default:
 		break;

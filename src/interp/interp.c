@@ -5,7 +5,7 @@
  * row-major multi-index. Speed is not a goal, obviousness is. It runs verified modules
  * only: shapes and attributes are trusted here.
  */
-#include "interp/interp.h"
+#include "interp/interp_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +237,10 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 			return st;
 		eval_reduce(in, slots, &out->v[0]);
 		return FFU_STATUS_OK;
+	case FFU_KIND_TRANSFORM:
+		if ((st = slot_alloc(out, &in->shape, e)))
+			return st;
+		return ffu__interp_fft(in, arg(in, slots, 0), in->n_operands > 1 ? arg(in, slots, 1) : NULL, &out->v[0], e);
 	case FFU_KIND_TUPLE:
 		if (in->op == FFU_OP_TUPLE) {
 			out->v = calloc((size_t)(in->n_operands ? in->n_operands : 1), sizeof *out->v);

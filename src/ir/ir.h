@@ -47,7 +47,8 @@ typedef enum ffu_op {
 } ffu_op;
 
 typedef enum {
-	FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_REDUCE, FFU_KIND_TUPLE, FFU_KIND_CALL
+	FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_REDUCE, FFU_KIND_TRANSFORM, FFU_KIND_TUPLE,
+	FFU_KIND_CALL
 } ffu_op_kind;
 typedef enum { FFU_COST_CHEAP, FFU_COST_EXPENSIVE } ffu_op_cost;
 typedef enum { FFU_FORM_NA, FFU_FORM_LINEAR, FFU_FORM_BILINEAR, FFU_FORM_SPECIAL } ffu_op_form;
@@ -75,7 +76,15 @@ struct ffu_shape {
 	ffu_shape *elems;         /* tuples: element shapes (arena) */
 };
 
-typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT } ffu_fusion_kind;
+/* kLoop, kInput (reductions) as XLA names them; kFft: a fusion around one fft (codegen/fft.c). */
+typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT, FFU_FUSION_FFT } ffu_fusion_kind;
+
+/* fft's attributes (ZKX: fft_type=FFT|IFFT, fft_length=N, fft_do_bit_reverse, default true). */
+typedef struct ffu_fft_attrs {
+	bool inverse;             /* IFFT */
+	bool bit_reverse;         /* natural order in and out (false: FFT input / IFFT output bit-reversed) */
+	int64_t length;           /* fft_length: the transform length, the operand's last dimension */
+} ffu_fft_attrs;
 typedef enum { FFU_CMP_EQ, FFU_CMP_NE } ffu_compare_dir;
 
 typedef struct ffu_computation ffu_computation;
@@ -98,6 +107,7 @@ struct ffu_inst {
 	ffu_computation *callee;  /* fusion calls=; reduce to_apply= */
 	ffu_op reduce_fn;         /* reduce: FFU_OP_ADD (sum) or FFU_OP_MULTIPLY (product), from to_apply's root */
 	ffu_fusion_kind fusion_kind;
+	ffu_fft_attrs fft;        /* fft */
 	/* bookkeeping */
 	ffu_computation *parent;
 	int line, col;            /* source position; 0 if built through the API */
@@ -145,6 +155,18 @@ size_t ffu__shape_elem_bytes(const ffu_shape *s);
 void ffu__shape_format(const ffu_shape *s, char *buf, size_t size);
 const char *ffu__type_name(ffu_type t);
 ffu_type ffu__type_by_name(const char *s, size_t len); /* FFU_TYPE_INVALID if unknown */
+
+/* --- fft (ir/fft.c) --- */
+/* The prime field whose roots transform values of type t (itself, a _mont's prime, an
+   extension's coefficient field); NULL for integer, pred and tuple types. */
+const ffu_field *ffu__fft_prime(ffu_type t);
+/* The type of a twiddles operand for values of type t: t for a prime field or its _mont,
+   the coefficient field for an extension; FFU_TYPE_INVALID where t does not transform. */
+ffu_type ffu__fft_twiddle_type(ffu_type t);
+/* log2(n) for a power of two n >= 1, else -1. */
+int ffu__fft_log2(int64_t n);
+/* Transforms in an array of shape s: the product of every dimension but the last. */
+int64_t ffu__fft_rows(const ffu_shape *s);
 
 /* --- module building (ir/module.c) --- */
 ffu_module *ffu__module_new(const char *name);

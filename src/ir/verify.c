@@ -445,6 +445,54 @@ static ffu_status check_reduce(const vctx *v, const ffu_computation *c, const ff
 	return FFU_STATUS_OK;
 }
 
+/*
+ * fft(x [, twiddles]): x a field array of rank >= 1 transformed along its last dimension,
+ * n = 2^k (n = fft_length) with k <= the prime's two-adicity; the result has x's shape;
+ * twiddles a rank-1 array of n elements of ffu__fft_twiddle_type (ir/fft.c).
+ */
+static ffu_status check_fft(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
+	if (in->n_operands != 1 && in->n_operands != 2)
+		return IERR(FFU_STATUS_EVERIFY, in, "fft takes 1 or 2 operands (x, twiddles), has %d", in->n_operands);
+	ffu_status st = need_array_operand(v, in, 0);
+	if (st)
+		return st;
+	const ffu_field *p = ffu__fft_prime(x->type);
+	if (!p)
+		return IERR(FFU_STATUS_EVERIFY, in, "fft needs a field element type, not %s", ffu__type_name(x->type));
+	if (x->rank < 1)
+		return IERR(FFU_STATUS_EVERIFY, in, "fft needs an array of rank 1 to %d (it transforms the last dimension), not %s",
+			    FFU_MAX_RANK, fmt_shape(x, a, sizeof a));
+	if (!ffu__shape_eq(x, s))
+		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; fft keeps its operand's shape %s", fmt_shape(s, a, sizeof a),
+			    fmt_shape(x, b, sizeof b));
+	int64_t n = x->dims[x->rank - 1];
+	int k = ffu__fft_log2(n);
+	if (k < 0)
+		return IERR(FFU_STATUS_EVERIFY, in, "transform length %lld (the last dimension of %s) is not a power of two",
+			    (long long)n, fmt_shape(x, a, sizeof a));
+	if (in->fft.length != n)
+		return IERR(FFU_STATUS_EVERIFY, in, "fft_length=%lld differs from the transform length %lld (the last dimension of %s)",
+			    (long long)in->fft.length, (long long)n, fmt_shape(x, a, sizeof a));
+	if (k > p->two_adicity)
+		return IERR(FFU_STATUS_EVERIFY, in,
+			    "no root of unity of order %lld in %s: its 2-adicity is %d, so transforms have at most 2^%d elements",
+			    (long long)n, p->name, p->two_adicity, p->two_adicity);
+	if (in->n_operands == 2) {
+		if ((st = need_array_operand(v, in, 1)))
+			return st;
+		const ffu_shape *t = &in->operands[1]->shape;
+		ffu_type tt = ffu__fft_twiddle_type(x->type);
+		if (t->type != tt || t->rank != 1 || t->dims[0] != n)
+			return IERR(FFU_STATUS_EVERIFY, in, "twiddles ('%%%s') are %s; a transform of %s takes %s[%lld]",
+				    in->operands[1]->name, fmt_shape(t, a, sizeof a), fmt_shape(x, b, sizeof b),
+				    ffu__type_name(tt), (long long)n);
+	}
+	return FFU_STATUS_OK;
+}
+
 /* Operand j of in is defined earlier in the same computation (ids may be stale: fall back). */
 static bool defined_before(const ffu_computation *c, int pos, const ffu_inst *op)
 {
@@ -556,11 +604,14 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 				    fmt_shape(&t->elems[in->index], b, sizeof b));
 		return FFU_STATUS_OK;
 	}
+	case FFU_OP_FFT:
+		return check_fft(v, in);
 	case FFU_OP_FUSION: {
 		if ((st = check_callee(v, c, in, "calls")))
 			return st;
 		const ffu_computation *f = in->callee;
-		if (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT)
+		if (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT &&
+		    in->fusion_kind != FFU_FUSION_FFT)
 			return IERR(FFU_STATUS_EVERIFY, in, "invalid fusion kind %d", (int)in->fusion_kind);
 		if (in->n_operands != f->n_params)
 			return IERR(FFU_STATUS_EVERIFY, in, "has %d operands but '%%%s' takes %d parameters", in->n_operands,

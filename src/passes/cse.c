@@ -110,6 +110,9 @@ static bool same(const ffu_inst *a, const ffu_inst *b)
 	}
 	case FFU_OP_COMPARE:
 		return a->direction == b->direction;
+	case FFU_OP_FFT:
+		return a->fft.inverse == b->fft.inverse && a->fft.length == b->fft.length &&
+		       a->fft.bit_reverse == b->fft.bit_reverse;
 	case FFU_OP_FUSION:
 		return a->callee == b->callee && a->fusion_kind == b->fusion_kind;
 	default:

@@ -13,6 +13,12 @@
  *    their consumers;
  *  - the merge creates no cycle between groups and the kernel stays within its argument
  *    budget.
+ *  - an fft is a group of its own kind (codegen/fft.c: its passes over memory). A loop
+ *    group feeding the transformed operand fuses into the first pass's loads when none of
+ *    its values is needed elsewhere; loop groups reading the transform's result fuse into
+ *    the last pass's stores when they read it element-wise only (the last pass holds
+ *    element i of the result when it stores element i), and may be outputs; the twiddles
+ *    are read from memory as given (fft_group_ok);
  * Then sibling reductions (same operand dimensions, same reduced dimensions, reading a
  * common input) merge into one multi-output reduction. Each final group becomes one
  * fusion: a value with several consumers inside the group is computed once in registers,
@@ -49,7 +55,8 @@ typedef struct fuse_ctx {
 static bool is_kernel_op(const ffu_inst *in)
 {
 	ffu_op_kind k = ffu__ops[in->op].kind;
-	return k == FFU_KIND_ELEMENTWISE || k == FFU_KIND_INDEX || k == FFU_KIND_REDUCE || in->op == FFU_OP_IOTA;
+	return k == FFU_KIND_ELEMENTWISE || k == FFU_KIND_INDEX || k == FFU_KIND_REDUCE || k == FFU_KIND_TRANSFORM ||
+	       in->op == FFU_OP_IOTA;
 }
 
 static bool is_inlined_const(const ffu_inst *in)
@@ -188,6 +195,79 @@ static bool is_reduction_group(fuse_ctx *x, int g)
 	return x->c->insts[x->iter[g]]->op == FFU_OP_REDUCE;
 }
 
+static bool is_fft_group(fuse_ctx *x, int g)
+{
+	return x->c->insts[x->iter[g]]->op == FFU_OP_FFT;
+}
+
+/*
+ * May loop group a join fft group f (the header's rules)? In the union, a value depends on
+ * the transform when it is the fft or reads such a value; those may only be read
+ * element-wise (no index op or reduce reads one: it would need the result at another
+ * index than the one the last pass holds). The values the fft's operand is computed from
+ * are computed in the first pass, which writes nothing else: none of them may be needed
+ * outside the union. The twiddles are a parameter of the fusion.
+ */
+static bool fft_group_ok(fuse_ctx *x, int a, int f)
+{
+	const ffu_computation *c = x->c;
+	const ffu_inst *fft = c->insts[x->iter[f]];
+	if (is_reduction_group(x, a) || is_fft_group(x, a))
+		return false;
+	if (fft->n_operands > 1 && x->group[fft->operands[1]->id] >= 0 && find(x, fft->operands[1]->id) == a)
+		return false;
+	int lo = x->lo[a] < x->lo[f] ? x->lo[a] : x->lo[f];
+	int hi = x->hi[a] > x->hi[f] ? x->hi[a] : x->hi[f];
+	memset(x->seen, 0, (size_t)x->n); /* 1: depends on the fft; 2: feeds its operand */
+	for (int i = lo; i <= hi; i++) {
+		if (x->group[i] < 0 || (find(x, i) != a && find(x, i) != f))
+			continue;
+		const ffu_inst *in = c->insts[i];
+		if (in == fft) {
+			x->seen[i] = 1;
+			continue;
+		}
+		for (int j = 0; j < in->n_operands; j++)
+			if (x->seen[in->operands[j]->id] == 1) {
+				if (ffu__ops[in->op].kind != FFU_KIND_ELEMENTWISE)
+					return false;
+				x->seen[i] = 1;
+			}
+	}
+	/* backwards from the operand: the first pass's values, none read outside the union */
+	for (int i = fft->operands[0]->id; i >= lo; i--) {
+		if (x->group[i] < 0 || (find(x, i) != a && find(x, i) != f))
+			continue;
+		if (i != fft->operands[0]->id && x->seen[i] != 2)
+			continue;
+		const ffu_inst *in = c->insts[i];
+		if (in == c->root)
+			return false;
+		for (int u = x->user_start[i]; u < x->user_start[i + 1]; u++) {
+			int y = x->users[u];
+			if (x->group[y] < 0 || (find(x, y) != a && find(x, y) != f))
+				return false;
+		}
+		for (int j = 0; j < in->n_operands; j++)
+			x->seen[in->operands[j]->id] = 2;
+	}
+	return true;
+}
+
+/* Merges loop group a into fft group f if that is legal; f's root (the fft) stays. */
+static bool merge_into_fft(fuse_ctx *x, int a, int f)
+{
+	if (a == f || !fft_group_ok(x, a, f) || merge_makes_cycle(x, a, f))
+		return false;
+	int args = kernel_args(x, a, f);
+	if (args < 0 || args > x->max_params)
+		return false;
+	x->group[a] = f;
+	x->lo[f] = x->lo[a] < x->lo[f] ? x->lo[a] : x->lo[f];
+	x->hi[f] = x->hi[a] > x->hi[f] ? x->hi[a] : x->hi[f];
+	return true;
+}
+
 /* Merges group a into group b if that is legal (the header's rules); b's root stays. */
 static bool merge(fuse_ctx *x, int a, int b)
 {
@@ -207,7 +287,13 @@ static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
 {
 	const ffu_inst *in = x->c->insts[consumer];
 	int a = find(x, producer), b = find(x, consumer);
-	if (a == b || is_reduction_group(x, a))
+	if (a == b)
+		return false;
+	if (is_fft_group(x, b))
+		return !(in->op == FFU_OP_FFT && j != 0) && merge_into_fft(x, a, b);
+	if (is_fft_group(x, a))
+		return merge_into_fft(x, b, a);
+	if (is_reduction_group(x, a))
 		return false; /* a reduction's result is read by another kernel */
 	if (in->op == FFU_OP_BROADCAST || in->op == FFU_OP_CONCATENATE)
 		return false;
@@ -410,7 +496,9 @@ static ffu_status emit_group(rewrite *r, int g, ffu_error *e)
 	if (!fusion)
 		goto out;
 	fusion->callee = fc;
-	fusion->fusion_kind = is_reduction_group(x, g) ? FFU_FUSION_INPUT : FFU_FUSION_LOOP;
+	fusion->fusion_kind = is_fft_group(x, g)	      ? FFU_FUSION_FFT
+			      : is_reduction_group(x, g) ? FFU_FUSION_INPUT
+							 : FFU_FUSION_LOOP;
 	r->out[r->n_out++] = fusion;
 	for (int k = 0; k < n_outs; k++) {
 		if (n_outs == 1) {

@@ -36,8 +36,8 @@ static size_t pow2_floor(size_t v)
 static xkernel *xkernel_of(ffu_exec *x, int k, ffu_kernel_role role)
 {
 	for (int i = 0; i < x->pk.fusions[k].n_kernels; i++)
-		if (x->xk[3 * k + i].d->role == role)
-			return &x->xk[3 * k + i];
+		if (x->xk[FFU_MAX_FUSION_KERNELS * k + i].d->role == role)
+			return &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
 	return NULL;
 }
 
@@ -116,7 +116,7 @@ static void plan_loop(ffu_exec *x, int k)
 	const ffu_inst *first_out = fc->root->op == FFU_OP_TUPLE ? fc->root->operands[0] : fc->root;
 	size_t n = (size_t)ffu__shape_count(&first_out->shape), done = 0;
 	for (int i = 0; i < fk->n_kernels; i++) {
-		xkernel *xk = &x->xk[3 * k + i];
+		xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
 		if (xk->d->role == FFU_KERNEL_WIDE) {
 			size_t items = n / (size_t)xk->d->lanes;
 			xk->n = xk->stride = items;
@@ -127,6 +127,71 @@ static void plan_loop(ffu_exec *x, int k)
 			xk->ev_slot = 1;
 		}
 	}
+}
+
+/*
+ * NTT fusion k (codegen/fft.c): its scratch buffers are intermediates live during its
+ * passes only; its twiddle table is a constant when the kernel filling it runs once (the
+ * roots), else an intermediate of this fusion filled every run (from the twiddles operand).
+ * Each kernel runs over the work-items its descriptor fixed; the first launched reports to
+ * event slot 0, the last to slot 1.
+ */
+static ffu_status plan_fft(ffu_exec *x, int k, ffu_error *e)
+{
+	const ffu_fusion_kernels *fk = &x->pk.fusions[k];
+	fft_xplan *fp = &x->fft[k];
+	int passes = 0, first = -1, last = -1;
+	fp->scratch[0] = fp->scratch[1] = fp->table = -1;
+	for (int i = 0; i < fk->n_kernels; i++) {
+		xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
+		passes += xk->d->role == FFU_KERNEL_FFT_PASS;
+		xk->n = xk->d->once ? 0 : xk->d->items; /* a once kernel runs at create (make_buffers) */
+		xk->ev_slot = -1;
+		if (xk->n > 0) {
+			first = first < 0 ? i : first;
+			last = i;
+		}
+	}
+	if (first >= 0) {
+		x->xk[FFU_MAX_FUSION_KERNELS * k + first].ev_slot = 0;
+		x->xk[FFU_MAX_FUSION_KERNELS * k + last].ev_slot = first == last ? 0 : 1;
+	}
+	for (int s = 0; s < 2 && s < passes - 1; s++)
+		if ((fp->scratch[s] = ffu__exec_new_val(x, fk->fusion->name, fk->scratch_bytes, HOME_POOL, -1, k)) < 0)
+			goto oom;
+	if (fk->twiddle_bytes > 0) {
+		bool once = fk->n_kernels > 0 && fk->kernels[0].once;
+		fp->table = ffu__exec_new_val(x, fk->fusion->name, fk->twiddle_bytes, once ? HOME_CONST : HOME_POOL,
+					      once ? x->n_consts++ : -1, once ? -1 : k);
+		if (fp->table < 0)
+			goto oom;
+	}
+	return FFU_STATUS_OK;
+oom:
+	return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+}
+
+static ffu_status bind(ffu_exec *x, const bindings *bd, const xkernel *xk, int k, ffu_error *e);
+
+/* Fills the NTT root tables (the kernels that run once) after make_buffers created them. */
+static ffu_status fill_root_tables(ffu_exec *x, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	bool any = false;
+	bindings none = {NULL, NULL};
+	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++)
+		for (int i = 0; i < x->pk.fusions[k].n_kernels && st == FFU_STATUS_OK; i++) {
+			const xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
+			if (!xk->d->once || xk->d->items == 0)
+				continue;
+			st = bind(x, &none, xk, k, e);
+			if (st == FFU_STATUS_OK)
+				st = ffu__cl_launch_limited(x->cl, xk->k, &xk->lim, 0, xk->d->items, 0, NULL, e);
+			any = true;
+		}
+	if (st == FFU_STATUS_OK && any)
+		st = ffu__cl_finish(x->cl, e);
+	return st;
 }
 
 /* Creates the constant and pool buffers of the plan and writes the constants. */
@@ -147,6 +212,13 @@ static ffu_status make_buffers(ffu_exec *x, ffu_error *e)
 		if (st == FFU_STATUS_OK)
 			st = ffu__cl_write(x->cl, x->consts[v->idx], in->literal, v->bytes, e);
 		x->device_bytes += v->bytes;
+	}
+	for (int k = 0; k < x->n_kernels && st == FFU_STATUS_OK; k++) {
+		const xval *v = x->fft[k].table >= 0 ? &x->vals[x->fft[k].table] : NULL;
+		if (v && v->home == HOME_CONST) {
+			st = ffu__cl_buffer(x->cl, &x->consts[v->idx], v->bytes, e);
+			x->device_bytes += v->bytes;
+		}
 	}
 	for (int b = 0; b < x->n_pool && st == FFU_STATUS_OK; b++) {
 		st = ffu__cl_buffer(x->cl, &x->pool[b], x->pool_bytes[b], e);
@@ -173,9 +245,10 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 	x->m = m;
 	x->share = !(o && o->no_sharing);
 	x->slots = calloc((size_t)c->n_insts + 1, sizeof *x->slots);
-	x->xk = calloc(3 * (size_t)c->n_insts + 1, sizeof *x->xk);
+	x->xk = calloc(FFU_MAX_FUSION_KERNELS * (size_t)c->n_insts + 1, sizeof *x->xk);
+	x->fft = calloc((size_t)c->n_insts + 1, sizeof *x->fft);
 	x->red = calloc((size_t)c->n_insts + 1, sizeof *x->red);
-	if (!x->slots || !x->xk || !x->red) {
+	if (!x->slots || !x->xk || !x->red || !x->fft) {
 		st = ffu__err(e, st, "out of memory");
 		goto fail;
 	}
@@ -195,7 +268,7 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		const ffu_fusion_kernels *fk = &x->pk.fusions[k];
 		x->n_kernels++;
 		for (int i = 0; i < fk->n_kernels && st == FFU_STATUS_OK; i++) {
-			xkernel *xk = &x->xk[3 * k + i];
+			xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
 			xk->d = &fk->kernels[i];
 			st = ffu__cl_kernel(x->program, &xk->k, xk->d->name, e);
 			if (st == FFU_STATUS_OK)
@@ -203,13 +276,16 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		}
 		if (st == FFU_STATUS_OK && fk->reduction)
 			st = plan_reduction(x, k, e);
+		else if (st == FFU_STATUS_OK && fk->fft)
+			st = plan_fft(x, k, e);
 		else if (st == FFU_STATUS_OK)
 			plan_loop(x, k);
 		if (st)
 			goto fail;
 	}
 	/* the final plan, partial sums included */
-	if ((st = ffu__exec_assign_pool(x, e)) || (st = ffu__exec_check_memory(x, e)) || (st = make_buffers(x, e)))
+	if ((st = ffu__exec_assign_pool(x, e)) || (st = ffu__exec_check_memory(x, e)) || (st = make_buffers(x, e)) ||
+	    (st = fill_root_tables(x, e)))
 		goto fail;
 	*out = x;
 	return FFU_STATUS_OK;
@@ -232,7 +308,7 @@ void ffu__exec_destroy(ffu_exec **xp)
 		return;
 	for (int i = 0; x->slots && i < x->m->entry->n_insts; i++)
 		free(x->slots[i].v);
-	for (int i = 0; x->xk && i < 3 * x->n_kernels; i++)
+	for (int i = 0; x->xk && i < FFU_MAX_FUSION_KERNELS * x->n_kernels; i++)
 		ffu__cl_kernel_release(&x->xk[i].k);
 	for (int k = 0; x->red && k < x->n_kernels; k++) {
 		red_plan *rp = &x->red[k];
@@ -244,6 +320,7 @@ void ffu__exec_destroy(ffu_exec **xp)
 	release_all(x->own_in, x->n_in);
 	release_all(x->own_out, x->n_out);
 	free(x->red);
+	free(x->fft);
 	ffu__cl_program_release(&x->program);
 	ffu__sb_free(&x->source);
 	free(x->slots);
@@ -323,10 +400,12 @@ static ffu_status set_mem(cl_kernel k, cl_uint arg, cl_mem m, ffu_error *e)
 	return ffu__cl_set_arg(k, arg, sizeof m, &m, e);
 }
 
-/* Binds every argument slot of kernel xk (of fusion fu) from what this run holds. */
-static ffu_status bind(ffu_exec *x, const bindings *bd, const xkernel *xk, const ffu_inst *fu, const red_plan *rp,
-		       ffu_error *e)
+/* Binds every argument slot of kernel xk (of fusion k) from what this run holds. */
+static ffu_status bind(ffu_exec *x, const bindings *bd, const xkernel *xk, int k, ffu_error *e)
 {
+	const ffu_inst *fu = x->pk.fusions[k].fusion;
+	const red_plan *rp = &x->red[k];
+	const fft_xplan *fp = &x->fft[k];
 	ffu_status st = FFU_STATUS_OK;
 	for (int i = 0; i < xk->d->n_args && st == FFU_STATUS_OK; i++) {
 		const ffu_kernel_arg *a = &xk->d->args[i];
@@ -345,6 +424,14 @@ static ffu_status bind(ffu_exec *x, const bindings *bd, const xkernel *xk, const
 			continue;
 		case FFU_ARG_LOCAL:
 			st = ffu__cl_set_arg(xk->k, arg, rp->lm_bytes[a->index], NULL, e);
+			continue;
+		case FFU_ARG_SCRATCH_IN:
+		case FFU_ARG_SCRATCH_OUT:
+			st = set_mem(xk->k, arg, mem_of(x, bd, fp->scratch[a->index]), e);
+			continue;
+		case FFU_ARG_TWIDDLES:
+		case FFU_ARG_TWIDDLES_OUT:
+			st = set_mem(xk->k, arg, mem_of(x, bd, fp->table), e);
 			continue;
 		case FFU_ARG_STRIDE:
 			scalar = xk->stride;
@@ -375,11 +462,11 @@ static ffu_status launch_fusion(ffu_exec *x, ffu_cl *cl, const bindings *bd, int
 	const ffu_fusion_kernels *fk = &x->pk.fusions[k];
 	ffu_status st = FFU_STATUS_OK;
 	for (int i = 0; i < fk->n_kernels && st == FFU_STATUS_OK; i++) {
-		const xkernel *xk = &x->xk[3 * k + i];
+		const xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
 		ffu_launch_events tev = {0};
 		if (xk->n == 0)
 			continue;
-		st = bind(x, bd, xk, fk->fusion, &x->red[k], e);
+		st = bind(x, bd, xk, k, e);
 		if (st == FFU_STATUS_OK)
 			st = ffu__cl_launch_limited(cl, xk->k, &xk->lim, xk->offset, xk->n, xk->wg,
 						    !ev ? NULL : xk->ev_slot < 0 ? &tev : &ev[xk->ev_slot], e);

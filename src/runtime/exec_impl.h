@@ -21,6 +21,13 @@ typedef struct red_plan {
 	int n_out;
 } red_plan;
 
+/* An NTT fusion's buffers (codegen/fft.c): its scratch values and its twiddle table's value
+   (a constant filled once at create, or an intermediate filled every run); -1: none. */
+typedef struct fft_xplan {
+	int scratch[2];
+	int table;
+} fft_xplan;
+
 typedef enum { HOME_INPUT, HOME_CONST, HOME_POOL, HOME_OUTPUT } home_kind;
 
 /* One array value that lives in device memory. */
@@ -72,8 +79,9 @@ struct ffu_exec {
 	int n_kernels;                /* fusions, each one or more kernels */
 	int n_fusions;                /* kernels to be: fusions of the entry (known before the build) */
 	ffu_program_kernels pk;       /* each fusion's kernel descriptors, from the code generator */
-	xkernel *xk;                  /* fusion k's kernels: xk[3k .. 3k + pk.fusions[k].n_kernels) */
+	xkernel *xk;                  /* fusion k's kernels: xk[K k .. K k + pk.fusions[k].n_kernels), K = FFU_MAX_FUSION_KERNELS */
 	red_plan *red;                /* reduction fusions' plans (n_out = 0 for loop fusions) */
+	fft_xplan *fft;               /* NTT fusions' buffers */
 	ffu_cl_field_opts field_opts; /* the program's field code choices (ffu__codegen_field_opts) */
 	bool share;                   /* intermediates share pool buffers (else one each) */
 
@@ -84,7 +92,7 @@ struct ffu_exec {
 	int *out_val;                 /* value of each output */
 	out_copy *copies;
 	int n_copies;
-	cl_mem *consts;               /* array constants, written at create */
+	cl_mem *consts;               /* array constants and NTT root tables, written at create */
 	int n_consts;
 	cl_mem *pool;                 /* shared intermediate buffers */
 	size_t *pool_bytes;

@@ -37,6 +37,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 RUSTICL_EVERY = 3
@@ -68,10 +69,43 @@ def device_env(dev):
     return env
 
 
+# fft with a twiddles operand: ZKX's tests pass the powers of the root (ComputeTwiddles),
+# which random inputs are not. Computed here with Python integers, independently of
+# fieldfuse's fields/roots.c: modulus, generator (ZKX.md 4.8) and the Montgomery radix
+# bits of the 2026-01 dialect's plain (Montgomery-form) storage.
+FFT_FIELDS = {
+    "babybear": (0x78000001, 31, 32),
+    "koalabear": (0x7F000001, 3, 32),
+    "goldilocks": (0xFFFFFFFF00000001, 7, 64),
+    "bn254_sf": (0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001, 5, 256),
+}
+FFT_CALL = re.compile(r"= (\w+)\[(\d+)\] fft\(%\w+, %\w+\), fft_type=(I?FFT)")
+
+
+def twiddle_inputs(prog, tmpdir):
+    """['--input', '1=FILE'] holding ZKX's twiddle table for an fft(x, twiddles) program, else []."""
+    with open(prog, encoding="utf-8") as f:
+        m = FFT_CALL.search(f.read())
+    if not m or m.group(1) not in FFT_FIELDS:
+        return []
+    p, g, rbits = FFT_FIELDS[m.group(1)]
+    n = int(m.group(2))
+    w = pow(g, (p - 1) // n, p)
+    if m.group(3) == "IFFT":
+        w = pow(w, p - 2, p)
+    path = os.path.join(tmpdir, os.path.basename(prog) + ".twiddles.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(n):
+            f.write(f"{pow(w, i, p) * pow(2, rbits, p) % p}\n")
+    return ["--input", "1=" + path]
+
+
 def run(ff, prog, dev):
     t = time.monotonic()
-    p = subprocess.run([ff, "run", prog, "--random", "1", "--check", "--device", dev, "--dialect", DIALECT],
-                       env=device_env(dev), capture_output=True, text=True, timeout=240)
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run([ff, "run", prog, "--random", "1", "--check", "--device", dev, "--dialect", DIALECT]
+                           + twiddle_inputs(prog, tmp), env=device_env(dev), capture_output=True, text=True,
+                           timeout=240)
     return dict(dev=dev, rc=p.returncode, out=p.stdout, err=p.stderr, secs=time.monotonic() - t)
 
 

@@ -1,0 +1,413 @@
+/*
+ * codegen/fft.c: the kernels of an NTT fusion (kind kFft: one `fft` with the element-wise
+ * work the fusion pass put around it).
+ *
+ * Algorithm: Stockham autosort, radix R = 2^r per pass over memory, natural order in and
+ * out, so no bit-reversal pass. A transform of n = 2^k takes P = ceil(k / r_max) passes
+ * (r_max from the target: device/target.h fft_log_radix), radices balanced. Pass q with
+ * p = R_0 ... R_(q-1) (the length of the sub-transforms done so far) and T = n / R gives
+ * work-item i < T of each row:
+ *     u[t] = src[i + t T], t < R;  u[t] *= w^(n/(pR) * (i mod p) t);  u = DFT_R(u);
+ *     dst[(i - i mod p) R + i mod p + t p] = u[t].
+ * DFT_R runs in registers as radix-2 stages on bit-reversed names (the permutation is a
+ * renaming, free), and skips the products by w^0. The first pass reads its input through
+ * the producers fused in front (ffu_k<k>_x: element i of the fft's operand, computed from
+ * the fusion's inputs); the last pass hands each result element to ffu_k<k>_y, which runs
+ * the consumers fused behind and stores the fusion's outputs. Between passes the values
+ * live in two scratch buffers, in the storage form of the fft's type: every step is
+ * linear, so a _mont type transforms its stored values, and each product by a twiddle in
+ * the device's Montgomery form keeps the other operand's form (a R b / R = a b).
+ *
+ * Twiddles: one table of w^e (or w^-e for IFFT), e < n/2, in the device's Montgomery form
+ * of the prime field; w^e for e >= n/2 is -w^(e - n/2). Without a twiddles operand the
+ * table holds ZKX's root's powers (fields/roots.c) and is filled once when the executable
+ * is made (the descriptor's `once`); with one, every run fills it from the operand's first
+ * n/2 entries (all that ZKX reads of it either). IFFT scales by 1/n in the last pass.
+ * fft_do_bit_reverse=false: the FFT reads its input at bit-reversed indices, the IFFT
+ * stores its output at bit-reversed indices (ZKX's meaning, docs/hlo.md).
+ *
+ * Why registers and not local memory: on a CPU (PoCL) a work-item's R values stay in
+ * vector registers or L1 across its r stages and work-items vectorise, with no barrier;
+ * the passes then cost bandwidth, P reads and writes of the array.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/field_cl.h"
+#include "codegen/kgen.h"
+#include "device/target.h"
+
+enum { TW_BLOCK = 64 }; /* table entries per work-item of the generating kernel */
+
+typedef struct fft_plan {
+	const ffu_inst *fft;     /* in the fused computation */
+	const ffu_field *f;      /* element type */
+	const ffu_field *p;      /* prime field of the roots */
+	const ffu_field *tf;     /* the twiddles operand's type, or NULL */
+	int tw_param;            /* its parameter number, or -1 */
+	int64_t n, rows, h;      /* length, transforms, n/2 (table entries) */
+	int k, npass;
+	int lr[FFU_MAX_FUSION_KERNELS - 1]; /* log2 of each pass's radix */
+	int n_in, n_out;
+	char ft[64], pt[64];     /* OpenCL types of the elements and of the prime field */
+} fft_plan;
+
+static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t, ffu_error *e)
+{
+	const ffu_computation *fc = fusion->callee;
+	const ffu_inst *const *outs;
+	memset(pl, 0, sizeof *pl);
+	pl->tw_param = -1;
+	for (int i = 0; i < fc->n_insts; i++)
+		if (fc->insts[i]->op == FFU_OP_FFT) {
+			if (pl->fft)
+				return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kFft fusion holds one fft", fusion->name);
+			pl->fft = fc->insts[i];
+		}
+	if (!pl->fft)
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kFft fusion without an fft", fusion->name);
+	const ffu_inst *fft = pl->fft;
+	if (fft->n_operands > 1) {
+		if (fft->operands[1]->op != FFU_OP_PARAMETER)
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: the twiddles of %s must be a parameter of the fusion",
+					fusion->name, fft->name);
+		pl->tw_param = (int)fft->operands[1]->index;
+		pl->tf = ffu__shape_field(&fft->operands[1]->shape);
+	}
+	pl->f = ffu__shape_field(&fft->shape);
+	pl->p = pl->f->prime;
+	pl->n = fft->shape.dims[fft->shape.rank - 1];
+	pl->rows = ffu__fft_rows(&fft->shape);
+	pl->k = ffu__fft_log2(pl->n);
+	pl->h = pl->n / 2;
+	size_t sb = pl->f->storage_bytes;
+	int rmax = t->fft_log_radix[sb <= 4 ? 0 : sb <= 8 ? 1 : 2];
+	rmax = rmax < 1 ? 1 : rmax;
+	pl->npass = pl->k == 0 ? 1 : (pl->k + rmax - 1) / rmax;
+	if (pl->npass > FFU_MAX_FUSION_KERNELS - 1)
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a transform of 2^%d needs %d passes of radix 2^%d (at most %d)",
+				fusion->name, pl->k, pl->npass, rmax, FFU_MAX_FUSION_KERNELS - 1);
+	for (int q = 0; q < pl->npass; q++)
+		pl->lr[q] = pl->k / pl->npass + (q < pl->k % pl->npass);
+	pl->n_in = fc->n_params;
+	pl->n_out = ffu__kgen_outputs(fc, &outs);
+	ffu__kgen_cl_type(pl->f, pl->ft);
+	ffu__cl_type_name(pl->p, pl->pt);
+	return FFU_STATUS_OK;
+}
+
+/* "<prime>_make(words)" of canonical value x in the device's Montgomery form. */
+static void mont_const(ffu_strbuf *sb, const ffu_field *p, const unsigned char *x)
+{
+	unsigned char m[FFU_FIELD_MAX_BYTES];
+	ffu__fp_to_dev_mont(p, m, x);
+	ffu__sb_printf(sb, "%s_make", p->name);
+	ffu__cl_emit_const_args(sb, p, m);
+}
+
+/* a * w (w a prime-field twiddle in Montgomery form), for the element type. */
+static void mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *w)
+{
+	if (pl->f->kind == FFU_ELEM_EXT)
+		ffu__sb_printf(sb, "%s_mul_base(%s, %s)", pl->f->base->name, a, w);
+	else
+		ffu__sb_printf(sb, "%s_mul(%s, %s)", pl->f->base->name, a, w);
+}
+
+/* The parameter list of the fusion's inputs (and outputs), for the helper functions. */
+static void io_params(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
+{
+	for (int j = 0; j < pl->n_in; j++)
+		ffu__sb_printf(sb, "__global const uint *restrict in%d, ", j);
+	for (int o = 0; outputs && o < pl->n_out; o++)
+		ffu__sb_printf(sb, "__global uint *restrict out%d, ", o);
+}
+
+static void io_args(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
+{
+	for (int j = 0; j < pl->n_in; j++)
+		ffu__sb_printf(sb, "in%d, ", j);
+	for (int o = 0; outputs && o < pl->n_out; o++)
+		ffu__sb_printf(sb, "out%d, ", o);
+}
+
+/*
+ * ffu_k<k>_x(inputs, i): element i of the fft's operand in its storage form (the
+ * producers fused in front), and ffu_k<k>_y(inputs, outputs, i, fv): the fusion's outputs
+ * at element i given the transform's element i, fv (the consumers fused behind). Both are
+ * kernel bodies of the value generator (kgen.h) at index i.
+ */
+static ffu_status emit_helpers(ffu_strbuf *sb, const fft_plan *pl, const ffu_inst *fusion, int k, ffu_error *e)
+{
+	const ffu_computation *fc = fusion->callee;
+	const ffu_inst *const *outs;
+	int n_out = ffu__kgen_outputs(fc, &outs);
+	kgen g;
+	ffu_status st = ffu__kgen_init(&g, fc, "i", e);
+	if (st == FFU_STATUS_OK) {
+		int v = ffu__kgen_value_at(&g, pl->fft->operands[0]->id, IX_MAIN);
+		ffu__kgen_plan(&g);
+		st = ffu__kgen_emit_body(&g, e);
+		if (st == FFU_STATUS_OK)
+			ffu__kgen_emit_return(&g, pl->f, v);
+		if (st == FFU_STATUS_OK && (st = ffu__body_status(g.b, e)) == FFU_STATUS_OK) {
+			ffu__sb_printf(sb, "static inline %s ffu_k%d_x(", pl->ft, k);
+			io_params(sb, pl, false);
+			ffu__sb_append(sb, "const ulong i)\n{\n");
+			ffu__body_print(sb, g.b, &ffu__body_scalar);
+			ffu__sb_append(sb, "}\n\n");
+		}
+	}
+	ffu__kgen_free(&g);
+	if (st)
+		return st;
+	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
+	if (!ov)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	st = ffu__kgen_init(&g, fc, "i", e);
+	if (st == FFU_STATUS_OK) {
+		for (int o = 0; o < n_out; o++)
+			ov[o] = ffu__kgen_value_at(&g, outs[o]->id, IX_MAIN);
+		ffu__kgen_plan(&g);
+		st = ffu__kgen_emit_body(&g, e);
+		for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+			ffu__kgen_emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o]);
+		if (st == FFU_STATUS_OK && (st = ffu__body_status(g.b, e)) == FFU_STATUS_OK) {
+			ffu__sb_printf(sb, "static inline void ffu_k%d_y(", k);
+			io_params(sb, pl, true);
+			ffu__sb_printf(sb, "const ulong i, const %s fv)\n{\n", pl->ft);
+			ffu__body_print(sb, g.b, &ffu__body_scalar);
+			ffu__sb_append(sb, "}\n\n");
+		}
+	}
+	ffu__kgen_free(&g);
+	free(ov);
+	return st;
+}
+
+/* The twiddle table's kernel: the roots' powers (once), or the operand's entries (per run). */
+static bool emit_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k)
+{
+	const ffu_field *p = pl->p;
+	bool gen = pl->tw_param < 0;
+	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_FFT_TWIDDLES, k, "_tw", 1, 2);
+	if (!d)
+		return false;
+	if (!gen)
+		ffu__kernel_slot(d, FFU_ARG_INPUT, pl->tw_param, NULL);
+	ffu__kernel_slot(d, FFU_ARG_TWIDDLES_OUT, 0, NULL);
+	d->once = gen;
+	d->items = gen ? (size_t)((pl->h + TW_BLOCK - 1) / TW_BLOCK) : (size_t)pl->h;
+	ffu__kernel_print_signature(sb, d);
+	if (gen) {
+		unsigned char w[FFU_FIELD_MAX_BYTES];
+		ffu__fp_root_of_unity(p, pl->k, w);
+		if (pl->fft->fft.inverse)
+			ffu__fp_inv(p, w, w);
+		ffu__sb_printf(sb, "\t/* w = the %s root of unity of order %lld; entries e0 .. e0 + %d */\n",
+			       pl->fft->fft.inverse ? "inverse of the" : "", (long long)pl->n, TW_BLOCK - 1);
+		ffu__sb_printf(sb, "\tconst ulong e0 = get_global_id(0) * %dUL;\n\tconst %s w = ", TW_BLOCK, pl->pt);
+		mont_const(sb, p, w);
+		ffu__sb_printf(sb, ";\n\t%s acc = %s_pow_u64(w, e0);\n", pl->pt, p->name);
+		ffu__sb_printf(sb, "\tfor (uint j = 0; j < %d && e0 + j < %lluUL; j++) {\n", TW_BLOCK,
+			       (unsigned long long)pl->h);
+		ffu__sb_printf(sb, "\t\t%s_store(tw, e0 + j, acc);\n\t\tacc = %s_mul(acc, w);\n\t}\n}\n\n", p->name,
+			       p->name);
+		return true;
+	}
+	/* the operand's value as the prime field's Montgomery form (as kgen.c loads a _mont) */
+	const ffu_field *tf = pl->tf;
+	ffu__sb_printf(sb, "\tconst ulong e = get_global_id(0);\n\t%s_store(tw, e, ", p->name);
+	if (tf->kind == FFU_ELEM_MONT && tf->mont_radix_bits == p->dev_radix_bits) {
+		ffu__sb_printf(sb, "%s_load(in%d, e)", p->name, pl->tw_param);
+	} else if (tf->kind == FFU_ELEM_MONT) {
+		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
+		ffu__fp_set_u64(p, one, 1);
+		ffu__fp_convert(p, rinv, tf, one);
+		ffu__sb_printf(sb, "%s_to_mont(%s_mul(%s_load(in%d, e), %s_make", p->name, p->name, p->name, pl->tw_param,
+			       p->name);
+		ffu__cl_emit_const_args(sb, p, rinv);
+		ffu__sb_append(sb, "))");
+	} else {
+		ffu__sb_printf(sb, "%s_to_mont(%s_load(in%d, e))", p->name, p->name, pl->tw_param);
+	}
+	ffu__sb_append(sb, ");\n}\n\n");
+	return true;
+}
+
+static unsigned bitrev(unsigned v, int bits)
+{
+	unsigned r = 0;
+	for (int b = 0; b < bits; b++)
+		r |= ((v >> b) & 1u) << (bits - 1 - b);
+	return r;
+}
+
+/* Pass q: see the file comment. */
+static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k, int q)
+{
+	const int r = pl->lr[q], R = 1 << r, last = q == pl->npass - 1, first = q == 0;
+	int lp = 0;
+	for (int i = 0; i < q; i++)
+		lp += pl->lr[i];
+	const int lt = pl->k - r; /* log2 T */
+	char suffix[16];
+	snprintf(suffix, sizeof suffix, "_p%d", q);
+	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_FFT_PASS, k, suffix, R, pl->n_in + pl->n_out + 3);
+	if (!d)
+		return false;
+	d->pass = q;
+	d->items = (size_t)pl->rows << lt;
+	if (first || last)
+		for (int j = 0; j < pl->n_in; j++)
+			ffu__kernel_slot(d, FFU_ARG_INPUT, j, NULL);
+	if (!first)
+		ffu__kernel_slot(d, FFU_ARG_SCRATCH_IN, (q - 1) % 2, NULL);
+	if (!last)
+		ffu__kernel_slot(d, FFU_ARG_SCRATCH_OUT, q % 2, NULL);
+	for (int o = 0; last && o < pl->n_out; o++)
+		ffu__kernel_slot(d, FFU_ARG_OUTPUT, o, NULL);
+	if (pl->h > 0)
+		ffu__kernel_slot(d, FFU_ARG_TWIDDLES, 0, NULL);
+	const char *b = pl->f->base->name;
+	ffu__sb_printf(sb, "/* pass %d of %d: radix %d, sub-transforms of %lld so far */\n", q + 1, pl->npass, R,
+		       (long long)1 << lp);
+	ffu__kernel_print_signature(sb, d);
+	ffu__sb_printf(sb, "\tconst ulong g = get_global_id(0);\n");
+	ffu__sb_printf(sb, "\tconst ulong i = g & %lluUL, base = (g >> %d) << %d, kk = i & %lluUL;\n",
+		       (unsigned long long)((UINT64_C(1) << lt) - 1), lt, pl->k, (unsigned long long)((UINT64_C(1) << lp) - 1));
+	/* loads */
+	bool rev_in = first && !pl->fft->fft.inverse && !pl->fft->fft.bit_reverse;
+	for (int t = 0; t < R; t++) {
+		char ix[64];
+		snprintf(ix, sizeof ix, "i + %lluUL", (unsigned long long)t << lt);
+		ffu__sb_printf(sb, "\t%s u%d = ", pl->ft, t);
+		if (first) {
+			ffu__sb_printf(sb, "ffu_k%d_x(", k);
+			io_args(sb, pl, false);
+			if (rev_in)
+				ffu__sb_printf(sb, "base + ffu_k%d_rev(%s));\n", k, ix);
+			else
+				ffu__sb_printf(sb, "base + %s);\n", ix);
+		} else {
+			ffu__sb_printf(sb, "%s_load(src, base + %s);\n", b, ix);
+		}
+	}
+	/* twiddles between passes: u[t] *= w^(e t), e = (i mod p) n / (pR) */
+	if (lp > 0)
+		for (int t = 1; t < R; t++) {
+			char w[96], a[16];
+			snprintf(w, sizeof w, "ffu_k%d_w(tw, (kk * %dUL) << %d)", k, t, pl->k - lp - r);
+			snprintf(a, sizeof a, "u%d", t);
+			ffu__sb_printf(sb, "\tu%d = ", t);
+			mulw(sb, pl, a, w);
+			ffu__sb_append(sb, ";\n");
+		}
+	/* DFT_R: radix-2 stages on bit-reversed names; w_m^j = table[j n / m] */
+	for (int j = 1; j < R / 2; j++)
+		ffu__sb_printf(sb, "\tconst %s w%d = %s_load(tw, %lluUL);\n", pl->pt, j, pl->p->name,
+			       (unsigned long long)j << lt);
+	char (*cur)[16] = calloc((size_t)R, sizeof *cur);
+	if (!cur)
+		return false;
+	for (int j = 0; j < R; j++)
+		snprintf(cur[j], sizeof cur[j], "u%u", bitrev((unsigned)j, r));
+	int v = 0;
+	for (int m = 2; m <= R; m *= 2)
+		for (int s = 0; s < R; s += m)
+			for (int j = 0; j < m / 2; j++) {
+				char *lo = cur[s + j], *hi = cur[s + j + m / 2], tn[16];
+				if (j == 0) {
+					snprintf(tn, sizeof tn, "%s", hi);
+				} else {
+					char w[16];
+					snprintf(tn, sizeof tn, "a%d", v++);
+					snprintf(w, sizeof w, "w%d", j * (R / m));
+					ffu__sb_printf(sb, "\tconst %s %s = ", pl->ft, tn);
+					mulw(sb, pl, hi, w);
+					ffu__sb_append(sb, ";\n");
+				}
+				int x = v++, y = v++;
+				ffu__sb_printf(sb, "\tconst %s a%d = %s_add(%s, %s), a%d = %s_sub(%s, %s);\n", pl->ft, x, b, lo, tn, y,
+					       b, lo, tn);
+				snprintf(lo, 16, "a%d", x);
+				snprintf(hi, 16, "a%d", y);
+			}
+	/* stores: dst[(i - kk) R + kk + t p] */
+	bool rev_out = last && pl->fft->fft.inverse && !pl->fft->fft.bit_reverse;
+	bool scale = last && pl->fft->fft.inverse && pl->n > 1;
+	if (scale) {
+		unsigned char ninv[FFU_FIELD_MAX_BYTES];
+		ffu__fp_set_u64(pl->p, ninv, (uint64_t)pl->n);
+		ffu__fp_inv(pl->p, ninv, ninv);
+		ffu__sb_printf(sb, "\tconst %s ninv = ", pl->pt);
+		mont_const(sb, pl->p, ninv);
+		ffu__sb_append(sb, ";\n");
+	}
+	ffu__sb_printf(sb, "\tconst ulong o = ((i - kk) << %d) + kk;\n", r);
+	for (int t = 0; t < R; t++) {
+		char ix[64], vt[96];
+		snprintf(ix, sizeof ix, "o + %lluUL", (unsigned long long)t << lp);
+		if (scale) {
+			ffu_strbuf tmp = {0};
+			mulw(&tmp, pl, cur[t], "ninv");
+			snprintf(vt, sizeof vt, "%s", ffu__sb_cstr(&tmp));
+			ffu__sb_free(&tmp);
+		} else {
+			snprintf(vt, sizeof vt, "%s", cur[t]);
+		}
+		if (last) {
+			ffu__sb_printf(sb, "\tffu_k%d_y(", k);
+			io_args(sb, pl, true);
+			if (rev_out)
+				ffu__sb_printf(sb, "base + ffu_k%d_rev(%s), %s);\n", k, ix, vt);
+			else
+				ffu__sb_printf(sb, "base + %s, %s);\n", ix, vt);
+		} else {
+			ffu__sb_printf(sb, "\t%s_store(dst, base + %s, %s);\n", b, ix, vt);
+		}
+	}
+	free(cur);
+	ffu__sb_append(sb, "}\n\n");
+	return true;
+}
+
+ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
+				 const ffu_target *t, ffu_error *e)
+{
+	fft_plan pl;
+	ffu_status st = plan(&pl, fusion, t, e);
+	if (st)
+		return st;
+	memset(fk, 0, sizeof *fk);
+	fk->fusion = fusion;
+	fk->fft = true;
+	fk->scratch_bytes = pl.npass > 1 ? (size_t)(pl.rows * pl.n) * pl.f->storage_bytes : 0;
+	fk->twiddle_bytes = (size_t)pl.h * pl.p->storage_bytes;
+	ffu__sb_printf(sb, "/* %s: %s: %s of %lld x %lld %s, %d pass%s */\n", fusion->name, fusion->callee->name,
+		       pl.fft->fft.inverse ? "IFFT" : "FFT", (long long)pl.rows, (long long)pl.n, pl.f->name, pl.npass,
+		       pl.npass == 1 ? "" : "es");
+	if ((st = emit_helpers(sb, &pl, fusion, k, e)))
+		return st;
+	if (pl.h > 0)
+		ffu__sb_printf(sb,
+			       "/* w^e, e < %lld: the table holds e < %lld; w^(e + n/2) = -w^e */\n"
+			       "static inline %s ffu_k%d_w(__global const uint *restrict tw, const ulong e)\n{\n"
+			       "\tconst %s w = %s_load(tw, e & %lluUL);\n\treturn (e & %lluUL) ? %s_neg(w) : w;\n}\n\n",
+			       (long long)pl.n, (long long)pl.h, pl.pt, k, pl.pt, pl.p->name,
+			       (unsigned long long)(pl.h - 1), (unsigned long long)pl.h, pl.p->name);
+	if (!pl.fft->fft.bit_reverse && pl.k > 0)
+		ffu__sb_printf(sb,
+			       "static inline ulong ffu_k%d_rev(ulong v)\n{\n\tulong r = 0;\n"
+			       "\tfor (int b = 0; b < %d; b++)\n\t\tr |= ((v >> b) & 1UL) << (%d - b);\n\treturn r;\n}\n\n",
+			       k, pl.k, pl.k - 1);
+	if (pl.h > 0 && !emit_twiddles(sb, fk, &pl, k))
+		goto oom;
+	for (int q = 0; q < pl.npass; q++)
+		if (!emit_pass(sb, fk, &pl, k, q))
+			goto oom;
+	return ffu__sb_status(sb, e);
+oom: /* the caller frees the descriptors made so far */
+	return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+}

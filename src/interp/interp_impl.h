@@ -1,0 +1,13 @@
+/*
+ * interp/interp_impl.h: internal to interp/: the ops the interpreter evaluates in files of
+ * their own. Nothing outside interp/ includes this header.
+ */
+#ifndef FFU_INTERP_INTERP_IMPL_H
+#define FFU_INTERP_INTERP_IMPL_H
+
+#include "interp/interp.h"
+
+/* fft `in` of x (twiddles tw, or NULL) into o, allocated with in's shape (interp/fft.c). */
+ffu_status ffu__interp_fft(const ffu_inst *in, const ffu_value *x, const ffu_value *tw, ffu_value *o, ffu_error *e);
+
+#endif
