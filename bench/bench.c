@@ -65,12 +65,14 @@ static ffu_status add_result(ffu_bench_report *rep, const ffu_bench_result *r, f
 
 /*
  * The workload's text at 2^k: every number 1048576 (the size the files are written at,
- * in shapes and slice bounds) becomes 2^k, and every 524288 (half of it: the even/odd
- * halves of sumcheck and fold) 2^(k-1). Only whole numbers are replaced. malloc'd.
+ * in shapes and slice bounds) becomes 2^k, every 524288 (half of it: the even/odd halves
+ * of sumcheck and fold) 2^(k-1), and every 2097152 (twice it: a low-degree extension's
+ * result) 2^(k+1). Only whole numbers are replaced. malloc'd.
  */
 static char *sized_text(const char *text, int k)
 {
-	static const char *const pats[2] = {"1048576", "524288"};
+	static const char *const pats[3] = {"1048576", "524288", "2097152"};
+	static const int shift[3] = {0, 1, -1};
 	size_t len = strlen(text);
 	char *out = malloc(len * 3 + 64); /* a 6-7 digit number grows to at most 20 digits */
 	if (!out)
@@ -79,7 +81,7 @@ static char *sized_text(const char *text, int k)
 	for (const char *r = text; *r;) {
 		int hit = -1;
 		if (isdigit((unsigned char)*r) && (r == text || !isalnum((unsigned char)r[-1])))
-			for (int q = 0; q < 2 && hit < 0; q++) {
+			for (int q = 0; q < 3 && hit < 0; q++) {
 				size_t n = strlen(pats[q]);
 				if (strncmp(r, pats[q], n) == 0 && !isalnum((unsigned char)r[n]))
 					hit = q;
@@ -88,7 +90,7 @@ static char *sized_text(const char *text, int k)
 			*w++ = *r++;
 			continue;
 		}
-		w += sprintf(w, "%llu", 1ull << (k - hit));
+		w += sprintf(w, "%llu", 1ull << (k - shift[hit]));
 		r += strlen(pats[hit]);
 	}
 	*w = '\0';
@@ -265,13 +267,18 @@ static ffu_status same_outputs(const timed *a, const timed *ref, const char *wha
 }
 
 /* Field multiplications the workload asks for: one per element of each multiply in the entry
- * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)). */
+ * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)), and for
+ * an fft its butterflies, log2(n) n/2 per row (the radix-2 count, whatever radix runs). */
 static int64_t count_muls(const ffu_module *m)
 {
 	int64_t n = 0;
-	for (int i = 0; i < m->entry->n_insts; i++)
-		if (m->entry->insts[i]->op == FFU_OP_MULTIPLY)
-			n += ffu__shape_count(&m->entry->insts[i]->shape);
+	for (int i = 0; i < m->entry->n_insts; i++) {
+		const ffu_inst *in = m->entry->insts[i];
+		if (in->op == FFU_OP_MULTIPLY)
+			n += ffu__shape_count(&in->shape);
+		if (in->op == FFU_OP_FFT)
+			n += ffu__fft_rows(&in->shape) * ffu__fft_log2(in->fft.length) * (in->fft.length / 2);
+	}
 	return n;
 }
 

@@ -89,7 +89,7 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a transform of 2^%d needs %d passes of radix 2^%d (at most %d)",
 				fusion->name, pl->k, pl->npass, rmax, FFU_MAX_FUSION_KERNELS - 1);
 	for (int q = 0; q < pl->npass; q++)
-		pl->lr[q] = pl->k / pl->npass + (q < pl->k % pl->npass);
+		pl->lr[q] = pl->k / pl->npass + (q >= pl->npass - pl->k % pl->npass);
 	pl->n_in = fc->n_params;
 	pl->n_out = ffu__kgen_outputs(fc, &outs);
 	ffu__kgen_cl_type(pl->f, pl->ft);
@@ -278,7 +278,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	ffu__sb_printf(sb, "\tconst ulong i = g & %lluUL, base = (g >> %d) << %d, kk = i & %lluUL;\n",
 		       (unsigned long long)((UINT64_C(1) << lt) - 1), lt, pl->k, (unsigned long long)((UINT64_C(1) << lp) - 1));
 	/* loads */
-	bool rev_in = first && !pl->fft->fft.inverse && !pl->fft->fft.bit_reverse;
+	bool rev_in = first && !pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
 	for (int t = 0; t < R; t++) {
 		char ix[64];
 		snprintf(ix, sizeof ix, "i + %lluUL", (unsigned long long)t << lt);
@@ -335,7 +335,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 				snprintf(hi, 16, "a%d", y);
 			}
 	/* stores: dst[(i - kk) R + kk + t p] */
-	bool rev_out = last && pl->fft->fft.inverse && !pl->fft->fft.bit_reverse;
+	bool rev_out = last && pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
 	bool scale = last && pl->fft->fft.inverse && pl->n > 1;
 	if (scale) {
 		unsigned char ninv[FFU_FIELD_MAX_BYTES];

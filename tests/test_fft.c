@@ -1,0 +1,521 @@
+/*
+ * tests/test_fft.c: the `fft` op (NTT). On the host: ZKX's roots of unity (fields/roots.c)
+ * against ZKX's published values and GMP; the interpreter's radix-2 transform
+ * (interp/fft.c) against the O(n^2) DFT computed with GMP, for both directions, with and
+ * without bit reversal and twiddles, on prime, _mont and extension types (the transform
+ * is linear, so it commutes with the Montgomery radix and acts coefficient-wise on an
+ * extension: GMP transforms the stored integers); FFT then IFFT is the identity. On PoCL
+ * and Rusticl: every transform length 1 .. 2^12 (and 2^16; 2^20 in the full mode) of
+ * BabyBear, lengths on the other fields, batched rows, twiddles operands, fft_do_bit_reverse
+ * =false, and the fused chains (producers in the first pass, consumers in the last, the
+ * coset low-degree extension), each output equal to the interpreter's. A missing device
+ * fails, never skips.
+ */
+#include <criterion/criterion.h>
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo/hlo.h"
+#include "interp/interp.h"
+#include "passes/passes.h"
+#include "runtime/exec.h"
+#include "support.h"
+
+static const ffu_field *field_named(const char *name)
+{
+	for (int id = 0; id < FFU_FIELD_EXT_END; id++)
+		if (strcmp(ffu__field_get((ffu_field_id)id)->name, name) == 0)
+			return ffu__field_get((ffu_field_id)id);
+	cr_assert_fail("no field %s", name);
+	return NULL;
+}
+
+static void to_mpz(mpz_t z, const unsigned char *b, size_t n)
+{
+	mpz_import(z, n, -1, 1, 0, 0, b);
+}
+
+static void from_mpz(unsigned char *b, size_t n, const mpz_t z)
+{
+	size_t cnt = 0;
+	memset(b, 0, n);
+	mpz_export(b, &cnt, -1, 1, 0, 0, z);
+}
+
+/* ---- roots ---- */
+
+Test(fft, roots_are_zkx)
+{
+	static const struct {
+		const char *field, *w4;
+	} known[] = {/* ZKX.md 4.8, from zk_dtypes GetRootOfUnity */
+		     {"babybear", "1728404513"},
+		     {"goldilocks", "281474976710656"},
+		     {"bn254_sf", "21888242871839275217838484774961031246007050428528088939761107053157389710902"}};
+	mpz_t w, want;
+	mpz_inits(w, want, NULL);
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		const ffu_field *f = field_named(known[i].field);
+		unsigned char b[FFU_FIELD_MAX_BYTES];
+		cr_assert(ffu__fp_root_of_unity(f, 2, b));
+		to_mpz(w, b, f->storage_bytes);
+		mpz_set_str(want, known[i].w4, 10);
+		cr_expect(mpz_cmp(w, want) == 0, "%s: w_4 = %s, ZKX has %s", f->name, mpz_get_str(NULL, 10, w), known[i].w4);
+	}
+	mpz_clears(w, want, NULL);
+}
+
+/* Every prime field's 2^k-th root for every k <= its 2-adicity: order exactly 2^k (GMP). */
+Test(fft, roots_have_their_order)
+{
+	mpz_t p, w, t;
+	mpz_inits(p, w, t, NULL);
+	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		mpz_set_str(p, f->modulus_hex, 16);
+		unsigned char b[FFU_FIELD_MAX_BYTES];
+		for (int k = 0; k <= f->two_adicity; k++) {
+			cr_assert(ffu__fp_root_of_unity(f, k, b), "%s 2^%d", f->name, k);
+			to_mpz(w, b, f->storage_bytes);
+			mpz_powm_ui(t, w, UINT64_C(1) << (k < 63 ? k : 62), p);
+			if (k < 63) {
+				mpz_powm_ui(t, w, UINT64_C(1) << k, p);
+				cr_expect(mpz_cmp_ui(t, 1) == 0, "%s: w^(2^%d) != 1", f->name, k);
+			}
+			if (k > 0 && k < 64) {
+				mpz_powm_ui(t, w, UINT64_C(1) << (k - 1), p);
+				mpz_add_ui(t, t, 1);
+				cr_expect(mpz_cmp(t, p) == 0, "%s: w^(2^%d) != -1", f->name, k - 1);
+			}
+		}
+		cr_expect(!ffu__fp_root_of_unity(f, f->two_adicity + 1, b), "%s: no root of order 2^%d", f->name,
+			  f->two_adicity + 1);
+	}
+	mpz_clears(p, w, t, NULL);
+}
+
+/* ---- programs ---- */
+
+static ffu_module *parse(const char *text)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "fft", &e), FFU_STATUS_OK, "%s\n%s", e.message, text);
+	return m;
+}
+
+static void random_inputs(ffu_value *in, const ffu_module *m, uint64_t seed)
+{
+	ffu_error e = {0};
+	for (int i = 0; i < m->entry->n_params; i++) {
+		cr_assert_eq(ffu__value_alloc(&in[i], &m->entry->params[i]->shape, &e), FFU_STATUS_OK, "%s", e.message);
+		ffu__value_random(&in[i], &seed);
+	}
+}
+
+static uint64_t bitrev(uint64_t i, int k)
+{
+	uint64_t r = 0;
+	for (int b = 0; b < k; b++)
+		r |= ((i >> b) & 1) << (k - 1 - b);
+	return r;
+}
+
+/*
+ * The DFT of each row of x (n a power of two) with GMP over the stored integers of each
+ * coefficient, as ZKX defines fft (docs/hlo.md): root w (canonical), inverse scaled by 1/n,
+ * bit reversal of the FFT's input / the IFFT's output when !bit_reverse.
+ */
+static void gmp_dft(const ffu_field *f, const unsigned char *x, unsigned char *y, int64_t rows, int64_t n, const mpz_t w,
+		    bool inverse, bool bit_reverse)
+{
+	const ffu_field *p = f->prime;
+	size_t cb = p->storage_bytes, eb = f->storage_bytes;
+	int d = f->degree, k = 0;
+	while ((INT64_C(1) << k) < n)
+		k++;
+	mpz_t P, acc, t, wj, ninv, wi;
+	mpz_inits(P, acc, t, wj, ninv, wi, NULL);
+	mpz_set_str(P, p->modulus_hex, 16);
+	mpz_set(wi, w);
+	if (inverse)
+		mpz_invert(wi, w, P);
+	mpz_set_si(ninv, n);
+	mpz_invert(ninv, ninv, P);
+	for (int64_t r = 0; r < rows; r++)
+		for (int c = 0; c < d; c++)
+			for (int64_t o = 0; o < n; o++) {
+				mpz_set_ui(acc, 0);
+				for (int64_t j = 0; j < n; j++) {
+					int64_t src = !inverse && !bit_reverse ? (int64_t)bitrev((uint64_t)j, k) : j;
+					to_mpz(t, x + (size_t)(r * n + src) * eb + (size_t)c * cb, cb);
+					mpz_powm_ui(wj, wi, (unsigned long)((j * o) % n), P);
+					mpz_addmul(acc, t, wj);
+				}
+				if (inverse)
+					mpz_mul(acc, acc, ninv);
+				mpz_mod(acc, acc, P);
+				int64_t dst = inverse && !bit_reverse ? (int64_t)bitrev((uint64_t)o, k) : o;
+				from_mpz(y + (size_t)(r * n + dst) * eb + (size_t)c * cb, cb, acc);
+			}
+	mpz_clears(P, acc, t, wj, ninv, wi, NULL);
+}
+
+/* The twiddle table w^i (i < n) of root w as a value of type tf (stored form). */
+static void twiddle_table(ffu_value *v, const ffu_field *tf, int64_t n, const mpz_t w)
+{
+	const ffu_field *p = tf->prime;
+	mpz_t P, t;
+	mpz_inits(P, t, NULL);
+	mpz_set_str(P, p->modulus_hex, 16);
+	for (int64_t i = 0; i < n; i++) {
+		unsigned char c[FFU_FIELD_MAX_BYTES];
+		mpz_powm_ui(t, w, (unsigned long)i, P);
+		from_mpz(c, p->storage_bytes, t);
+		ffu__fp_convert(tf, v->data + (size_t)i * tf->storage_bytes, p, c);
+	}
+	mpz_clears(P, t, NULL);
+}
+
+/* One fft of `type`[rows?, n] as a program; tw: with a twiddles operand. */
+static char *fft_program(const char *type, int64_t rows, int64_t n, bool inverse, bool bit_reverse, bool tw)
+{
+	const ffu_field *f = field_named(type);
+	ffu_type tt = ffu__fft_twiddle_type((ffu_type)f->id);
+	char shape[96], *buf = malloc(1024);
+	cr_assert(buf);
+	if (rows > 1)
+		snprintf(shape, sizeof shape, "%s[%lld,%lld]", type, (long long)rows, (long long)n);
+	else
+		snprintf(shape, sizeof shape, "%s[%lld]", type, (long long)n);
+	int w = snprintf(buf, 1024, "HloModule t\nENTRY %%main {\n  %%x = %s parameter(0)\n", shape);
+	if (tw)
+		w += snprintf(buf + w, 1024 - (size_t)w, "  %%w = %s[%lld] parameter(1)\n", ffu__type_name(tt), (long long)n);
+	snprintf(buf + w, 1024 - (size_t)w, "  ROOT %%y = %s fft(%%x%s), fft_type=%s, fft_length=%lld%s\n}\n", shape,
+		 tw ? ", %w" : "", inverse ? "IFFT" : "FFT", (long long)n, bit_reverse ? "" : ", fft_do_bit_reverse=false");
+	return buf;
+}
+
+/* The interpreter against GMP's DFT for one configuration; root = ZKX's, or its cube via twiddles. */
+static void interp_vs_dft(const char *type, int64_t rows, int64_t n, bool inverse, bool bit_reverse, bool tw)
+{
+	const ffu_field *f = field_named(type);
+	char *text = fft_program(type, rows, n, inverse, bit_reverse, tw);
+	ffu_module *m = parse(text);
+	ffu_value in[2] = {0}, *out = NULL;
+	int n_out = 0;
+	ffu_error e = {0};
+	random_inputs(in, m, 0xfeed + (uint64_t)n);
+	int k = 0;
+	while ((INT64_C(1) << k) < n)
+		k++;
+	unsigned char wb[FFU_FIELD_MAX_BYTES];
+	cr_assert(ffu__fp_root_of_unity(f, k, wb));
+	mpz_t w, P;
+	mpz_inits(w, P, NULL);
+	to_mpz(w, wb, f->prime->storage_bytes);
+	if (tw) { /* another primitive n-th root: w^3 (3 is odd); the IFFT's table holds its inverse's powers */
+		mpz_set_str(P, f->prime->modulus_hex, 16);
+		mpz_powm_ui(w, w, 3, P);
+		mpz_t wi;
+		mpz_init(wi);
+		mpz_invert(wi, w, P);
+		twiddle_table(&in[1], ffu__shape_field(&in[1].shape), n, inverse ? wi : w);
+		mpz_clear(wi);
+	}
+	cr_assert_eq(ffu__interp_run(m, in, m->entry->n_params, &out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	unsigned char *want = malloc((size_t)(rows * n) * f->storage_bytes);
+	cr_assert(want);
+	gmp_dft(f, in[0].data, want, rows, n, w, inverse, bit_reverse);
+	for (int64_t i = 0; i < rows * n; i++)
+		cr_assert(memcmp(out[0].data + (size_t)i * f->storage_bytes, want + (size_t)i * f->storage_bytes,
+				 f->storage_bytes) == 0,
+			  "%s %s n=%lld rows=%lld%s%s: element %lld differs from the DFT", type, inverse ? "IFFT" : "FFT",
+			  (long long)n, (long long)rows, bit_reverse ? "" : " no-bit-reverse", tw ? " twiddles" : "",
+			  (long long)i);
+	free(want);
+	mpz_clears(w, P, NULL);
+	ffu__values_free(out, n_out);
+	for (int i = 0; i < m->entry->n_params; i++)
+		ffu__value_free(&in[i]);
+	ffu__module_free(m);
+	free(text);
+}
+
+static const char *const host_types[] = {"babybear",   "koalabear",     "goldilocks",      "bn254_sf", "bls12_381_sf",
+					 "mersenne31", "babybear_mont", "goldilocks_mont", "babybearx4", "goldilocksx2"};
+
+Test(fft, interpreter_is_the_dft)
+{
+	for (size_t t = 0; t < sizeof host_types / sizeof host_types[0]; t++) {
+		const ffu_field *f = field_named(host_types[t]);
+		int max_k = f->prime->two_adicity < 5 ? f->prime->two_adicity : 5;
+		for (int k = 0; k <= max_k; k++)
+			for (int mode = 0; mode < 8; mode++)
+				interp_vs_dft(host_types[t], k == 3 ? 3 : 1, INT64_C(1) << k, mode & 1, !(mode & 2), mode & 4);
+	}
+}
+
+/* FFT then IFFT is the identity (random rows of 2^10), both bit orders. */
+Test(fft, inverse_undoes_forward)
+{
+	for (size_t t = 0; t < sizeof host_types / sizeof host_types[0]; t++) {
+		const ffu_field *f = field_named(host_types[t]);
+		int k = f->prime->two_adicity < 10 ? f->prime->two_adicity : 10;
+		for (int br = 0; br < 2; br++) {
+			char text[512];
+			snprintf(text, sizeof text,
+				 "HloModule t\nENTRY %%main {\n  %%x = %s[2,%d] parameter(0)\n"
+				 "  %%y = %s[2,%d] fft(%%x), fft_type=FFT, fft_length=%d%s\n"
+				 "  ROOT %%z = %s[2,%d] fft(%%y), fft_type=IFFT, fft_length=%d%s\n}\n",
+				 host_types[t], 1 << k, host_types[t], 1 << k, 1 << k, br ? ", fft_do_bit_reverse=false" : "",
+				 host_types[t], 1 << k, 1 << k, br ? ", fft_do_bit_reverse=false" : "");
+			ffu_module *m = parse(text);
+			ffu_value in = {0}, *out = NULL;
+			int n_out = 0;
+			ffu_error e = {0};
+			random_inputs(&in, m, 77);
+			cr_assert_eq(ffu__interp_run(m, &in, 1, &out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
+			cr_expect(memcmp(out[0].data, in.data, in.bytes) == 0, "%s: IFFT(FFT(x)) != x", host_types[t]);
+			ffu__values_free(out, n_out);
+			ffu__value_free(&in);
+			ffu__module_free(m);
+		}
+	}
+}
+
+Test(fft, verifier_rules)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"ENTRY %m {\n %x = babybear[6] parameter(0)\n ROOT %y = babybear[6] fft(%x), fft_type=FFT, fft_length=6\n}\n",
+		 "not a power of two"},
+		{"ENTRY %m {\n %x = babybear[8] parameter(0)\n ROOT %y = babybear[8] fft(%x), fft_type=FFT, fft_length=4\n}\n",
+		 "fft_length=4 differs"},
+		{"ENTRY %m {\n %x = mersenne31[4] parameter(0)\n ROOT %y = mersenne31[4] fft(%x), fft_type=FFT, fft_length=4\n}\n",
+		 "2-adicity is 1"},
+		{"ENTRY %m {\n %x = babybear[4] parameter(0)\n %w = babybear[2] parameter(1)\n"
+		 " ROOT %y = babybear[4] fft(%x, %w), fft_type=FFT, fft_length=4\n}\n",
+		 "takes babybear[4]"},
+		{"ENTRY %m {\n %x = babybearx4[4] parameter(0)\n %w = babybearx4[4] parameter(1)\n"
+		 " ROOT %y = babybearx4[4] fft(%x, %w), fft_type=FFT, fft_length=4\n}\n",
+		 "takes babybear[4]"},
+		{"ENTRY %m {\n %x = u32[4] parameter(0)\n ROOT %y = u32[4] fft(%x), fft_type=FFT, fft_length=4\n}\n",
+		 "needs a field"},
+		{"ENTRY %m {\n %x = babybear[4] parameter(0)\n ROOT %y = babybear[4] fft(%x), fft_type=DFT, fft_length=4\n}\n",
+		 "unknown fft_type 'DFT'"},
+		{"ENTRY %m {\n %x = babybear[4] parameter(0)\n ROOT %y = babybear[4] fft(%x), fft_length=4\n}\n",
+		 "needs the attribute fft_type="},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ffu_error e = {0};
+		ffu_module *m = NULL;
+		ffu_status st = ffu__hlo_parse(&m, bad[i].text, strlen(bad[i].text), "bad.hlo", &e);
+		cr_expect(st == FFU_STATUS_EVERIFY || st == FFU_STATUS_EPARSE, "%s: status %d", bad[i].text, st);
+		cr_expect(e.message && strstr(e.message, bad[i].msg), "%s: '%s' lacks '%s'", bad[i].text,
+			  e.message ? e.message : "", bad[i].msg);
+		ffu__module_free(m);
+		ffu_error_clear(&e);
+	}
+}
+
+/* ---- devices ---- */
+
+/* Runs text on the device against the interpreter; returns the executable's kernel count. */
+static int device_vs_interp(ffu_cl *cl, const char *text, bool fuse, uint64_t seed)
+{
+	ffu_module *m = parse(text);
+	ffu_error e = {0};
+	int n_in = m->entry->n_params, n_ref = 0, n_out = 0;
+	ffu_value *in = calloc((size_t)n_in + 1, sizeof *in), *ref = NULL, *out = NULL;
+	cr_assert(in);
+	random_inputs(in, m, seed);
+	/* twiddles operands (named %w*): ZKX's root's powers, so the result is the DFT */
+	for (int i = 0; i < n_in; i++) {
+		const ffu_inst *p = m->entry->params[i];
+		if (p->name[0] != 'w')
+			continue;
+		const ffu_field *tf = ffu__shape_field(&p->shape);
+		int64_t n = p->shape.dims[0];
+		int k = 0;
+		while ((INT64_C(1) << k) < n)
+			k++;
+		unsigned char wb[FFU_FIELD_MAX_BYTES];
+		cr_assert(ffu__fp_root_of_unity(tf, k, wb));
+		mpz_t w;
+		mpz_init(w);
+		to_mpz(w, wb, tf->prime->storage_bytes);
+		twiddle_table(&in[i], tf, n, w);
+		mpz_clear(w);
+	}
+	cr_assert_eq(ffu__interp_run(m, in, n_in, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_pass_opts po = {.fuse = fuse};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_exec *x = NULL;
+	cr_assert_eq(ffu__exec_create(&x, cl, m, &e), FFU_STATUS_OK, "on %s: %s\n%s\n%s", cl->dev.name, e.message,
+		     e.build_log ? e.build_log : "", text);
+	cr_assert_eq(ffu__exec_upload(x, in, n_in, &e), FFU_STATUS_OK, "%s", e.message);
+	/* twice: a per-run twiddle table and the scratch buffers must not carry state */
+	for (int run = 0; run < 2; run++) {
+		cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+		cr_assert_eq(ffu__exec_download(x, &out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
+		cr_assert_eq(n_out, n_ref);
+		for (int o = 0; o < n_out; o++) {
+			size_t eb = ffu__shape_elem_bytes(&out[o].shape);
+			for (size_t i = 0; i * eb < out[o].bytes; i++)
+				cr_assert(memcmp(out[o].data + i * eb, ref[o].data + i * eb, eb) == 0,
+					  "on %s (%s): output %d element %zu differs from the interpreter\n%s", cl->dev.name,
+					  fuse ? "fused" : "unfused", o, i, text);
+		}
+		ffu__values_free(out, n_out);
+	}
+	int kernels = ffu__exec_kernel_count(x);
+	ffu__exec_destroy(&x);
+	for (int i = 0; i < n_in; i++)
+		ffu__value_free(&in[i]);
+	free(in);
+	ffu__values_free(ref, n_ref);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+	return kernels;
+}
+
+/* One program: an fft of every length 2^k, k in ks, in both directions (a tuple of results). */
+static char *sizes_program(const char *type, const int *ks, int n_ks, bool variants)
+{
+	enum { CAP = 16384 };
+	char *buf = malloc(CAP);
+	cr_assert(buf);
+	const ffu_field *f = field_named(type);
+	const char *tt = ffu__type_name(ffu__fft_twiddle_type((ffu_type)f->id));
+	int w = snprintf(buf, CAP, "HloModule sizes\nENTRY %%main {\n"), n_res = 0;
+	char roots[4096] = "";
+	int rw = 0;
+	for (int i = 0; i < n_ks; i++) {
+		long long n = 1LL << ks[i];
+		w += snprintf(buf + w, CAP - (size_t)w, "  %%x%d = %s[%lld] parameter(%d)\n", i, type, n, i);
+	}
+	int np = n_ks;
+	for (int i = 0; i < n_ks; i++) {
+		long long n = 1LL << ks[i];
+		for (int v = 0; v < (variants ? 4 : 2); v++) {
+			bool inv = v & 1, br = v < 2, tw = v == 3 && n > 1;
+			if (tw)
+				w += snprintf(buf + w, CAP - (size_t)w, "  %%w%d = %s[%lld] parameter(%d)\n", i, tt, n, np++);
+			w += snprintf(buf + w, CAP - (size_t)w, "  %%y%d_%d = %s[%lld] fft(%%x%d%s), fft_type=%s, fft_length=%lld%s\n",
+				      i, v, type, n, i, tw ? (snprintf(roots, sizeof roots, ", %%w%d", i), roots) : "",
+				      inv ? "IFFT" : "FFT", n, br ? "" : ", fft_do_bit_reverse=false");
+			n_res++;
+		}
+	}
+	(void)rw;
+	w += snprintf(buf + w, CAP - (size_t)w, "  ROOT %%r = (");
+	for (int i = 0, c = 0; i < n_ks; i++)
+		for (int v = 0; v < (variants ? 4 : 2); v++, c++)
+			w += snprintf(buf + w, CAP - (size_t)w, "%s%s[%lld]", c ? ", " : "", type, 1LL << ks[i]);
+	w += snprintf(buf + w, CAP - (size_t)w, ") tuple(");
+	for (int i = 0, c = 0; i < n_ks; i++)
+		for (int v = 0; v < (variants ? 4 : 2); v++, c++)
+			w += snprintf(buf + w, CAP - (size_t)w, "%s%%y%d_%d", c ? ", " : "", i, v);
+	w += snprintf(buf + w, CAP - (size_t)w, ")\n}\n");
+	cr_assert_lt(w, CAP);
+	(void)n_res;
+	return buf;
+}
+
+static void run_sizes(ffu_cl *cl, const char *type, const int *ks, int n_ks, bool variants)
+{
+	char *text = sizes_program(type, ks, n_ks, variants);
+	device_vs_interp(cl, text, true, 11);
+	free(text);
+}
+
+static void run_lengths(const char *device)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	/* BabyBear: every length to 2^12 with every variant, then the long ones */
+	int small[13];
+	for (int k = 0; k <= 12; k++)
+		small[k] = k;
+	run_sizes(&cl, "babybear", small, 13, true);
+	static const int big[] = {16, 20};
+	run_sizes(&cl, "babybear", big, ffu_test_full() ? 2 : 1, false);
+	static const int k64[] = {0, 1, 3, 7, 11}, k256[] = {0, 2, 6, 9}, kext[] = {0, 1, 5, 8}, km31[] = {0, 1};
+	run_sizes(&cl, "goldilocks", k64, 5, true);
+	run_sizes(&cl, "koalabear", k64, 5, false);
+	run_sizes(&cl, "goldilocks_mont", k64, 3, true);
+	run_sizes(&cl, "babybear_mont", k64, 3, true);
+	run_sizes(&cl, "mersenne31", km31, 2, false);
+	run_sizes(&cl, "bn254_sf", k256, ffu_test_full() ? 4 : 3, true);
+	run_sizes(&cl, "babybearx4", kext, 4, true);
+	if (ffu_test_full()) {
+		run_sizes(&cl, "bls12_381_sf", k256, 4, true);
+		run_sizes(&cl, "goldilocksx2", kext, 4, true);
+	}
+	ffu__cl_close(&cl);
+}
+
+Test(fft, pocl_lengths, .timeout = 900)
+{
+	run_lengths(ffu_test_devices[0]);
+}
+
+Test(fft, rusticl_lengths, .timeout = 900)
+{
+	run_lengths(ffu_test_devices[1]);
+}
+
+/* Batched rows, and the fused chains: each against the interpreter, fused and not. */
+static void run_fused(const char *device)
+{
+	static const char *const programs[] = {
+		/* rows of a trace matrix, both ranks */
+		"ENTRY %m {\n %x = babybear[3,64] parameter(0)\n ROOT %y = babybear[3,64] fft(%x), fft_type=FFT, fft_length=64\n}\n",
+		"ENTRY %m {\n %x = goldilocks[2,3,16] parameter(0)\n"
+		" ROOT %y = goldilocks[2,3,16] fft(%x), fft_type=IFFT, fft_length=16, fft_do_bit_reverse=false\n}\n",
+		/* evaluate constraints, then interpolate: the products fuse into the first pass */
+		"ENTRY %m {\n %a = babybear[1024] parameter(0)\n %b = babybear[1024] parameter(1)\n %c = babybear[1024] parameter(2)\n"
+		" %ab = babybear[1024] multiply(%a, %b)\n %q = babybear[1024] subtract(%ab, %c)\n"
+		" ROOT %y = babybear[1024] fft(%q), fft_type=IFFT, fft_length=1024\n}\n",
+		/* consumers in the last pass, the transform also an output */
+		"ENTRY %m {\n %x = bn254_sf[64] parameter(0)\n %s = bn254_sf[64] parameter(1)\n"
+		" %y = bn254_sf[64] fft(%x), fft_type=FFT, fft_length=64\n %z = bn254_sf[64] multiply(%y, %s)\n"
+		" %u = bn254_sf[64] add(%z, %x)\n ROOT %t = (bn254_sf[64], bn254_sf[64]) tuple(%u, %y)\n}\n",
+		/* coset low-degree extension by 2 of 4 columns: ifft, zero-pad, shift, fft */
+		"ENTRY %m {\n %e = babybear[4,256] parameter(0)\n %sh = babybear[4,512] parameter(1)\n"
+		" %c = babybear[4,256] fft(%e), fft_type=IFFT, fft_length=256\n %z0 = babybear[] constant(0)\n"
+		" %z = babybear[4,256] broadcast(%z0), dimensions={}\n"
+		" %p = babybear[4,512] concatenate(%c, %z), dimensions={1}\n %s = babybear[4,512] multiply(%p, %sh)\n"
+		" ROOT %y = babybear[4,512] fft(%s), fft_type=FFT, fft_length=512\n}\n",
+		/* an extension column with the prime field's twiddles, then a consumer */
+		"ENTRY %m {\n %x = babybearx4[128] parameter(0)\n %w = babybear[128] parameter(1)\n"
+		" %y = babybearx4[128] fft(%x, %w), fft_type=FFT, fft_length=128\n"
+		" ROOT %z = babybearx4[128] multiply(%y, %y)\n}\n",
+	};
+	/* kernels (fusions) fused: the LDE is two transforms and nothing else */
+	static const int fused_kernels[] = {1, 1, 1, 1, 2, 1};
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {
+		int kf = device_vs_interp(&cl, programs[i], true, 100 + i);
+		cr_expect_eq(kf, fused_kernels[i], "program %zu: %d fusions fused, expected %d\n%s", i, kf, fused_kernels[i],
+			     programs[i]);
+		int ku = device_vs_interp(&cl, programs[i], false, 100 + i);
+		cr_expect(ku >= kf, "program %zu: unfused %d < fused %d", i, ku, kf);
+	}
+	ffu__cl_close(&cl);
+}
+
+Test(fft, pocl_fused, .timeout = 600)
+{
+	run_fused(ffu_test_devices[0]);
+}
+
+Test(fft, rusticl_fused, .timeout = 600)
+{
+	run_fused(ffu_test_devices[1]);
+}
