@@ -49,7 +49,10 @@ typedef struct fft_plan {
 	int64_t n, rows, h;      /* length, transforms, n/2 (table entries) */
 	int k, npass;
 	int lr[FFU_MAX_FUSION_KERNELS - 1]; /* log2 of each pass's radix */
+	int64_t off[FFU_MAX_FUSION_KERNELS - 1]; /* each pass's twiddles in the table (after the n/2 powers) */
+	int64_t table;           /* table entries: the n/2 powers, then every pass's */
 	int n_in, n_out;
+	size_t wg;               /* the passes' work-group size (the target's; at most T) */
 	char ft[64], pt[64];     /* OpenCL types of the elements and of the prime field */
 } fft_plan;
 
@@ -90,6 +93,15 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 				fusion->name, pl->k, pl->npass, rmax, FFU_MAX_FUSION_KERNELS - 1);
 	for (int q = 0; q < pl->npass; q++)
 		pl->lr[q] = pl->k / pl->npass + (q >= pl->npass - pl->k % pl->npass);
+	/* pass q > 0 multiplies u[t] (1 <= t < R) of work-item i by w^((i mod p) t n / (pR)):
+	   (R - 1) p entries, t-major, so work-items i, i + 1, ... read consecutive ones */
+	pl->table = pl->h;
+	for (int q = 0, lp = 0; q < pl->npass; lp += pl->lr[q], q++) {
+		pl->off[q] = pl->table;
+		if (q > 0)
+			pl->table += ((INT64_C(1) << pl->lr[q]) - 1) << lp;
+	}
+	pl->wg = t->fft_wg > 0 ? t->fft_wg : 16;
 	pl->n_in = fc->n_params;
 	pl->n_out = ffu__kgen_outputs(fc, &outs);
 	ffu__kgen_cl_type(pl->f, pl->ft);
@@ -236,6 +248,32 @@ static bool emit_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan
 	return true;
 }
 
+/*
+ * The passes' own twiddles (plan: off, table), from the n/2 powers: entry j of pass q is
+ * (t, kk) = (j / p + 1, j mod p), w^(kk t n / (pR)). Runs after emit_twiddles' kernel, with
+ * it (once, or every run).
+ */
+static bool emit_pass_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k)
+{
+	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_FFT_TWIDDLES, k, "_twp", 1, 1);
+	if (!d)
+		return false;
+	ffu__kernel_slot(d, FFU_ARG_TWIDDLES_OUT, 0, NULL);
+	d->once = pl->tw_param < 0;
+	d->items = (size_t)(pl->table - pl->h);
+	ffu__kernel_print_signature(sb, d);
+	ffu__sb_printf(sb, "\tconst ulong j = get_global_id(0) + %lluUL;\n\tulong e;\n", (unsigned long long)pl->h);
+	for (int q = pl->npass - 1, lp = pl->k - pl->lr[q]; q > 0; q--, lp -= pl->lr[q]) {
+		ffu__sb_printf(sb, "\t%sif (j >= %lluUL) /* pass %d: p = 2^%d, R = 2^%d */\n", q == pl->npass - 1 ? "" : "else ",
+			       (unsigned long long)pl->off[q], q, lp, pl->lr[q]);
+		ffu__sb_printf(sb, "\t\te = (((j - %lluUL) & %lluUL) * (((j - %lluUL) >> %d) + 1UL)) << %d;\n",
+			       (unsigned long long)pl->off[q], (unsigned long long)((UINT64_C(1) << lp) - 1),
+			       (unsigned long long)pl->off[q], lp, pl->k - lp - pl->lr[q]);
+	}
+	ffu__sb_printf(sb, "\t%s_store(tw, j, ffu_k%d_w(tw, e));\n}\n\n", pl->p->name, k);
+	return true;
+}
+
 static unsigned bitrev(unsigned v, int bits)
 {
 	unsigned r = 0;
@@ -259,6 +297,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 		return false;
 	d->pass = q;
 	d->items = (size_t)pl->rows << lt;
+	d->wg = (size_t)1 << lt < pl->wg ? (size_t)1 << lt : pl->wg;
 	if (first || last)
 		for (int j = 0; j < pl->n_in; j++)
 			ffu__kernel_slot(d, FFU_ARG_INPUT, j, NULL);
@@ -274,9 +313,27 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	ffu__sb_printf(sb, "/* pass %d of %d: radix %d, sub-transforms of %lld so far */\n", q + 1, pl->npass, R,
 		       (long long)1 << lp);
 	ffu__kernel_print_signature(sb, d);
-	ffu__sb_printf(sb, "\tconst ulong g = get_global_id(0);\n");
-	ffu__sb_printf(sb, "\tconst ulong i = g & %lluUL, base = (g >> %d) << %d, kk = i & %lluUL;\n",
-		       (unsigned long long)((UINT64_C(1) << lt) - 1), lt, pl->k, (unsigned long long)((UINT64_C(1) << lp) - 1));
+	/*
+	 * Work-groups of wg (<= T) work-items, launched as exactly that: the group's first item
+	 * g0 is uniform and the local id l runs 0 .. wg - 1, so where p >= wg every address
+	 * below is uniform + l, which PoCL's work-group vectoriser turns into vector loads and
+	 * stores (from get_global_id and masks it could not tell, and gathered: 380 gathers
+	 * and scatters in a radix-32 pass at p = 32, 20 ms at 2^20 instead of 1).
+	 */
+	const size_t wg = d->wg;
+	const bool kk_affine = ((size_t)1 << lp) >= wg, kk_zero = lp == 0;
+	ffu__sb_printf(sb, "\tconst ulong g0 = get_group_id(0) * %zuUL, l = get_local_id(0);\n", wg);
+	ffu__sb_printf(sb, "\tconst ulong i = (g0 & %lluUL) + l, base = (g0 >> %d) << %d;\n",
+		       (unsigned long long)((UINT64_C(1) << lt) - 1), lt, pl->k);
+	if (kk_zero)
+		ffu__sb_printf(sb, "\tconst ulong kk = 0, blk = i;\n");
+	else if (kk_affine)
+		ffu__sb_printf(sb, "\tconst ulong kk = (g0 & %lluUL) + l, blk = g0 & %lluUL;\n",
+			       (unsigned long long)((UINT64_C(1) << lp) - 1),
+			       (unsigned long long)(((UINT64_C(1) << lt) - 1) & ~((UINT64_C(1) << lp) - 1)));
+	else
+		ffu__sb_printf(sb, "\tconst ulong kk = i & %lluUL, blk = i - kk;\n",
+			       (unsigned long long)((UINT64_C(1) << lp) - 1));
 	/* loads */
 	bool rev_in = first && !pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
 	for (int t = 0; t < R; t++) {
@@ -298,7 +355,8 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	if (lp > 0)
 		for (int t = 1; t < R; t++) {
 			char w[96], a[16];
-			snprintf(w, sizeof w, "ffu_k%d_w(tw, (kk * %dUL) << %d)", k, t, pl->k - lp - r);
+			snprintf(w, sizeof w, "%s_load(tw, %lluUL + kk)", pl->p->name,
+				 (unsigned long long)(pl->off[q] + ((int64_t)(t - 1) << lp)));
 			snprintf(a, sizeof a, "u%d", t);
 			ffu__sb_printf(sb, "\tu%d = ", t);
 			mulw(sb, pl, a, w);
@@ -308,7 +366,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	for (int j = 1; j < R / 2; j++)
 		ffu__sb_printf(sb, "\tconst %s w%d = %s_load(tw, %lluUL);\n", pl->pt, j, pl->p->name,
 			       (unsigned long long)j << lt);
-	char (*cur)[16] = calloc((size_t)R, sizeof *cur);
+	char (*cur)[16] = calloc((size_t)1 << r, sizeof *cur);
 	if (!cur)
 		return false;
 	for (int j = 0; j < R; j++)
@@ -345,7 +403,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 		mont_const(sb, pl->p, ninv);
 		ffu__sb_append(sb, ";\n");
 	}
-	ffu__sb_printf(sb, "\tconst ulong o = ((i - kk) << %d) + kk;\n", r);
+	ffu__sb_printf(sb, "\tconst ulong o = (blk << %d) + kk;\n", r);
 	for (int t = 0; t < R; t++) {
 		char ix[64], vt[96];
 		snprintf(ix, sizeof ix, "o + %lluUL", (unsigned long long)t << lp);
@@ -384,7 +442,7 @@ ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 	fk->fusion = fusion;
 	fk->fft = true;
 	fk->scratch_bytes = pl.npass > 1 ? (size_t)(pl.rows * pl.n) * pl.f->storage_bytes : 0;
-	fk->twiddle_bytes = (size_t)pl.h * pl.p->storage_bytes;
+	fk->twiddle_bytes = (size_t)pl.table * pl.p->storage_bytes;
 	ffu__sb_printf(sb, "/* %s: %s: %s of %lld x %lld %s, %d pass%s */\n", fusion->name, fusion->callee->name,
 		       pl.fft->fft.inverse ? "IFFT" : "FFT", (long long)pl.rows, (long long)pl.n, pl.f->name, pl.npass,
 		       pl.npass == 1 ? "" : "es");
@@ -403,6 +461,8 @@ ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 			       "\tfor (int b = 0; b < %d; b++)\n\t\tr |= ((v >> b) & 1UL) << (%d - b);\n\treturn r;\n}\n\n",
 			       k, pl.k, pl.k - 1);
 	if (pl.h > 0 && !emit_twiddles(sb, fk, &pl, k))
+		goto oom;
+	if (pl.table > pl.h && !emit_pass_twiddles(sb, fk, &pl, k))
 		goto oom;
 	for (int q = 0; q < pl.npass; q++)
 		if (!emit_pass(sb, fk, &pl, k, q))

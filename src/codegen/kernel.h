@@ -61,6 +61,7 @@ typedef struct ffu_kernel_desc {
 	int lanes;             /* WIDE: elements per work-item; STAGE1: elements per work-item (unrolled); else 1 */
 	int pass;              /* FFT_PASS: the pass's number, 0 first */
 	size_t items;          /* FFT_*: work-items of its launch (fixed by the shape) */
+	size_t wg;             /* FFT_PASS: its work-group size, which its index arithmetic assumes; 0 automatic */
 	bool once;             /* FFT_TWIDDLES of the roots: run once, when the executable is made */
 	ffu_kernel_arg *args;
 	int n_args;

@@ -1,6 +1,8 @@
 /* device/target.c: resolving a context's target (see target.h). */
 #include "device/target.h"
 
+#include "util/config.h"
+
 #include <string.h>
 
 #include "device/caps.h"
@@ -26,8 +28,11 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	 * GPUs: radix 16 / 8 / 4, to keep a work-item's values in registers.
 	 */
 	static const int cpu[3] = {5, 4, 3}, gpu[3] = {4, 3, 2};
+	/* CPUs: one vector of work-items per group (16 lanes of 32 bits in AVX-512); GPUs: two warps */
+	t->fft_wg = t->cls == FFU_DEVICE_CLASS_CPU ? 16 : 64;
 	for (int i = 0; i < 3; i++)
-		t->fft_log_radix[i] = t->cls == FFU_DEVICE_CLASS_CPU ? cpu[i] : gpu[i];
+		t->fft_log_radix[i] = ffu__config()->fft_log_radix ? ffu__config()->fft_log_radix
+			: t->cls == FFU_DEVICE_CLASS_CPU ? cpu[i] : gpu[i];
 }
 
 /* Everything but the profile, which the caller has filled. */

@@ -146,6 +146,12 @@ static ffu_status plan_fft(ffu_exec *x, int k, ffu_error *e)
 		xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
 		passes += xk->d->role == FFU_KERNEL_FFT_PASS;
 		xk->n = xk->d->once ? 0 : xk->d->items; /* a once kernel runs at create (make_buffers) */
+		xk->wg = xk->d->wg;
+		/* a pass's index arithmetic assumes its work-group size: refuse rather than run wrong */
+		if (xk->wg && ((xk->lim.max_wg && xk->wg > xk->lim.max_wg) || (x->cl->dev.max_wg && xk->wg > x->cl->dev.max_wg)))
+			return ffu__err(e, FFU_STATUS_ELIMIT, "%s: kernel %s needs work-groups of %zu; %s allows %zu",
+					fk->fusion->name, xk->d->name, xk->wg, x->cl->dev.name,
+					xk->lim.max_wg && xk->lim.max_wg < x->cl->dev.max_wg ? xk->lim.max_wg : x->cl->dev.max_wg);
 		xk->ev_slot = -1;
 		if (xk->n > 0) {
 			first = first < 0 ? i : first;

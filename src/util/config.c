@@ -29,6 +29,13 @@ static void load(void)
 		if (!*end && n >= 1 && n <= 16)
 			config.lanes = (int)n;
 	}
+	v = getenv("FIELDFUSE_FFT_RADIX");
+	if (v && *v) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*end && n >= 1 && n <= 6)
+			config.fft_log_radix = (int)n;
+	}
 }
 
 const ffu_config *ffu__config(void)

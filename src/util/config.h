@@ -13,6 +13,8 @@
 typedef struct ffu_config {
 	bool disable_fusion; /* FIELDFUSE_DISABLE_FUSION set, non-empty and not "0" */
 	int lanes;           /* FIELDFUSE_LANES in 1..16; 0 when unset or invalid */
+	int fft_log_radix;   /* FIELDFUSE_FFT_RADIX=r in 1..6: every NTT pass of radix 2^r (the
+	                        target's choice otherwise, device/target.c); 0 when unset or invalid */
 	bool no_ptx;         /* FIELDFUSE_NO_PTX set, non-empty and not "0": NVIDIA builds leave
 	                        out the inline-PTX carry chains (cl/carry.cl), for comparing */
 	const char *disable_passes; /* FIELDFUSE_DISABLE_PASSES ("simplify,cse"), NULL when unset;
