@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fieldfuse/builder.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
@@ -518,4 +519,44 @@ Test(fft, pocl_fused, .timeout = 600)
 Test(fft, rusticl_fused, .timeout = 600)
 {
 	run_fused(ffu_test_devices[1]);
+}
+
+/* ffu_build_fft makes what the parser makes; its errors name the call. */
+Test(fft, builder)
+{
+	ffu_error e = {0};
+	ffu_builder *b = NULL;
+	cr_assert_eq(ffu_builder_create(&b, "t", &e), FFU_STATUS_OK, "%s", e.message);
+	const int64_t dims[2] = {3, 8}, wd[1] = {8};
+	ffu_node x = ffu_build_parameter(b, "x", "goldilocks", 2, dims);
+	ffu_node w = ffu_build_parameter(b, "w", "goldilocks", 1, wd);
+	ffu_node y = ffu_build_fft(b, x, &w, FFU_FFT_INVERSE, false);
+	ffu_node z = ffu_build_fft(b, y, NULL, FFU_FFT_FORWARD, true);
+	ffu_program *p = NULL;
+	cr_assert_eq(ffu_builder_finish(b, z, &p, &e), FFU_STATUS_OK, "%s", e.message);
+	char *text = NULL;
+	cr_assert_eq(ffu_program_print(&text, p, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_expect(strstr(text, "goldilocks[3,8] fft(%x, %w), fft_type=IFFT, fft_length=8, fft_do_bit_reverse=false"),
+		  "%s", text);
+	cr_expect(strstr(text, "fft_type=FFT, fft_length=8\n"), "%s", text);
+	/* the printed text parses back to the same text */
+	ffu_program *q = NULL;
+	char *again = NULL;
+	cr_assert_eq(ffu_program_parse(&q, text, strlen(text), "printed", &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu_program_print(&again, q, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_expect_str_eq(again, text);
+	free(text);
+	free(again);
+	ffu_program_destroy(&p);
+	ffu_program_destroy(&q);
+	ffu_builder_destroy(&b);
+	/* a length that is not a power of two: the verifier's message under the call's name */
+	cr_assert_eq(ffu_builder_create(&b, "t", &e), FFU_STATUS_OK, "%s", e.message);
+	const int64_t six[1] = {6};
+	ffu_node bad = ffu_build_fft(b, ffu_build_parameter(b, "x", "babybear", 1, six), NULL, FFU_FFT_FORWARD, true);
+	cr_expect_eq(bad, FFU_NODE_INVALID);
+	cr_expect_eq(ffu_builder_status(b, &e), FFU_STATUS_EVERIFY);
+	cr_expect(strstr(e.message, "ffu_build_fft") && strstr(e.message, "not a power of two"), "%s", e.message);
+	ffu_builder_destroy(&b);
+	ffu_error_clear(&e);
 }

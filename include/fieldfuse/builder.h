@@ -41,6 +41,8 @@
 #ifndef FIELDFUSE_BUILDER_H
 #define FIELDFUSE_BUILDER_H
 
+#include <stdbool.h>
+
 #include "fieldfuse/fieldfuse.h"
 
 #ifdef __cplusplus
@@ -132,6 +134,22 @@ FFU_API ffu_node ffu_build_reshape(ffu_builder *b, ffu_node x, int rank, const i
  */
 FFU_API ffu_node ffu_build_reduce(ffu_builder *b, ffu_node x, ffu_node init, const int64_t *dims, int n_dims,
 				  ffu_reduce_kind kind);
+/* ---- transforms */
+
+typedef enum ffu_fft_type {
+	FFU_FFT_FORWARD, /* fft_type=FFT:  y[k] = sum_j x[j] w^(jk) */
+	FFU_FFT_INVERSE, /* fft_type=IFFT: y[j] = 1/n sum_k x[k] w^(-jk) */
+} ffu_fft_type;
+/*
+ * The NTT of every row of x (its last dimension, n = 2^k) with ZKX's root w of order n
+ * (docs/hlo.md "fft"), or with the powers given in twiddles (a node of n elements, NULL for
+ * none). bit_reverse true: natural order in and out; false: the forward transform takes
+ * its input bit-reversed, the inverse leaves its output bit-reversed (ZKX's
+ * fft_do_bit_reverse). The result has x's shape.
+ */
+FFU_API ffu_node ffu_build_fft(ffu_builder *b, ffu_node x, const ffu_node *twiddles, ffu_fft_type type,
+			       bool bit_reverse);
+
 /* A tuple of the nodes (a program with several outputs has a tuple ROOT). */
 FFU_API ffu_node ffu_build_tuple(ffu_builder *b, const ffu_node *xs, int n);
 FFU_API ffu_node ffu_build_get_tuple_element(ffu_builder *b, ffu_node t, int index);

@@ -426,6 +426,30 @@ ffu_node ffu_build_reduce(ffu_builder *b, ffu_node x, ffu_node init, const int64
 	return ffu__bld_add(b, call, FFU_OP_REDUCE, NULL, &s, ops, 2, set_reduce, &a);
 }
 
+static void set_fft(ffu_inst *in, const void *arg)
+{
+	in->fft = *(const ffu_fft_attrs *)arg;
+}
+
+ffu_node ffu_build_fft(ffu_builder *b, ffu_node x, const ffu_node *twiddles, ffu_fft_type type, bool bit_reverse)
+{
+	const char *call = "ffu_build_fft";
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	if (type != FFU_FFT_FORWARD && type != FFU_FFT_INVERSE)
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "type %d is neither FFU_FFT_FORWARD nor FFU_FFT_INVERSE",
+				     (int)type);
+	ffu_inst *ops[2];
+	int n = twiddles ? 2 : 1;
+	if (!(ops[0] = ffu__bld_operand(b, call, 0, x)) || (twiddles && !(ops[1] = ffu__bld_operand(b, call, 1, *twiddles))))
+		return FFU_NODE_INVALID;
+	const ffu_shape *s = &ops[0]->shape;
+	/* fft_length is the last dimension; a shape without one is the verifier's to name */
+	ffu_fft_attrs a = {type == FFU_FFT_INVERSE, bit_reverse,
+			   ffu__shape_is_array(s) && s->rank > 0 ? s->dims[s->rank - 1] : 0};
+	return ffu__bld_add(b, call, FFU_OP_FFT, NULL, s, ops, n, set_fft, &a);
+}
+
 ffu_node ffu_build_tuple(ffu_builder *b, const ffu_node *xs, int n)
 {
 	const char *call = "ffu_build_tuple";

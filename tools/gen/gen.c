@@ -633,6 +633,51 @@ static int op_reduce(gen *g)
 
 /* ---- programs ---- */
 
+/*
+ * fft over the last dimension of a value of a transformable type (a power-of-two length
+ * within the prime field's 2-adicity), either direction and bit order; now and then with
+ * a twiddles operand computed as power(broadcast(w), iota): the root's powers, so the
+ * result is the same transform (the interpreter and the device read the table as given).
+ */
+static int op_fft(gen *g)
+{
+	int a = any(g, ok_arith_array);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	const ffu_field *p = ffu__fft_prime(x.type);
+	int64_t n = x.rank ? x.dims[x.rank - 1] : 0;
+	int k = ffu__fft_log2(n);
+	if (!p || k < 0 || k > p->two_adicity)
+		return -1;
+	bool inverse = chance(g, 2), br = !chance(g, 3);
+	int tw = -1;
+	ffu_type tt = ffu__fft_twiddle_type(x.type);
+	if (chance(g, 3) && !slow_op(g, tt)) {
+		unsigned char w[FFU_FIELD_MAX_BYTES], wt[FFU_FIELD_MAX_BYTES];
+		char num[FFU_FIELD_TEXT_MAX * 2];
+		ffu__fp_root_of_unity(p, k, w);
+		if (inverse)
+			ffu__fp_inv(p, w, w);
+		ffu__fp_convert(fld(tt), wt, p, w);
+		ffu__fp_format_literal(fld(tt), num, wt);
+		int c = begin(g, tt, 0, NULL);
+		if (c < 0)
+			return -1;
+		ffu__sb_printf(g->sb, "constant(%s)\n", num);
+		int b = broadcast_scalar(g, c, 1, &n), e = iota(g, FFU_TYPE_U64, 1, &n);
+		if (b < 0 || e < 0 || (tw = begin(g, tt, 1, &n)) < 0)
+			return -1;
+		ffu__sb_printf(g->sb, "power(%%%s, %%%s)\n", g->v[b].name, g->v[e].name);
+	}
+	int i = begin(g, x.type, x.rank, x.dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "fft(%%%s%s%s), fft_type=%s, fft_length=%lld%s\n", x.name, tw >= 0 ? ", %" : "",
+			       tw >= 0 ? g->v[tw].name : "", inverse ? "IFFT" : "FFT", (long long)n,
+			       br ? "" : ", fft_do_bit_reverse=false");
+	return i;
+}
+
 static void base_shape(gen *g)
 {
 	static const int64_t lengths[] = {1, 2, 3, 5, 7, 16, 33, 64, 100, 257, 1000, 4099};
@@ -776,7 +821,7 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 	static int (*const ops[])(gen *) = {
 		op_binary, op_binary, op_binary, op_binary, op_binary, op_unary, op_unary, op_convert,
 		op_select, op_slice, op_slice, op_reshape, op_broadcast, op_broadcast, op_iota,
-		op_concatenate, op_reduce, op_reduce,
+		op_concatenate, op_reduce, op_reduce, op_fft,
 	};
 	for (int k = 2 + (int)pick(g, (unsigned)g->max_steps - 1); k > 0; k--)
 		ops[pick(g, sizeof ops / sizeof ops[0])](g);
