@@ -30,7 +30,7 @@ static ffu_status parse_coeff(parser *p, const ffu_field *f, unsigned char *out)
 	} else if (t->kind != FFU_TOK_WORD || t->percent) {
 		return ffu__hp_unexpected(p, "a number");
 	}
-	if (len && text[0] == '-')
+	if (len && text[0] == '-' && !f->is_signed)
 		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
 	const char *why = "not a number";
 	/* ZKX reads every literal as a canonical number and stores it in the type's form. */

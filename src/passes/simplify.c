@@ -378,7 +378,9 @@ static ffu_inst *fold_index(simp *s, ffu_inst *in, bool *changed)
 {
 	cval cv[8];
 	bool all_splat = true;
-	if (in->n_operands > 8)
+	/* their operands are not all of one type (integer starts) and their sources depend
+	   on the starts' values: index_source does not know them, nothing folds */
+	if (in->n_operands > 8 || in->op == FFU_OP_DYNAMIC_SLICE || in->op == FFU_OP_DYNAMIC_UPDATE_SLICE)
 		return in;
 	for (int j = 0; j < in->n_operands; j++) {
 		if (!const_value(in->operands[j], &cv[j]))
