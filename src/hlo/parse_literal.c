@@ -31,7 +31,8 @@ static ffu_status parse_coeff(parser *p, const ffu_field *f, unsigned char *out)
 		return ffu__hp_unexpected(p, "a number");
 	}
 	if (len && text[0] == '-' && !f->is_signed)
-		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
+		return PERR(t, "negative literal '" TOKFMT "': %s %s", TOKARG(t), f->name,
+			    f->kind == FFU_ELEM_UINT ? "is unsigned" : "elements are 0..p-1");
 	const char *why = "not a number";
 	/* ZKX reads every literal as a canonical number and stores it in the type's form. */
 	bool convert = p->plain_is_mont && f->kind == FFU_ELEM_MONT;
