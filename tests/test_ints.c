@@ -575,8 +575,8 @@ Test(ints, device_windows_rusticl, .timeout = 600)
  * Integer data in kernels: slices of integer arrays at a constant start (folded on the
  * host) and a computed one (a convert, kept out of the slice's kernel by the fusion pass),
  * every integer -> integer convert of the new types, integer -> field converts (negative
- * values: the zero-extended pattern), power by u8 and u16 exponents; random full-range
- * integers, 1000 elements.
+ * values: the zero-extended pattern), iota of integers (wrapping), power by u8 and u16
+ * exponents; random full-range integers, 1000 elements.
  */
 static void run_integers(const char *device)
 {
@@ -610,6 +610,10 @@ static void run_integers(const char *device)
 			snprintf(fields_part + strlen(fields_part), sizeof fields_part - strlen(fields_part), ", %s[1000]",
 				 targets[t]);
 		}
+		/* iota past the type's range wraps (s8: 127, -128, ...) */
+		len += snprintf(text + len, sizeof text - (size_t)len, "  %%io = %s[1000] iota(), iota_dimension=0\n", A);
+		snprintf(root + strlen(root), sizeof root - strlen(root), ", %%io");
+		snprintf(fields_part + strlen(fields_part), sizeof fields_part - strlen(fields_part), ", %s[1000]", A);
 		if (!fld(new_ints[a])->is_signed && fld(new_ints[a])->bits < 32) { /* u8, u16 exponents */
 			len += snprintf(text + len, sizeof text - (size_t)len,
 					"  %%b = babybear[1000] convert(%%x)\n  %%pw = babybear[1000] power(%%b, %%x)\n");

@@ -569,12 +569,14 @@ static void emit_iota(kgen *g, int vn)
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = field_of(g, vn);
 	ffu__kgen_decl(g, vn, 'c');
-	if (is_int(f))
+	if (f->is_signed) /* the index mod 2^bits, as the interpreter's two's complement pattern */
+		ffu__body_printf(g->b, "as_%s((%s)", cl_int_type(f, true), cl_int_type(f, false));
+	else if (is_int(f))
 		ffu__body_printf(g->b, "(%F)", f, "t");
 	else
 		ffu__body_printf(g->b, "%F((ulong)", f->base, "from_u64");
 	ffu__body_printf(g->b, "%C%s", g->v[vn].ix, in->shape.dims, in->shape.rank, (int)in->index,
-			 is_int(f) ? ";\n" : ");\n");
+			 f->is_signed ? ");\n" : is_int(f) ? ";\n" : ");\n");
 	ffu__kgen_set_form(g, vn, 'c');
 }
 
