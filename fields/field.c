@@ -643,12 +643,9 @@ static ffu_status limb_parse(const ffu_field *f, void *out, const char *s, size_
 	bool neg = len > 0 && s[0] == '-';
 	uint64_t v;
 	unsigned char mag[8];
-	ffu_status st = limb_parse_digits(f, mag, s + neg, len - neg, why);
-	if (st != FFU_STATUS_OK) {
-		if (why && *why && strncmp(*why, "value does not fit", 18) == 0)
-			*why = int_range_why(f);
+	ffu_status st = limb_parse_digits(f, mag, s + neg, len - neg, why); /* its range message is f's */
+	if (st != FFU_STATUS_OK)
 		return st;
-	}
 	v = ffu__fp_get_u64(f, mag);
 	uint64_t half = UINT64_C(1) << (f->bits - 1);
 	if (v > half || (v == half && !neg)) {

@@ -321,6 +321,42 @@ Test(ints, builder_dynamic_slices)
 	ffu_error_clear(&e);
 }
 
+/*
+ * The simplifier's identities: a window as large as the operand is the operand, an update
+ * as large as it is the update, an empty update leaves it; the code generator refuses the
+ * empty update (its padded buffer would be read) when simplify is off.
+ */
+Test(ints, simplify_identities_and_empty_update)
+{
+	const char *text = "HloModule t\nENTRY %main {\n  %x = babybear[4,3] parameter(0)\n  %u = babybear[4,3] parameter(1)\n"
+			   "  %e = babybear[0,3] parameter(2)\n  %i = s32[] parameter(3)\n"
+			   "  %s = babybear[4,3] dynamic-slice(%x, %i, %i), dynamic_slice_sizes={4,3}\n"
+			   "  %d = babybear[4,3] dynamic-update-slice(%s, %u, %i, %i)\n"
+			   "  %k = babybear[4,3] dynamic-update-slice(%x, %e, %i, %i)\n"
+			   "  ROOT %t = (babybear[4,3], babybear[4,3]) tuple(%d, %k)\n}\n";
+	ffu_module *m = parse_ok(text);
+	ffu_error e = {0};
+	ffu_pass_opts po = {.fuse = false};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	char *p = print_ok(m);
+	cr_assert_null(strstr(p, "dynamic-"), "%s", p);
+	cr_assert(strstr(p, "tuple(%u, %x)"), "%s", p);
+	free(p);
+	ffu__module_free(m);
+
+	m = parse_ok(text);
+	po = (ffu_pass_opts){.fuse = true, .disable = "simplify"};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, ffu_test_devices[0]);
+	ffu_exec *x = NULL;
+	cr_assert_eq(ffu__exec_create(&x, &cl, m, &e), FFU_STATUS_EUNSUPPORTED, "%s", e.message);
+	cr_assert(strstr(e.message, "empty update"), "%s", e.message);
+	ffu__cl_close(&cl);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+}
+
 /* ---- the interpreter against windows written out by hand ---- */
 
 /* Runs text on the interpreter with inputs in[]; returns the outputs. */
@@ -559,6 +595,46 @@ static void run_windows(const char *device)
 			ffu__values_free(in, n * sets);
 		}
 	ffu__cl_close(&cl);
+}
+
+/* Windows read by reductions: the slice fuses into the reduction kernels (input fusion). */
+static void run_reductions(const char *device)
+{
+	static const char *const fields[] = {"goldilocks", "babybear", "bn254_sf"};
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	for (size_t fi = 0; fi < sizeof fields / sizeof fields[0]; fi++) {
+		const char *F = fields[fi];
+		char text[1536];
+		snprintf(text, sizeof text,
+			 "HloModule r\n%%sum (a: %s[], b: %s[]) -> %s[] {\n  %%a = %s[] parameter(0)\n  %%b = %s[] parameter(1)\n"
+			 "  ROOT %%s = %s[] add(%%a, %%b)\n}\n"
+			 "ENTRY %%main {\n  %%x = %s[64,9] parameter(0)\n  %%u = %s[3,4] parameter(1)\n"
+			 "  %%i = s32[] parameter(2)\n  %%j = s32[] parameter(3)\n  %%z = %s[] constant(0)\n"
+			 "  %%sq = %s[64,9] multiply(%%x, %%x)\n"
+			 "  %%s = %s[40,5] dynamic-slice(%%sq, %%i, %%j), dynamic_slice_sizes={40,5}\n"
+			 "  %%r1 = %s[5] reduce(%%s, %%z), dimensions={0}, to_apply=%%sum\n"
+			 "  %%d = %s[64,9] dynamic-update-slice(%%x, %%u, %%j, %%i)\n"
+			 "  %%r2 = %s[] reduce(%%d, %%z), dimensions={0,1}, to_apply=%%sum\n"
+			 "  ROOT %%t = (%s[5], %s[]) tuple(%%r1, %%r2)\n}\n",
+			 F, F, F, F, F, F, F, F, F, F, F, F, F, F, F, F);
+		const uint64_t starts[] = {3, 2, 30, 7, (uint64_t)-4, 1, 5, (uint64_t)-9};
+		int n = 0, sets = 4;
+		ffu_value *in = inputs_for(text, starts, 2, sets, &n, 70 + fi);
+		device_matches(&cl, text, in, n, sets);
+		ffu__values_free(in, n * sets);
+	}
+	ffu__cl_close(&cl);
+}
+
+Test(ints, device_reductions_pocl, .timeout = 600)
+{
+	run_reductions(ffu_test_devices[0]);
+}
+
+Test(ints, device_reductions_rusticl, .timeout = 600)
+{
+	run_reductions(ffu_test_devices[1]);
 }
 
 Test(ints, device_windows_pocl, .timeout = 600)

@@ -643,6 +643,13 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
 					"codegen: %s '%%%s' with a start index computed in the same fusion", ffu__ops[in->op].keyword,
 					in->name);
+		/* the kernel would read the empty update's (padded) buffer; it is the operand,
+		   which the simplify pass substitutes */
+		if (in->op == FFU_OP_DYNAMIC_UPDATE_SLICE && ffu__shape_count(&in->operands[1]->shape) == 0 &&
+		    ffu__shape_count(&in->shape) > 0)
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
+					"codegen: dynamic-update-slice '%%%s' with an empty update and the simplify pass disabled",
+					in->name);
 		if (in->op == FFU_OP_CONCATENATE && in->n_operands > 1)
 			emit_concatenate(g, vn);
 		else if (in->op == FFU_OP_DYNAMIC_UPDATE_SLICE)

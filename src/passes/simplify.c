@@ -639,6 +639,16 @@ static ffu_inst *identities(simp *s, ffu_inst *in, bool *changed)
 		if (in->n_operands == 1)
 			return a;
 		break;
+	case FFU_OP_DYNAMIC_SLICE: /* a window as large as x starts at 0 whatever the starts */
+		if (ffu__shape_eq(&a->shape, &in->shape))
+			return a;
+		break;
+	case FFU_OP_DYNAMIC_UPDATE_SLICE: /* an update as large as x replaces it; an empty one keeps it */
+		if (ffu__shape_eq(&b->shape, &in->shape))
+			return b;
+		if (ffu__shape_count(&b->shape) == 0)
+			return a;
+		break;
 	default:
 		break;
 	}
