@@ -49,6 +49,30 @@ FFU_INLINE void u64_store(__global uint *buf, size_t i, u64_t v)
 	((__global ulong *)buf)[i] = v;
 }
 
+/*
+ * The other integer types (fields/fields.def FFU_INT rows: start indices, exponents,
+ * convert): each element its natural width, little-endian, two's complement for the
+ * signed ones, as ZKX (XLA) stores them; a kernel holds one in the OpenCL type of that
+ * width and signedness.
+ */
+#define FFU_INT_TYPE(NAME, T)                                           \
+	typedef T NAME##_t;                                             \
+	FFU_INLINE NAME##_t NAME##_load(__global const uint *buf, size_t i) \
+	{                                                               \
+		return ((__global const T *)buf)[i];                    \
+	}                                                               \
+	FFU_INLINE void NAME##_store(__global uint *buf, size_t i, NAME##_t v) \
+	{                                                               \
+		((__global T *)buf)[i] = v;                             \
+	}
+FFU_INT_TYPE(s8, char)
+FFU_INT_TYPE(s16, short)
+FFU_INT_TYPE(s32, int)
+FFU_INT_TYPE(s64, long)
+FFU_INT_TYPE(u8, uchar)
+FFU_INT_TYPE(u16, ushort)
+#undef FFU_INT_TYPE
+
 /* pred (compare results, select selectors): one byte per element, 0 or 1. */
 typedef uchar pred_t;
 

@@ -62,8 +62,12 @@ bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, cons
 {
 	if (!ffu__fp_convert_ok(to, from))
 		return false;
+	/* integer -> integer: sign- or zero-extend by the source, truncate to the target
+	   (set_u64 keeps the low bits); integer -> field: the zero-extended bit pattern mod p,
+	   also for a signed source (ZKX: arith.extui, then the field's conversion) */
 	if (from->kind == FFU_ELEM_UINT)
-		ffu__fp_set_u64(to, out, ffu__fp_get_u64(from, a));
+		ffu__fp_set_u64(to, out,
+				to->kind == FFU_ELEM_UINT ? (uint64_t)ffu__fp_get_i64(from, a) : ffu__fp_get_u64(from, a));
 	else
 		to->ops->convert(to, out, from, a);
 	return true;

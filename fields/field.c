@@ -21,6 +21,7 @@
 #include "ops.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { MAXL = FFU_FIELD_MAX_LIMBS };
@@ -64,7 +65,22 @@ static ffu_field fields[FFU_ELEM_COUNT] = {
 	{.id = FFU_FIELD_PRED, .kind = FFU_ELEM_PRED, .name = "pred", .modulus_hex = "2",
 	 .cl_template = "none", .bits = 1, .nlimbs = 1, .storage_bytes = 1, .degree = 1,
 	 .ops = &ffu__limb_ops},
+	/* "p" = 2^bits as for u32/u64 (modulus_hex set in init_all); a 64-bit type takes a
+	   second limb for its bound */
+#define FFU_INT(ID, NAME, BITS, SIGNED)                                                              \
+	{.id = FFU_FIELD_##ID, .kind = FFU_ELEM_UINT, .name = #NAME, .cl_template = "none", .bits = BITS, \
+	 .nlimbs = (BITS) == 64 ? 2 : 1, .storage_bytes = (BITS) / 8, .degree = 1, .is_signed = SIGNED,   \
+	 .ops = &ffu__limb_ops},
+#include "fields.def"
+#undef FFU_INT
 };
+
+/* 2^bits in hex for the FFU_INT rows: "1" and bits / 4 zeros. */
+static const char *int_modulus_hex(int bits)
+{
+	static const char zeros[] = "10000000000000000";
+	return bits == 8 ? "100" : bits == 16 ? "10000" : bits == 32 ? "100000000" : zeros;
+}
 
 /* The coefficient field of each extension row, by extension index. */
 static const ffu_field_id ext_prime_ids[FFU_FIELD_EXT_COUNT] = {
@@ -333,6 +349,10 @@ static void init_all(void)
 	parse_modulus(&fields[FFU_FIELD_U32]);
 	parse_modulus(&fields[FFU_FIELD_U64]);
 	parse_modulus(&fields[FFU_FIELD_PRED]);
+	for (int i = FFU_FIELD_PRED + 1; i < FFU_ELEM_COUNT; i++) {
+		fields[i].modulus_hex = int_modulus_hex(fields[i].bits);
+		parse_modulus(&fields[i]);
+	}
 }
 
 const ffu_field *ffu__field_get(ffu_field_id id)
@@ -449,7 +469,7 @@ static void limb_set_u64(const ffu_field *f, void *out, uint64_t v)
 		return;
 	}
 	if (f->kind == FFU_ELEM_UINT) {
-		x[0] = f->storage_bytes == 4 ? (uint32_t)v : v;
+		x[0] = f->bits < 64 ? v & ((UINT64_C(1) << f->bits) - 1) : v; /* v mod 2^bits */
 		store(f, out, x);
 		return;
 	}
@@ -465,6 +485,20 @@ uint64_t ffu__fp_get_u64(const ffu_field *f, const void *a)
 	uint64_t x[MAXL];
 	load(f, x, a);
 	return x[0];
+}
+
+int64_t ffu__fp_get_i64(const ffu_field *f, const void *a)
+{
+	uint64_t v = ffu__fp_get_u64(f, a);
+	if (f->is_signed && f->bits < 64 && (v >> (f->bits - 1)) & 1)
+		v |= ~UINT64_C(0) << f->bits; /* sign-extend */
+	return (int64_t)v;
+}
+
+/* The FFU_INT rows (s8 ... u16), which convert by ZKX's rules (field.h), unlike u32/u64. */
+static bool is_zkx_int(const ffu_field *f)
+{
+	return f->kind == FFU_ELEM_UINT && f->id > FFU_FIELD_PRED;
 }
 
 static bool limb_canonical(const ffu_field *f, const void *a)
@@ -484,6 +518,14 @@ bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
 		return false;
 	if (from->kind == FFU_ELEM_PRED || to->kind == FFU_ELEM_PRED)
 		return false;
+	/* ZKX's integer rules (field.h) where either side is one of the FFU_INT rows */
+	if (is_zkx_int(from) || is_zkx_int(to)) {
+		if (from->kind == FFU_ELEM_UINT && to->kind == FFU_ELEM_UINT)
+			return true;
+		if (from->kind != FFU_ELEM_UINT || (to->kind != FFU_ELEM_PRIME && to->kind != FFU_ELEM_MONT))
+			return false;
+		return from->storage_bytes <= to->storage_bytes;
+	}
 	/* into an extension: integers, its prime field or that field's _mont, itself; out: nothing */
 	if (to->kind == FFU_ELEM_EXT)
 		return from == to || from->kind == FFU_ELEM_UINT ||
@@ -491,7 +533,7 @@ bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
 	if (from->kind == FFU_ELEM_EXT)
 		return false;
 	if (from->kind == FFU_ELEM_UINT)
-		return to->kind != FFU_ELEM_UINT;
+		return true; /* into a field mod p, or between u32 and u64 as ZKX converts integers */
 	if (to->kind != FFU_ELEM_UINT)
 		return to->base == from->base;
 	/* field -> integer: the canonical value must fit: 31-bit -> u32, Goldilocks -> u64 */
@@ -570,10 +612,54 @@ static void limb_random(const ffu_field *f, void *out, uint64_t *state)
 
 /* ---- text ---- */
 
+/* The range message of an FFU_INT row (u32/u64 keep their older, shorter wording). */
+static const char *int_range_why(const ffu_field *f)
+{
+	if (!f->is_signed)
+		return f->bits == 8 ? "value does not fit u8 (0..255)" : "value does not fit u16 (0..65535)";
+	switch (f->bits) {
+	case 8:
+		return "value does not fit s8 (-128..127)";
+	case 16:
+		return "value does not fit s16 (-32768..32767)";
+	case 32:
+		return "value does not fit s32 (-2147483648..2147483647)";
+	default:
+		return "value does not fit s64 (-9223372036854775808..9223372036854775807)";
+	}
+}
+
+static ffu_status limb_parse_digits(const ffu_field *f, void *out, const char *s, size_t len, const char **why);
+
+/*
+ * A signed type: an optional '-', then digits as for any type; the magnitude must be at
+ * most 2^(bits-1) - 1, or 2^(bits-1) after '-', and is stored as two's complement.
+ */
 static ffu_status limb_parse(const ffu_field *f, void *out, const char *s, size_t len, const char **why)
 {
-	static const char *const not_number = "not a number";
 	len = strnlen(s, len);
+	if (!f->is_signed)
+		return limb_parse_digits(f, out, s, len, why);
+	bool neg = len > 0 && s[0] == '-';
+	uint64_t v;
+	unsigned char mag[8];
+	ffu_status st = limb_parse_digits(f, mag, s + neg, len - neg, why); /* its range message is f's */
+	if (st != FFU_STATUS_OK)
+		return st;
+	v = ffu__fp_get_u64(f, mag);
+	uint64_t half = UINT64_C(1) << (f->bits - 1);
+	if (v > half || (v == half && !neg)) {
+		if (why)
+			*why = int_range_why(f);
+		return FFU_STATUS_EPARSE;
+	}
+	ffu__fp_set_u64(f, out, neg ? (uint64_t)0 - v : v);
+	return FFU_STATUS_OK;
+}
+
+static ffu_status limb_parse_digits(const ffu_field *f, void *out, const char *s, size_t len, const char **why)
+{
+	static const char *const not_number = "not a number";
 	unsigned base = 10;
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
@@ -611,6 +697,7 @@ static ffu_status limb_parse(const ffu_field *f, void *out, const char *s, size_
 			if (why)
 				*why = f->kind == FFU_ELEM_PRED ? "a pred is 0 or 1"
 				       : f->kind != FFU_ELEM_UINT ? "value is not less than the field modulus"
+				       : f->id > FFU_FIELD_PRED ? int_range_why(f)
 				       : f->storage_bytes == 4 ? "value does not fit u32" : "value does not fit u64";
 			return FFU_STATUS_EPARSE;
 		}
@@ -624,6 +711,10 @@ static char *limb_format(const ffu_field *f, char *buf, const void *a, bool lite
 	/* Repeated division by 10^19 (the largest power of ten below 2^64), low chunk first. */
 	static const uint64_t chunk = 10000000000000000000ull;
 	(void)literal; /* one number either way */
+	if (f->is_signed) { /* two's complement: at most 20 characters */
+		snprintf(buf, FFU_FIELD_TEXT_MAX, "%lld", (long long)ffu__fp_get_i64(f, a));
+		return buf;
+	}
 	int n = f->nlimbs;
 	uint64_t x[MAXL];
 	load(f, x, a);

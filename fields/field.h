@@ -36,11 +36,15 @@ enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32, FFU_FIELD_MAX_DEGREE =
  *                                             x * 2^mont_radix_bits mod p)
  *   [FFU_FIELD_EXT_FIRST, FFU_FIELD_EXT_END)  the extension fields (FFU_EXT rows), kind
  *                                             FFU_ELEM_EXT; they have no _mont twin
- *   FFU_FIELD_U32, FFU_FIELD_U64, FFU_FIELD_PRED, then FFU_ELEM_COUNT
- * u32 and u64 are exponents of power and sources of convert; pred (0 or 1, one byte) is
- * the result of compare and the selector of select. Integer descriptors reuse the field
- * machinery with "p" = 2^32 / 2^64 / 2, so parsing, formatting, value files and random
- * inputs need no second code path; arithmetic on them is refused by the verifier.
+ *   FFU_FIELD_U32, FFU_FIELD_U64, FFU_FIELD_PRED, then the FFU_INT rows of fields.def
+ *   (s8 s16 s32 s64 u8 u16), then FFU_ELEM_COUNT
+ * The integers (kind FFU_ELEM_UINT, signed ones too: is_signed tells them apart) are
+ * exponents of power, sources and targets of convert and start indices of dynamic-slice;
+ * pred (0 or 1, one byte) is the result of compare and the selector of select. Integer
+ * descriptors reuse the field machinery with "p" = 2^bits (a signed value is stored as
+ * its two's complement bit pattern, so every pattern is a value), or 2 for pred, so
+ * parsing, formatting, value files and random inputs need no second code path;
+ * arithmetic on them is refused by the verifier.
  */
 typedef enum ffu_field_id {
 #define FFU_FIELD(ID, ...) FFU_FIELD_##ID,
@@ -60,12 +64,16 @@ typedef enum ffu_field_id {
 	FFU_FIELD_U32 = FFU_FIELD_EXT_END,
 	FFU_FIELD_U64,
 	FFU_FIELD_PRED,
+#define FFU_INT(ID, ...) FFU_FIELD_##ID,
+#include "fields.def"
+#undef FFU_INT
 	FFU_ELEM_COUNT
 } ffu_field_id;
 
 enum { FFU_FIELD_EXT_COUNT = FFU_FIELD_EXT_END - FFU_FIELD_EXT_FIRST };
 
-/* PRED (`pred`, the result of compare) is an integer type whose "p" is 2: storage 1 byte. */
+/* PRED (`pred`, the result of compare) is an integer type whose "p" is 2: storage 1 byte.
+   UINT is every integer type, unsigned or (ffu_field.is_signed) two's complement. */
 typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED, FFU_ELEM_EXT } ffu_elem_kind;
 
 /*
@@ -108,6 +116,7 @@ struct ffu_field {
 	/* Device radix R_dev = 2^dev_radix_bits; R_dev^2 mod p, canonical storage bytes. */
 	unsigned char r2_dev[FFU_FIELD_MAX_BYTES];
 	const ffu_field_ops *ops;  /* limb arithmetic (field.c) or extension arithmetic (ext.c) */
+	bool is_signed;            /* s8 ... s64: two's complement storage; false for every other type */
 };
 
 /* Any element type's descriptor (id < FFU_ELEM_COUNT); NULL if out of range. */
@@ -143,14 +152,24 @@ void ffu__fp_inverse(const ffu_field *f, void *out, const void *a, const void *b
    extension the constant coefficient, the others 0), field <-> _mont of the same field,
    prime field or its _mont -> an extension over it (the constant coefficient), 31-bit field
    -> u32, goldilocks -> u64, a type to itself. Nothing converts out of an extension.
+   The integer types of the FFU_INT rows follow ZKX (zkx/mlir/codegen_utils.cc): integer ->
+   integer truncates, or sign-extends a signed source, zero-extends an unsigned one;
+   integer -> prime field or _mont takes the zero-extended bit pattern mod p (s32 -1 is
+   2^32 - 1) and needs the integer no wider than the field's storage (ZKX: "Cannot convert
+   integer to prime field with smaller width"); they convert to no extension, and no field
+   converts to them.
    Returns false for pairs that are not conversions (the verifier rejects those first). */
 bool ffu__fp_convert(const ffu_field *to, void *out, const ffu_field *from, const void *a);
 bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from);
 /* Storage bytes are a valid value of the type: < p for fields (every coefficient < p for
    an extension), anything for u32/u64, 0 or 1 for pred. */
 bool ffu__fp_canonical(const ffu_field *f, const void *a);
-/* An integer type's value as uint64 (4 or 8 storage bytes, little-endian). */
+/* An integer type's value as uint64 (its storage bytes, little-endian, zero-extended: the
+   bit pattern for a signed type). */
 uint64_t ffu__fp_get_u64(const ffu_field *f, const void *a);
+/* An integer type's value: sign-extended for a signed type, as ffu__fp_get_u64 otherwise
+   (a u64 above INT64_MAX wraps: callers that index with it clamp first). */
+int64_t ffu__fp_get_i64(const ffu_field *f, const void *a);
 
 /* a^e (a^0 = 1, also for a = 0), for the interpreter's power by a u32/u64 exponent. */
 void ffu__fp_pow(const ffu_field *f, void *out, const void *a, uint64_t e);

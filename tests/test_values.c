@@ -360,3 +360,61 @@ Test(values, tuple_sections_mixed_types)
 	ffu__value_free(&outs[0]);
 	ffu__value_free(&outs[1]);
 }
+
+/*
+ * The integer types of the FFU_INT rows: decimal (or 0x hex) text, a leading '-' for the
+ * signed ones, stored little-endian at their natural width in two's complement (the
+ * bytes below written out by hand); out-of-range values name the line and the range.
+ */
+Test(values, integer_types_text_bin_and_range_errors)
+{
+	static const struct {
+		ffu_type t;
+		const char *text;
+		size_t bytes;
+		const char *want; /* storage, little-endian */
+		const char *out;  /* what writing it back gives, after the two header lines */
+	} cases[] = {
+		{FFU_TYPE_S8, "-128\n127\n-1\n0x7f\n", 4, "\x80\x7f\xff\x7f", "-128\n127\n-1\n127\n"},
+		{FFU_TYPE_U8, "0\n255\n0x80\n", 3, "\x00\xff\x80", "0\n255\n128\n"},
+		{FFU_TYPE_S16, "-32768\n32767\n-2\n", 6, "\x00\x80\xff\x7f\xfe\xff", "-32768\n32767\n-2\n"},
+		{FFU_TYPE_U16, "65535\n1\n", 4, "\xff\xff\x01\x00", "65535\n1\n"},
+		{FFU_TYPE_S32, "-2147483648\n2147483647\n-3\n", 12, "\x00\x00\x00\x80\xff\xff\xff\x7f\xfd\xff\xff\xff",
+		 "-2147483648\n2147483647\n-3\n"},
+		{FFU_TYPE_S64, "-9223372036854775808\n9223372036854775807\n-1\n", 24,
+		 "\x00\x00\x00\x00\x00\x00\x00\x80\xff\xff\xff\xff\xff\xff\xff\x7f\xff\xff\xff\xff\xff\xff\xff\xff",
+		 "-9223372036854775808\n9223372036854775807\n-1\n"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)cases[k].t);
+		ffu_shape s = arr(cases[k].t, (int64_t)(cases[k].bytes / f->storage_bytes));
+		write_file("i.txt", cases[k].text, strlen(cases[k].text));
+		ffu_value v;
+		ffu_error e = {0};
+		cr_assert_eq(ffu__values_read(&v, path_in("i.txt"), &s, &e), FFU_STATUS_OK, "%s: %s", f->name, e.message);
+		cr_assert_eq(v.bytes, cases[k].bytes, "%s", f->name);
+		cr_assert_eq(memcmp(v.data, cases[k].want, cases[k].bytes), 0, "%s: storage bytes", f->name);
+		cr_assert_eq(ffu__values_write(path_in("o.txt"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+		char *text = ffu_test_read_file(path_in("o.txt"), NULL);
+		const char *body = strchr(strchr(text, '\n') + 1, '\n') + 1;
+		cr_assert_str_eq(body, cases[k].out, "%s", f->name);
+		free(text);
+		/* .bin: the same bytes */
+		cr_assert_eq(ffu__values_write(path_in("o.bin"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+		ffu_value w;
+		cr_assert_eq(ffu__values_read(&w, path_in("o.bin"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+		cr_assert_eq(memcmp(w.data, cases[k].want, cases[k].bytes), 0);
+		ffu__value_free(&v);
+		ffu__value_free(&w);
+	}
+	expect_read_error("s8_high.txt", "1\n128\n", arr(FFU_TYPE_S8, 2), 2, "value does not fit s8 (-128..127)");
+	expect_read_error("s8_low.txt", "-129\n1\n", arr(FFU_TYPE_S8, 2), 1, "value does not fit s8 (-128..127)");
+	expect_read_error("s16_low.txt", "0\n0\n-32769\n", arr(FFU_TYPE_S16, 3), 3, "does not fit s16 (-32768..32767)");
+	expect_read_error("s32_high.txt", "2147483648\n", arr(FFU_TYPE_S32, 1), 1, "does not fit s32");
+	expect_read_error("s64_low.txt", "-9223372036854775809\n", arr(FFU_TYPE_S64, 1), 1, "does not fit s64");
+	expect_read_error("s64_huge.txt", "99999999999999999999999\n", arr(FFU_TYPE_S64, 1), 1, "does not fit s64");
+	expect_read_error("u8_high.txt", "256\n", arr(FFU_TYPE_U8, 1), 1, "value does not fit u8 (0..255)");
+	expect_read_error("u16_neg.txt", "-1\n", arr(FFU_TYPE_U16, 1), 1, "negative");
+	expect_read_error("s32_junk.txt", "--1\n", arr(FFU_TYPE_S32, 1), 1, "not a number");
+	expect_read_error("s32_minus.txt", "-\n", arr(FFU_TYPE_S32, 1), 1, "not a number");
+}

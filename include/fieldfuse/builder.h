@@ -26,7 +26,7 @@
  *   - Parameters are numbered in the order they are added (parameter(0), parameter(1), ...).
  *
  * Element types are their HLO keywords ("babybear", "koalabear_mont", "bn254_sf",
- * "babybearx4", "u32", "u64", "pred"); shapes are a rank (0 for a scalar, at most
+ * "babybearx4", "u32", "u64", "s32", "u8", ... "pred"); shapes are a rank (0 for a scalar, at most
  * FFU_ARRAY_MAX_RANK) and that many dimensions.
  *
  * Ownership: ffu_builder_create makes a builder the caller releases with
@@ -101,13 +101,14 @@ FFU_API ffu_node ffu_build_multiply(ffu_builder *b, ffu_node x, ffu_node y);
 FFU_API ffu_node ffu_build_divide(ffu_builder *b, ffu_node x, ffu_node y);  /* x / 0 = 0 */
 FFU_API ffu_node ffu_build_negate(ffu_builder *b, ffu_node x);
 FFU_API ffu_node ffu_build_inverse(ffu_builder *b, ffu_node x);            /* inverse(0) = 0 */
-/* x^e, e a u32/u64 array of x's dimensions. */
+/* x^e, e an unsigned integer (u8, u16, u32, u64) array of x's dimensions. */
 FFU_API ffu_node ffu_build_power(ffu_builder *b, ffu_node x, ffu_node e);
 /* pred array of x's dimensions. */
 FFU_API ffu_node ffu_build_compare(ffu_builder *b, ffu_node x, ffu_node y, ffu_compare_direction dir);
 /* p ? t : f element-wise; p a pred array of t's dimensions, or a scalar pred. */
 FFU_API ffu_node ffu_build_select(ffu_builder *b, ffu_node p, ffu_node t, ffu_node f);
-/* x as element type `type` (same dimensions): u32/u64 -> field, field <-> field_mont, ... */
+/* x as element type `type` (same dimensions): integer -> field, integer -> integer,
+   field <-> field_mont, ... (docs/hlo.md, convert) */
 FFU_API ffu_node ffu_build_convert(ffu_builder *b, ffu_node x, const char *type);
 
 /* ---- layout */
@@ -123,6 +124,15 @@ FFU_API ffu_node ffu_build_slice(ffu_builder *b, ffu_node x, const int64_t *star
 				 const int64_t *stride);
 /* xs joined along `dimension` (n >= 1 arrays of one type and rank). */
 FFU_API ffu_node ffu_build_concatenate(ffu_builder *b, const ffu_node *xs, int n, int dimension);
+/*
+ * XLA's dynamic-slice: the window of sizes[0..r) of x (rank r) starting at starts[0..r),
+ * r scalar integer nodes of one type (s32, u32, ...), each start clamped at run time to
+ * [0, dim - size] so that the window stays inside x. The result is x's type with the sizes.
+ */
+FFU_API ffu_node ffu_build_dynamic_slice(ffu_builder *b, ffu_node x, const ffu_node *starts, const int64_t *sizes);
+/* XLA's dynamic-update-slice: x with update (x's type and rank, no dimension larger)
+   written at starts[0..r), clamped likewise; the result has x's shape. */
+FFU_API ffu_node ffu_build_dynamic_update_slice(ffu_builder *b, ffu_node x, ffu_node update, const ffu_node *starts);
 /* x's elements, row-major, as the shape (rank, dims) of the same count. */
 FFU_API ffu_node ffu_build_reshape(ffu_builder *b, ffu_node x, int rank, const int64_t *dims);
 

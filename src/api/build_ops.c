@@ -490,3 +490,43 @@ ffu_node ffu_build_get_tuple_element(ffu_builder *b, ffu_node t, int index)
 	int64_t i = index;
 	return ffu__bld_add(b, call, FFU_OP_GET_TUPLE_ELEMENT, NULL, s, &in, 1, set_index, &i);
 }
+
+/*
+ * dynamic-slice / dynamic-update-slice: x (or x and update) then one start node per
+ * dimension of x; the verifier names a wrong count, type or size. The slice's result is
+ * x's type with the sizes given (the HLO attribute dynamic_slice_sizes is that shape).
+ */
+static ffu_node dynamic_slice(ffu_builder *b, const char *call, ffu_node x, const ffu_node *update,
+			      const ffu_node *starts, const int64_t *sizes)
+{
+	if (!ffu__bld_usable(b, call))
+		return FFU_NODE_INVALID;
+	ffu_inst *xi = ffu__bld_operand(b, call, 0, x);
+	if (!xi)
+		return FFU_NODE_INVALID;
+	int rank = ffu__shape_is_array(&xi->shape) ? xi->shape.rank : 0, first = update ? 2 : 1;
+	if (rank > 0 && (!starts || (!update && !sizes)))
+		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "%s need%s one entry per dimension of '%%%s'",
+				     update ? "starts" : "starts and sizes", update ? "s" : "", xi->name);
+	ffu_inst *ops[2 + FFU_MAX_RANK] = {xi};
+	if (update && !(ops[1] = ffu__bld_operand(b, call, 1, *update)))
+		return FFU_NODE_INVALID;
+	for (int d = 0; d < rank; d++)
+		if (!(ops[first + d] = ffu__bld_operand(b, call, first + d, starts[d])))
+			return FFU_NODE_INVALID;
+	ffu_shape s = xi->shape;
+	for (int d = 0; !update && d < rank; d++)
+		s.dims[d] = sizes[d];
+	return ffu__bld_add(b, call, update ? FFU_OP_DYNAMIC_UPDATE_SLICE : FFU_OP_DYNAMIC_SLICE, NULL, &s, ops,
+			    first + rank, NULL, NULL);
+}
+
+ffu_node ffu_build_dynamic_slice(ffu_builder *b, ffu_node x, const ffu_node *starts, const int64_t *sizes)
+{
+	return dynamic_slice(b, "ffu_build_dynamic_slice", x, NULL, starts, sizes);
+}
+
+ffu_node ffu_build_dynamic_update_slice(ffu_builder *b, ffu_node x, ffu_node update, const ffu_node *starts)
+{
+	return dynamic_slice(b, "ffu_build_dynamic_update_slice", x, &update, starts, NULL);
+}

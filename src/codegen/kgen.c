@@ -53,6 +53,14 @@ static bool is_int(const ffu_field *f)
 	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED;
 }
 
+/* The OpenCL C integer type of an integer type's width: "uchar" ... "ulong", "char" ... "long". */
+static const char *cl_int_type(const ffu_field *f, bool is_signed)
+{
+	static const char *const u[] = {"uchar", "ushort", "uint", "ulong"}, *const s[] = {"char", "short", "int", "long"};
+	int k = f->bits <= 8 ? 0 : f->bits <= 16 ? 1 : f->bits <= 32 ? 2 : 3;
+	return is_signed ? s[k] : u[k];
+}
+
 /* OpenCL type of values of f: the base field's, or u32_t / u64_t / pred_t (cl/common.cl). */
 const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64])
 {
@@ -100,7 +108,8 @@ static int operand_ix(kgen *g, const ffu_inst *in, int j, int ix)
 	const ffu_inst *op = in->operands[j];
 	if (op->shape.rank == 0)
 		return IX_ZERO;
-	if (ffu__ops[in->op].kind != FFU_KIND_INDEX || in->op == FFU_OP_RESHAPE)
+	if (ffu__ops[in->op].kind != FFU_KIND_INDEX || in->op == FFU_OP_RESHAPE ||
+	    (in->op == FFU_OP_DYNAMIC_UPDATE_SLICE && j == 0))
 		return ix;
 	char var[24];
 	ix_name(g, ix, var);
@@ -214,7 +223,10 @@ void ffu__kgen_need(kgen *g, int vn, char form)
 		return;
 	const ffu_field *f = field_of(g, vn);
 	ffu__kgen_decl(g, vn, form);
-	if (v->literal && is_int(f)) {
+	if (v->literal && f->is_signed) { /* its bits as a long (as_long: no out-of-range cast) */
+		ffu__body_printf(g->b, "(%F)as_long(0x%llxUL)", f, "t",
+				 (unsigned long long)ffu__fp_get_i64(f, v->literal));
+	} else if (v->literal && is_int(f)) {
 		ffu__body_printf(g->b, "(%F)0x%llxUL", f, "t", (unsigned long long)ffu__fp_get_u64(f, v->literal));
 	} else if (v->literal) {
 		/* a _mont literal is x * R_mont: fold it to the base field's canonical x first */
@@ -472,7 +484,10 @@ static void emit_special(kgen *g, int vn)
 		ffu__kgen_need(g, x, 'm');
 		ffu__kgen_need(g, ex, 'c');
 		ffu__kgen_decl(g, vn, 'm');
-		ffu__body_printf(g->b, "%F_%s(%L, %L);\n", f->base, "pow", fe->name, 'm', x, 'c', ex);
+		if (fe->bits < 32) /* u8, u16: the u32 power of the widened exponent */
+			ffu__body_printf(g->b, "%F_%s(%L, (uint)%L);\n", f->base, "pow", "u32", 'm', x, 'c', ex);
+		else
+			ffu__body_printf(g->b, "%F_%s(%L, %L);\n", f->base, "pow", fe->name, 'm', x, 'c', ex);
 		ffu__kgen_set_form(g, vn, 'm');
 		return;
 	}
@@ -495,10 +510,14 @@ static void emit_special(kgen *g, int vn)
 		}
 		ffu__kgen_need(g, x, 'c');
 		ffu__kgen_decl(g, vn, 'c');
-		if (is_int(f))
+		if (is_int(f) && is_int(fx) && f->is_signed) /* truncate or extend, then reinterpret */
+			ffu__body_printf(g->b, "as_%s((%s)%L);\n", cl_int_type(f, true), cl_int_type(f, false), 'c', x);
+		else if (is_int(f)) /* C's conversion: sign- or zero-extends by the source, truncates */
 			ffu__body_printf(g->b, "(%F)%L;\n", f, "t", 'c', x);
+		else if (fx->bits == 64) /* the integer's bit pattern (zero-extended), mod p */
+			ffu__body_printf(g->b, "%F_%s((ulong)%L);\n", f->base, "from", "u64", 'c', x);
 		else
-			ffu__body_printf(g->b, "%F_%s(%L);\n", f->base, "from", fx->name, 'c', x);
+			ffu__body_printf(g->b, "%F_%s((uint)(%s)%L);\n", f->base, "from", "u32", cl_int_type(fx, false), 'c', x);
 		ffu__kgen_set_form(g, vn, 'c');
 		return;
 	}
@@ -566,12 +585,14 @@ static void emit_iota(kgen *g, int vn)
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = field_of(g, vn);
 	ffu__kgen_decl(g, vn, 'c');
-	if (is_int(f))
+	if (f->is_signed) /* the index mod 2^bits, as the interpreter's two's complement pattern */
+		ffu__body_printf(g->b, "as_%s((%s)", cl_int_type(f, true), cl_int_type(f, false));
+	else if (is_int(f))
 		ffu__body_printf(g->b, "(%F)", f, "t");
 	else
 		ffu__body_printf(g->b, "%F((ulong)", f->base, "from_u64");
 	ffu__body_printf(g->b, "%C%s", g->v[vn].ix, in->shape.dims, in->shape.rank, (int)in->index,
-			 is_int(f) ? ";\n" : ");\n");
+			 f->is_signed ? ");\n" : is_int(f) ? ";\n" : ");\n");
 	ffu__kgen_set_form(g, vn, 'c');
 }
 
@@ -592,6 +613,31 @@ static void emit_concatenate(kgen *g, int vn)
 	ffu__kgen_set_form(g, vn, form);
 }
 
+/*
+ * dynamic-update-slice: the update was read at the clamped index (coordinate - start) and
+ * the operand at the value's own; the update where every coordinate is inside the window
+ * (coordinate - start < the update's size, in ulong: below the start wraps past it).
+ */
+static void emit_dynamic_update_slice(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_shape *s = &in->shape, *u = &in->operands[1]->shape;
+	char form = common_form(g, vn, 0, 2);
+	ffu__kgen_decl(g, vn, form);
+	ffu__body_printf(g->b, "(1");
+	for (int d = 0; d < s->rank; d++) {
+		ffu_strbuf st = {0};
+		ffu__index_dyn_start(&st, in, d);
+		g->oom |= st.oom;
+		ffu__body_printf(g->b, " && %C - %s < %lluUL", g->v[vn].ix, s->dims, s->rank, d, ffu__sb_cstr(&st),
+				 (unsigned long long)u->dims[d]);
+		ffu__sb_free(&st);
+	}
+	ffu__body_printf(g->b, ") ? %L : %L;\n", form, ffu__kgen_resolve(g, opval(g, vn, 1)), form,
+			 ffu__kgen_resolve(g, opval(g, vn, 0)));
+	ffu__kgen_set_form(g, vn, form);
+}
+
 static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 {
 	const ffu_inst *in = inst_of(g, vn);
@@ -608,8 +654,22 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 		}
 		return FFU_STATUS_OK;
 	case FFU_KIND_INDEX:
+		if ((in->op == FFU_OP_DYNAMIC_SLICE || in->op == FFU_OP_DYNAMIC_UPDATE_SLICE) &&
+		    !ffu__index_dyn_start_ok(in))
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
+					"codegen: %s '%%%s' with a start index computed in the same fusion", ffu__ops[in->op].keyword,
+					in->name);
+		/* the kernel would read the empty update's (padded) buffer; it is the operand,
+		   which the simplify pass substitutes */
+		if (in->op == FFU_OP_DYNAMIC_UPDATE_SLICE && ffu__shape_count(&in->operands[1]->shape) == 0 &&
+		    ffu__shape_count(&in->shape) > 0)
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
+					"codegen: dynamic-update-slice '%%%s' with an empty update and the simplify pass disabled",
+					in->name);
 		if (in->op == FFU_OP_CONCATENATE && in->n_operands > 1)
 			emit_concatenate(g, vn);
+		else if (in->op == FFU_OP_DYNAMIC_UPDATE_SLICE)
+			emit_dynamic_update_slice(g, vn);
 		else /* the operand's value at the index this op computed: nothing to emit */
 			g->v[vn].alias = opval(g, vn, 0);
 		return FFU_STATUS_OK;

@@ -30,8 +30,9 @@ static ffu_status parse_coeff(parser *p, const ffu_field *f, unsigned char *out)
 	} else if (t->kind != FFU_TOK_WORD || t->percent) {
 		return ffu__hp_unexpected(p, "a number");
 	}
-	if (len && text[0] == '-')
-		return PERR(t, "negative literal '" TOKFMT "': %s elements are 0..p-1", TOKARG(t), f->name);
+	if (len && text[0] == '-' && !f->is_signed)
+		return PERR(t, "negative literal '" TOKFMT "': %s %s", TOKARG(t), f->name,
+			    f->kind == FFU_ELEM_UINT ? "is unsigned" : "elements are 0..p-1");
 	const char *why = "not a number";
 	/* ZKX reads every literal as a canonical number and stores it in the type's form. */
 	bool convert = p->plain_is_mont && f->kind == FFU_ELEM_MONT;

@@ -304,6 +304,37 @@ static ffu_status attr_ignore(parser *p, ffu_inst *in)
 	return ffu__hp_unexpected(p, "an attribute value");
 }
 
+/*
+ * dynamic-slice's `{s0, ...}`: the window's size per dimension, which is the result's shape,
+ * so the IR keeps no copy: the sizes must be the declared result dimensions, one per
+ * dimension (the printer writes them back from the shape).
+ */
+static ffu_status attr_dynamic_slice_sizes(parser *p, ffu_inst *in)
+{
+	ffu_token open = p->tok;
+	int n = 0;
+	TRY(ffu__hp_expect(p, FFU_TOK_LBRACE, "'{'"));
+	while (p->tok.kind != FFU_TOK_RBRACE) {
+		if (n > 0)
+			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or '}'"));
+		ffu_token t = p->tok;
+		int64_t size;
+		TRY(ffu__hp_int(p, "a slice size", &size));
+		if (n >= in->shape.rank || size != in->shape.dims[n]) {
+			char sbuf[128];
+			ffu__shape_format(&in->shape, sbuf, sizeof sbuf);
+			return PERR(&t, "dynamic_slice_sizes entry %d is %lld but the result shape is %s (the sizes are the result's dimensions)",
+				    n, (long long)size, sbuf);
+		}
+		n++;
+	}
+	if (n != in->shape.rank)
+		return PERR(&open, "dynamic_slice_sizes has %d entr%s but the result has rank %d (one size per dimension)",
+			    n, n == 1 ? "y" : "ies", in->shape.rank);
+	ffu__hp_advance(p);
+	return FFU_STATUS_OK;
+}
+
 #define OPBIT(ID) (UINT64_C(1) << FFU_OP_##ID)
 #define ANY_OP UINT64_MAX
 #define DIMS_OPS (OPBIT(BROADCAST) | OPBIT(CONCATENATE) | OPBIT(REDUCE))
@@ -318,6 +349,7 @@ static const struct attr_def {
 	{"index", attr_index, OPBIT(GET_TUPLE_ELEMENT), OPBIT(GET_TUPLE_ELEMENT)},
 	{"iota_dimension", attr_iota_dimension, OPBIT(IOTA), OPBIT(IOTA)},
 	{"slice", attr_slice, OPBIT(SLICE), OPBIT(SLICE)},
+	{"dynamic_slice_sizes", attr_dynamic_slice_sizes, OPBIT(DYNAMIC_SLICE), OPBIT(DYNAMIC_SLICE)},
 	{"direction", attr_direction, OPBIT(COMPARE), OPBIT(COMPARE)},
 	{"to_apply", attr_to_apply, OPBIT(REDUCE), OPBIT(REDUCE)},
 	{"kind", attr_kind, OPBIT(FUSION), 0},

@@ -163,6 +163,12 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 	case FFU_OP_SLICE:
 		put_slice(sb, in);
 		break;
+	case FFU_OP_DYNAMIC_SLICE: /* the sizes are the result's dimensions */
+		ffu__sb_append(sb, ", dynamic_slice_sizes={");
+		for (int d = 0; d < in->shape.rank; d++)
+			ffu__sb_printf(sb, d ? ",%lld" : "%lld", (long long)in->shape.dims[d]);
+		ffu__sb_append(sb, "}");
+		break;
 	case FFU_OP_COMPARE:
 		ffu__sb_append(sb, in->direction == FFU_CMP_NE ? ", direction=NE" : ", direction=EQ");
 		break;

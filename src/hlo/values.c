@@ -77,10 +77,11 @@ static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_
 					 f->name, count, count);
 			goto out;
 		}
-		if (*s == '-') {
+		if (*s == '-' && !f->is_signed) {
 			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0, "negative %s: %s %s",
 					 quote(qbuf, sizeof qbuf, s, n), f->name,
-					 f->kind == FFU_ELEM_PRED ? "is 0 or 1" : "elements are 0..p-1");
+					 f->kind == FFU_ELEM_PRED ? "is 0 or 1"
+					 : f->kind == FFU_ELEM_UINT ? "is unsigned" : "elements are 0..p-1");
 			goto out;
 		}
 		const char *why = "not a number";

@@ -123,11 +123,55 @@ static void eval_iota(const ffu_inst *in, ffu_value *o)
 	}
 }
 
+/* Start index value v (an integer of type f) clamped into [0, hi], as XLA clamps. */
+static int64_t clamp_start(const ffu_field *f, const unsigned char *v, int64_t hi)
+{
+	if (f->is_signed) {
+		int64_t x = ffu__fp_get_i64(f, v);
+		return x < 0 ? 0 : x > hi ? hi : x;
+	}
+	uint64_t u = ffu__fp_get_u64(f, v); /* a u64 above INT64_MAX is past any end */
+	return u > (uint64_t)hi ? hi : (int64_t)u;
+}
+
+/*
+ * dynamic-slice / dynamic-update-slice: the window (the result, or the update) starts at
+ * the operands' start indices, each clamped so the window lies inside the operand.
+ */
+static void eval_dynamic_slice(const ffu_inst *in, const slot *slots, ffu_value *o)
+{
+	bool update = in->op == FFU_OP_DYNAMIC_UPDATE_SLICE;
+	const ffu_value *x = arg(in, slots, 0), *w = update ? arg(in, slots, 1) : o;
+	size_t eb = ffu__shape_elem_bytes(&in->shape);
+	int64_t start[FFU_MAX_RANK] = {0}, idx[FFU_MAX_RANK];
+	for (int d = 0; d < x->shape.rank; d++) {
+		const ffu_value *i = arg(in, slots, (update ? 2 : 1) + d);
+		start[d] = clamp_start(ffu__shape_field(&i->shape), i->data, x->shape.dims[d] - w->shape.dims[d]);
+	}
+	if (update)
+		memcpy(o->data, x->data, o->bytes);
+	int64_t n = ffu__shape_count(&w->shape);
+	for (int64_t k = 0; k < n; k++) {
+		ffu__shape_unravel(&w->shape, k, idx);
+		for (int d = 0; d < x->shape.rank; d++)
+			idx[d] += start[d];
+		int64_t at = ffu__shape_ravel(&x->shape, idx);
+		if (update)
+			memcpy(o->data + at * eb, w->data + k * eb, eb);
+		else
+			memcpy(o->data + k * eb, x->data + at * eb, eb);
+	}
+}
+
 static void eval_index(const ffu_inst *in, const slot *slots, ffu_value *o)
 {
 	const ffu_shape *s = &in->shape;
 	size_t eb = ffu__shape_elem_bytes(s);
 	int64_t n = ffu__shape_count(s), idx[FFU_MAX_RANK], src[FFU_MAX_RANK] = {0};
+	if (in->op == FFU_OP_DYNAMIC_SLICE || in->op == FFU_OP_DYNAMIC_UPDATE_SLICE) {
+		eval_dynamic_slice(in, slots, o);
+		return;
+	}
 	if (in->op == FFU_OP_CONCATENATE) {
 		/* each operand's elements go to its own offset along the joined dimension */
 		int64_t cd = in->dims[0], offset = 0;

@@ -21,8 +21,8 @@ enum { FFU_MAX_RANK = 4 };
 
 /*
  * Element types: one per element descriptor of fields/field.h (every prime field of
- * fields.def, then its _mont twin, then the extension fields, then u32, u64 and pred), then
- * the tuple marker.
+ * fields.def, then its _mont twin, then the extension fields, then u32, u64 and pred, then
+ * the FFU_INT integers), then the tuple marker.
  */
 typedef enum ffu_type {
 	FFU_TYPE_INVALID = -1,
@@ -35,6 +35,9 @@ typedef enum ffu_type {
 	FFU_TYPE_U32 = FFU_FIELD_U32,
 	FFU_TYPE_U64 = FFU_FIELD_U64,
 	FFU_TYPE_PRED = FFU_FIELD_PRED,
+#define FFU_INT(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID,
+#include "fields.def"
+#undef FFU_INT
 	FFU_TYPE_TUPLE = FFU_ELEM_COUNT,
 	FFU_TYPE_COUNT
 } ffu_type;

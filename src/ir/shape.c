@@ -14,6 +14,9 @@ static const char *const type_names[FFU_TYPE_COUNT] = {
 	[FFU_TYPE_U32] = "u32",
 	[FFU_TYPE_U64] = "u64",
 	[FFU_TYPE_PRED] = "pred",
+#define FFU_INT(ID, name, ...) [FFU_TYPE_##ID] = #name,
+#include "fields.def"
+#undef FFU_INT
 	[FFU_TYPE_TUPLE] = "tuple",
 };
 

@@ -133,9 +133,15 @@ static ffu_status check_power_convert(const vctx *v, const ffu_inst *in)
 		if (x->type == FFU_TYPE_PRED || s->type == FFU_TYPE_PRED)
 			return IERR(FFU_STATUS_EVERIFY, in, "no conversion from %s to %s: pred converts are not supported (use select)",
 				    ffu__type_name(x->type), ffu__type_name(s->type));
-		if (!ffu__fp_convert_ok(ffu__shape_field(s), ffu__shape_field(x)))
+		const ffu_field *ft = ffu__shape_field(s), *fx = ffu__shape_field(x);
+		if (fx->kind == FFU_ELEM_UINT && (ft->kind == FFU_ELEM_PRIME || ft->kind == FFU_ELEM_MONT) &&
+		    !ffu__fp_convert_ok(ft, fx))
 			return IERR(FFU_STATUS_EVERIFY, in,
-				    "no conversion from %s to %s (u32/u64 -> field, field <-> field_mont, 31-bit field -> u32, goldilocks -> u64)",
+				    "cannot convert integer to prime field with smaller width (as ZKX): %s is %d bits, %s stores %zu",
+				    fx->name, fx->bits, ft->name, 8 * ft->storage_bytes);
+		if (!ffu__fp_convert_ok(ft, fx))
+			return IERR(FFU_STATUS_EVERIFY, in,
+				    "no conversion from %s to %s (integer -> integer, integer -> field, field <-> field_mont, 31-bit field -> u32, goldilocks -> u64)",
 				    ffu__type_name(x->type), ffu__type_name(s->type));
 		return FFU_STATUS_OK;
 	}
@@ -145,8 +151,13 @@ static ffu_status check_power_convert(const vctx *v, const ffu_inst *in)
 			    in->operands[0]->name, fmt_shape(x, a, sizeof a), fmt_shape(s, b, sizeof b));
 	if (!is_field(s))
 		return IERR(FFU_STATUS_EVERIFY, in, "power needs a field base, not %s", ffu__type_name(s->type));
-	if (!is_array(e) || !ffu__shape_same_dims(e, s) || (e->type != FFU_TYPE_U32 && e->type != FFU_TYPE_U64))
-		return IERR(FFU_STATUS_EVERIFY, in, "exponent ('%%%s') is %s; it must be u32 or u64 with the dimensions of %s",
+	/* ZKX refuses a signed exponent (cpu_kernel_emitter.cc EmitFieldBinaryOp: InvalidArgument) */
+	if (is_array(e) && ffu__shape_field(e)->is_signed)
+		return IERR(FFU_STATUS_EVERIFY, in,
+			    "the exponent for a power operation on a field must be an unsigned integer: '%%%s' is %s (as ZKX)",
+			    in->operands[1]->name, fmt_shape(e, a, sizeof a));
+	if (!is_array(e) || !ffu__shape_same_dims(e, s) || elem_kind(e) != FFU_ELEM_UINT)
+		return IERR(FFU_STATUS_EVERIFY, in, "exponent ('%%%s') is %s; it must be u8, u16, u32 or u64 with the dimensions of %s",
 			    in->operands[1]->name, fmt_shape(e, a, sizeof a), fmt_shape(s, b, sizeof b));
 	return FFU_STATUS_OK;
 }
@@ -350,6 +361,56 @@ static ffu_status check_concatenate(const vctx *v, const ffu_inst *in)
 	if (s->dims[cd] != sum)
 		return IERR(FFU_STATUS_EVERIFY, in, "result dimension %lld is %lld but the operands' sizes there sum to %lld",
 			    (long long)cd, (long long)s->dims[cd], (long long)sum);
+	return FFU_STATUS_OK;
+}
+
+/*
+ * dynamic-slice(x, i0, ...) and dynamic-update-slice(x, update, i0, ...) (XLA's shape
+ * inference, zkx/service/shape_inference.cc): one start index per dimension of x, each a
+ * scalar integer, all of one type; a window (dynamic-slice's result, or update) of x's
+ * type and rank, no dimension larger than x's; dynamic-update-slice gives x's shape. The
+ * starts are clamped at run time, so any values are valid.
+ */
+static ffu_status check_dynamic_slice(const vctx *v, const ffu_inst *in)
+{
+	char a[160], b[160];
+	bool update = in->op == FFU_OP_DYNAMIC_UPDATE_SLICE;
+	int first = update ? 2 : 1;
+	for (int j = 0; j < in->n_operands; j++) {
+		ffu_status st = need_array_operand(v, in, j);
+		if (st)
+			return st;
+	}
+	if (in->n_operands < first)
+		return IERR(FFU_STATUS_EVERIFY, in, "takes %s", update ? "an operand, an update and one start index per dimension"
+								: "an operand and one start index per dimension");
+	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
+	const ffu_shape *w = update ? &in->operands[1]->shape : s;
+	if (!is_array(s))
+		return IERR(FFU_STATUS_EVERIFY, in, "result must be an array, not %s", fmt_shape(s, a, sizeof a));
+	if (in->n_operands - first != x->rank)
+		return IERR(FFU_STATUS_EVERIFY, in, "has %d start ind%s but operand '%%%s' (%s) has rank %d: one per dimension",
+			    in->n_operands - first, in->n_operands - first == 1 ? "ex" : "ices", in->operands[0]->name,
+			    fmt_shape(x, a, sizeof a), x->rank);
+	if (update && !ffu__shape_eq(s, x))
+		return IERR(FFU_STATUS_EVERIFY, in, "result %s must have the shape of the operand %s", fmt_shape(s, a, sizeof a),
+			    fmt_shape(x, b, sizeof b));
+	if (w->type != x->type || w->rank != x->rank)
+		return IERR(FFU_STATUS_EVERIFY, in, "%s %s must have the type and rank of the operand %s",
+			    update ? "update" : "result", fmt_shape(w, a, sizeof a), fmt_shape(x, b, sizeof b));
+	for (int d = 0; d < x->rank; d++)
+		if (w->dims[d] > x->dims[d])
+			return IERR(FFU_STATUS_EVERIFY, in, "%s %s is larger than the operand %s in dimension %d",
+				    update ? "update" : "slice", fmt_shape(w, a, sizeof a), fmt_shape(x, b, sizeof b), d);
+	for (int j = first; j < in->n_operands; j++) {
+		const ffu_shape *i = &in->operands[j]->shape, *i0 = &in->operands[first]->shape;
+		if (i->rank != 0 || elem_kind(i) != FFU_ELEM_UINT)
+			return IERR(FFU_STATUS_EVERIFY, in, "start index %d ('%%%s') is %s; start indices are scalar integers",
+				    j - first, in->operands[j]->name, fmt_shape(i, a, sizeof a));
+		if (i->type != i0->type)
+			return IERR(FFU_STATUS_EVERIFY, in, "start index %d ('%%%s') is %s but start index 0 is %s: all must have one type",
+				    j - first, in->operands[j]->name, fmt_shape(i, a, sizeof a), fmt_shape(i0, b, sizeof b));
+	}
 	return FFU_STATUS_OK;
 }
 
@@ -578,6 +639,9 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 		return check_concatenate(v, in);
 	case FFU_OP_RESHAPE:
 		return check_reshape(v, in);
+	case FFU_OP_DYNAMIC_SLICE:
+	case FFU_OP_DYNAMIC_UPDATE_SLICE:
+		return check_dynamic_slice(v, in);
 	case FFU_OP_REDUCE:
 		return check_reduce(v, c, in);
 	case FFU_OP_TUPLE:

@@ -10,7 +10,8 @@
  *  - index ops fuse as index arithmetic (codegen.c): slice, reshape and iota freely; a
  *    broadcast or concatenate absorbs no producer (broadcast would recompute its operand
  *    once per copy, concatenate every operand at every element), but both fuse into
- *    their consumers;
+ *    their consumers; dynamic-slice and dynamic-update-slice absorb the producer of their
+ *    operand, never of an update or a start index (the kernel reads starts as arguments);
  *  - the merge creates no cycle between groups and the kernel stays within its argument
  *    budget.
  *  - an fft is a group of its own kind (codegen/fft.c: its passes over memory). A loop
@@ -254,10 +255,33 @@ static bool fft_group_ok(fuse_ctx *x, int a, int f)
 	return true;
 }
 
+/* Would a dynamic-(update-)slice of groups a and b compute a start index in the same
+   kernel? Its index arithmetic reads the starts as kernel arguments (codegen/index.c). */
+static bool start_inside(fuse_ctx *x, int a, int b)
+{
+	int lo = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
+	int hi = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
+	for (int i = lo; i <= hi; i++) {
+		const ffu_inst *in = x->c->insts[i];
+		if ((in->op != FFU_OP_DYNAMIC_SLICE && in->op != FFU_OP_DYNAMIC_UPDATE_SLICE) || x->group[i] < 0)
+			continue;
+		int g = find(x, i);
+		if (g != a && g != b)
+			continue;
+		for (int j = in->op == FFU_OP_DYNAMIC_SLICE ? 1 : 2; j < in->n_operands; j++) {
+			int p = in->operands[j]->id;
+			int gp = x->group[p] < 0 ? -1 : find(x, p);
+			if (gp == a || gp == b)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Merges loop group a into fft group f if that is legal; f's root (the fft) stays. */
 static bool merge_into_fft(fuse_ctx *x, int a, int f)
 {
-	if (a == f || !fft_group_ok(x, a, f) || merge_makes_cycle(x, a, f))
+	if (a == f || !fft_group_ok(x, a, f) || merge_makes_cycle(x, a, f) || start_inside(x, a, f))
 		return false;
 	int args = kernel_args(x, a, f);
 	if (args < 0 || args > x->max_params)
@@ -268,10 +292,11 @@ static bool merge_into_fft(fuse_ctx *x, int a, int f)
 	return true;
 }
 
+
 /* Merges group a into group b if that is legal (the header's rules); b's root stays. */
 static bool merge(fuse_ctx *x, int a, int b)
 {
-	if (a == b || merge_makes_cycle(x, a, b))
+	if (a == b || merge_makes_cycle(x, a, b) || start_inside(x, a, b))
 		return false;
 	int args = kernel_args(x, a, b);
 	if (args < 0 || args > x->max_params)
@@ -299,6 +324,13 @@ static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
 		return false;
 	if (in->op == FFU_OP_REDUCE && j != 0)
 		return false; /* the init value is read once, by the final stage */
+	/* dynamic-(update-)slice: the kernel's index arithmetic reads the start scalars from
+	   its arguments before any value is computed (codegen/index.c), so their producers
+	   stay outside (also through other members: start_inside); an update is read at every
+	   element (clamped, then selected, as a concatenate's operands are), so its producer
+	   stays outside too */
+	if ((in->op == FFU_OP_DYNAMIC_SLICE || in->op == FFU_OP_DYNAMIC_UPDATE_SLICE) && j != 0)
+		return false;
 	return merge(x, a, b);
 }
 

@@ -378,7 +378,9 @@ static ffu_inst *fold_index(simp *s, ffu_inst *in, bool *changed)
 {
 	cval cv[8];
 	bool all_splat = true;
-	if (in->n_operands > 8)
+	/* their operands are not all of one type (integer starts) and their sources depend
+	   on the starts' values: index_source does not know them, nothing folds */
+	if (in->n_operands > 8 || in->op == FFU_OP_DYNAMIC_SLICE || in->op == FFU_OP_DYNAMIC_UPDATE_SLICE)
 		return in;
 	for (int j = 0; j < in->n_operands; j++) {
 		if (!const_value(in->operands[j], &cv[j]))
@@ -635,6 +637,16 @@ static ffu_inst *identities(simp *s, ffu_inst *in, bool *changed)
 		break;
 	case FFU_OP_CONCATENATE:
 		if (in->n_operands == 1)
+			return a;
+		break;
+	case FFU_OP_DYNAMIC_SLICE: /* a window as large as x starts at 0 whatever the starts */
+		if (ffu__shape_eq(&a->shape, &in->shape))
+			return a;
+		break;
+	case FFU_OP_DYNAMIC_UPDATE_SLICE: /* an update as large as x replaces it; an empty one keeps it */
+		if (ffu__shape_eq(&b->shape, &in->shape))
+			return b;
+		if (ffu__shape_count(&b->shape) == 0)
 			return a;
 		break;
 	default:
