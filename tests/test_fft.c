@@ -7,7 +7,7 @@
  * extension: GMP transforms the stored integers); FFT then IFFT is the identity. On PoCL
  * and Rusticl: every transform length 1 .. 2^12 (and 2^16; 2^20 in the full mode) of
  * BabyBear, lengths on the other fields, batched rows, twiddles operands, fft_do_bit_reverse
- * =false, and the fused chains (producers in the first pass, consumers in the last, the
+ * =false (run_lengths says which in which mode), and the fused chains (producers in the first pass, consumers in the last, the
  * coset low-degree extension), each output equal to the interpreter's. A missing device
  * fails, never skips.
  */
@@ -434,26 +434,35 @@ static void run_sizes(ffu_cl *cl, const char *type, const int *ks, int n_ks, boo
 	free(text);
 }
 
+/*
+ * Quick mode: every BabyBear length to 2^12 both ways, the four variants (bit orders,
+ * twiddles) at five of them, 2^16; the other types at a few lengths. The full mode adds
+ * every variant at every length, 2^20, and more lengths and types. Compile time is the
+ * cost (each transform is several kernels, built by each device).
+ */
 static void run_lengths(const char *device)
 {
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
-	/* BabyBear: every length to 2^12 with every variant, then the long ones */
-	int small[13];
-	for (int k = 0; k <= 12; k++)
-		small[k] = k;
-	run_sizes(&cl, "babybear", small, 13, true);
-	static const int big[] = {16, 20};
-	run_sizes(&cl, "babybear", big, ffu_test_full() ? 2 : 1, false);
-	static const int k64[] = {0, 1, 3, 7, 11}, k256[] = {0, 2, 6, 9}, kext[] = {0, 1, 5, 8}, km31[] = {0, 1};
-	run_sizes(&cl, "goldilocks", k64, 5, true);
-	run_sizes(&cl, "koalabear", k64, 5, false);
-	run_sizes(&cl, "goldilocks_mont", k64, 3, true);
-	run_sizes(&cl, "babybear_mont", k64, 3, true);
+	const bool full = ffu_test_full();
+	static const int all12[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, some12[] = {2, 3, 5, 6, 7, 8, 10, 11},
+			 var12[] = {0, 1, 4, 9, 12}, big[] = {16, 20};
+	if (full) {
+		run_sizes(&cl, "babybear", all12, 13, true);
+	} else {
+		run_sizes(&cl, "babybear", var12, 5, true);
+		run_sizes(&cl, "babybear", some12, 8, false);
+	}
+	run_sizes(&cl, "babybear", big, full ? 2 : 1, false);
+	static const int k64[] = {1, 7, 0, 3, 11}, k256[] = {2, 6, 0, 9}, kext[] = {1, 5, 0, 8}, km31[] = {0, 1};
+	run_sizes(&cl, "goldilocks", k64, full ? 5 : 2, true);
+	run_sizes(&cl, "koalabear", k64, full ? 5 : 2, false);
+	run_sizes(&cl, "goldilocks_mont", k64, full ? 3 : 1, true);
+	run_sizes(&cl, "babybear_mont", k64, full ? 3 : 1, true);
 	run_sizes(&cl, "mersenne31", km31, 2, false);
-	run_sizes(&cl, "bn254_sf", k256, ffu_test_full() ? 4 : 3, true);
-	run_sizes(&cl, "babybearx4", kext, 4, true);
-	if (ffu_test_full()) {
+	run_sizes(&cl, "bn254_sf", k256, full ? 4 : 2, full);
+	run_sizes(&cl, "babybearx4", kext, full ? 4 : 2, full);
+	if (full) {
 		run_sizes(&cl, "bls12_381_sf", k256, 4, true);
 		run_sizes(&cl, "goldilocksx2", kext, 4, true);
 	}

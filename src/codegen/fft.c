@@ -251,7 +251,9 @@ static bool emit_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan
 /*
  * The passes' own twiddles (plan: off, table), from the n/2 powers: entry j of pass q is
  * (t, kk) = (j / p + 1, j mod p), w^(kk t n / (pR)). Runs after emit_twiddles' kernel, with
- * it (once, or every run).
+ * it (once, or every run). kk t < pR <= n <= 2^32 (the largest 2-adicity is 32), so the
+ * product is 32-bit: cheaper on GPUs, and clear of LLVM 15's gfx1100 bug in 64-bit
+ * multiply-adds (llvm/llvm-project#59358, docs/tuning.md), which it hit as ulong.
  */
 static bool emit_pass_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k)
 {
@@ -266,7 +268,7 @@ static bool emit_pass_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft
 	for (int q = pl->npass - 1, lp = pl->k - pl->lr[q]; q > 0; q--, lp -= pl->lr[q]) {
 		ffu__sb_printf(sb, "\t%sif (j >= %lluUL) /* pass %d: p = 2^%d, R = 2^%d */\n", q == pl->npass - 1 ? "" : "else ",
 			       (unsigned long long)pl->off[q], q, lp, pl->lr[q]);
-		ffu__sb_printf(sb, "\t\te = (((j - %lluUL) & %lluUL) * (((j - %lluUL) >> %d) + 1UL)) << %d;\n",
+		ffu__sb_printf(sb, "\t\te = (ulong)((uint)((j - %lluUL) & %lluUL) * (uint)(((j - %lluUL) >> %d) + 1UL)) << %d;\n",
 			       (unsigned long long)pl->off[q], (unsigned long long)((UINT64_C(1) << lp) - 1),
 			       (unsigned long long)pl->off[q], lp, pl->k - lp - pl->lr[q]);
 	}
