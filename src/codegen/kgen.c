@@ -24,7 +24,11 @@
  * Montgomery and 256-bit fields) a loaded _mont value simply is the m form, and storing one
  * stores the m form; the canonical templates (Mersenne31, Goldilocks) convert at load and
  * store with one product by a constant. convert between a field and its _mont twin is
- * therefore free (an alias). u32/u64/pred values exist only in c form (the integer).
+ * therefore free (an alias). An extension's _mont twin (coefficients in the prime's _mont
+ * form) follows the same rules with the extension's functions: over mont31 its load is
+ * the m form; over Mersenne31 and Goldilocks the constant is the extension element
+ * (R_mont^-1, 0, ...) or (R_mont, 0, ...). u32/u64/pred values exist only in c form (the
+ * integer).
  */
 #include "codegen/kgen.h"
 
@@ -524,14 +528,14 @@ static void emit_load(kgen *g, int vn)
 		ffu__kgen_set_form(g, vn, 'c');
 		return;
 	}
-	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+	if (ffu__field_is_mont(f) && mont_is_dev(f)) {
 		ffu__kgen_decl(g, vn, 'm');
 		ffu__body_printf(g->b, "%F(in%lld, %I);\n", f->base, "load", (long long)in->index, ix);
 		ffu__kgen_set_form(g, vn, 'm');
 		return;
 	}
 	ffu__kgen_decl(g, vn, 'c');
-	if (f->kind == FFU_ELEM_MONT) {
+	if (ffu__field_is_mont(f)) {
 		/* canonical template (R_dev = 1): x = stored * R_mont^-1, one canonical product */
 		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f->base, one, 1);
@@ -644,13 +648,13 @@ void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
 	const ffu_field *fs = type_field(f);
-	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+	if (ffu__field_is_mont(f) && mont_is_dev(f)) {
 		ffu__kgen_need(g, vn, 'm');
 		ffu__body_printf(g->b, "\t%F(out%d, %I, %L);\n", fs, "store", o, IX_MAIN, 'm', vn);
 		return;
 	}
 	ffu__kgen_need(g, vn, 'c');
-	if (f->kind == FFU_ELEM_MONT) {
+	if (ffu__field_is_mont(f)) {
 		unsigned char r[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
 		ffu__body_printf(g->b, "\t%F(out%d, %I, %F(%L, ", fs, "store", o, IX_MAIN, fs, "mul", 'c', vn);

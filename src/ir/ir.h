@@ -21,15 +21,15 @@ enum { FFU_MAX_RANK = 4 };
 
 /*
  * Element types: one per element descriptor of fields/field.h (every prime field of
- * fields.def, then its _mont twin, then the extension fields, then u32, u64 and pred), then
- * the tuple marker.
+ * fields.def, then its _mont twin, then the extension fields and their _mont twins, then
+ * u32, u64 and pred), then the tuple marker.
  */
 typedef enum ffu_type {
 	FFU_TYPE_INVALID = -1,
 #define FFU_FIELD(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID, FFU_TYPE_##ID##_MONT = FFU_FIELD_##ID##_MONT,
 #include "fields.def"
 #undef FFU_FIELD
-#define FFU_EXT(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID,
+#define FFU_EXT(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID, FFU_TYPE_##ID##_MONT = FFU_FIELD_##ID##_MONT,
 #include "fields.def"
 #undef FFU_EXT
 	FFU_TYPE_U32 = FFU_FIELD_U32,
