@@ -487,7 +487,7 @@ static void emit_special(kgen *g, int vn)
 			char form = ffu__kgen_has(g, x, 'c') ? 'c' : 'm';
 			ffu__kgen_need(g, x, form);
 			ffu__kgen_decl(g, vn, form);
-			ffu__body_printf(g->b, "%F(%L);\n", f, "from_base", form, x);
+			ffu__body_printf(g->b, "%F(%L);\n", f->base, "from_base", form, x);
 			ffu__kgen_set_form(g, vn, form);
 			return;
 		}
