@@ -26,9 +26,9 @@
  * store with one product by a constant. convert between a field and its _mont twin is
  * therefore free (an alias). An extension's _mont twin (coefficients in the prime's _mont
  * form) follows the same rules with the extension's functions: over mont31 its load is
- * the m form; over Mersenne31 and Goldilocks the constant is the extension element
- * (R_mont^-1, 0, ...) or (R_mont, 0, ...). u32/u64/pred values exist only in c form (the
- * integer).
+ * the m form; over Mersenne31 and Goldilocks each coefficient is multiplied by R_mont^-1
+ * or R_mont (the extension's scale_ by the constant (R_mont^+-1, 0, ...): d products, not
+ * a full product's d^2). u32/u64/pred values exist only in c form (the integer).
  */
 #include "codegen/kgen.h"
 
@@ -540,7 +540,9 @@ static void emit_load(kgen *g, int vn)
 		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f->base, one, 1);
 		ffu__fp_convert(f->base, rinv, f, one);
-		ffu__body_printf(g->b, "%F(%F(in%lld, %I), ", f->base, "mul", f->base, "load", (long long)in->index, ix);
+		/* an extension's twin: (R^-1, 0, ...), coefficient-wise (scale_, cl/ext2.cl) */
+		ffu__body_printf(g->b, "%F(%F(in%lld, %I), ", f->base, f->kind == FFU_ELEM_EXT ? "scale_" : "mul", f->base,
+				 "load", (long long)in->index, ix);
 		emit_const(g, f->base, rinv);
 		ffu__body_printf(g->b, ");\n");
 	} else {
@@ -657,7 +659,8 @@ void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 	if (ffu__field_is_mont(f)) {
 		unsigned char r[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
-		ffu__body_printf(g->b, "\t%F(out%d, %I, %F(%L, ", fs, "store", o, IX_MAIN, fs, "mul", 'c', vn);
+		ffu__body_printf(g->b, "\t%F(out%d, %I, %F(%L, ", fs, "store", o, IX_MAIN, fs,
+				 f->kind == FFU_ELEM_EXT ? "scale_" : "mul", 'c', vn);
 		emit_const(g, f->base, r);
 		ffu__body_printf(g->b, "));\n");
 		return;
