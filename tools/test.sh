@@ -87,9 +87,8 @@ if ((full)); then
 	"${vg[@]}" --logbase hostonly test_hlo test_values test_fuzz_replay test_addchain || status=$?
 	# GMP-checked random values per op and field (prime, extension and the extensions' _mont
 	# twins) take longer than those tests' own Criterion timeouts under valgrind; the other
-	# test_fields tests (edge
-	# values of every op, the extension table, parse and convert) cover the same code at
-	# valgrind speed.
+	# test_fields tests (edge values of every op, the extension table, parse and convert)
+	# cover the same code at valgrind speed.
 	"${vg[@]}" --logbase hostonly-fields \
 		--test-args='--filter=fields/!(divide_inverse_mont_convert|ext_ops_against_gmp|ext_mont_ops_against_gmp|ext_pow)' test_fields ||
 		status=$?
