@@ -191,6 +191,17 @@ FFU_INLINE FP_t FFU_FN(inv)(FP_t a)
 	return FFU_FN(of_)(r0, FFU_BFN(neg)(r1), r2, FFU_BFN(neg)(r3));
 }
 
+/*
+ * a times c's constant coefficient, c = (k, 0, ...): 4 prime products instead of a full
+ * product's. What a `_mont` twin over a canonical prime template (Mersenne31, Goldilocks)
+ * multiplies by at load (k = R^-1) and store (k = R) (src/codegen/kgen.c); c is an extension
+ * constant so that it is built in the extension's own containers (FB).
+ */
+FFU_INLINE FP_t FFU_FN(scale_)(FP_t a, FP_t c)
+{
+	return FFU_FN(of_)(FFU_BFN(mul)(a.c0, c.c0), FFU_BFN(mul)(a.c1, c.c0), FFU_BFN(mul)(a.c2, c.c0), FFU_BFN(mul)(a.c3, c.c0));
+}
+
 FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)
 {
 	return FFU_FN(of_)(FFU_BFN(to_mont)(a.c0), FFU_BFN(to_mont)(a.c1), FFU_BFN(to_mont)(a.c2),

@@ -5,7 +5,9 @@
  * cl/ext4.cl.
  *
  * Plain and obviously correct before fast, like fields/field.c: every coefficient
- * operation is a call of the prime field's own entry point on canonical storage bytes,
+ * operation is a call of the coefficient type's own entry point on its storage bytes (the
+ * prime field for an extension, the prime's _mont twin for the extension's _mont twin, so
+ * one code serves both forms: x->coef, fields/field.h),
  * the product is the schoolbook one with the terms of degree >= d folded back by
  * u^d = W, and squaring is that product. Only the inverse needs an argument (below).
  */
@@ -20,18 +22,25 @@ typedef struct elem {
 	unsigned char c[MAXD][MAXB];
 } elem;
 
-/* W mod p as a prime-field element, per extension (filled once by ext_init). */
-static unsigned char w_elem[FFU_FIELD_EXT_COUNT][MAXB];
+/* W mod p as a coefficient (in the coefficient type's form), per extension and per _mont
+   twin (filled once by ext_init). */
+static unsigned char w_elem[2 * FFU_FIELD_EXT_COUNT][MAXB];
+
+static int ext_index(const ffu_field *x)
+{
+	return x->id < FFU_FIELD_EXT_END ? (int)(x->id - FFU_FIELD_EXT_FIRST)
+					 : FFU_FIELD_EXT_COUNT + (int)(x->id - FFU_FIELD_EXT_MONT_FIRST);
+}
 
 static const unsigned char *w_of(const ffu_field *x)
 {
-	return w_elem[x->id - FFU_FIELD_EXT_FIRST];
+	return w_elem[ext_index(x)];
 }
 
 static void ext_init(const ffu_field *x)
 {
-	const ffu_field *p = x->prime;
-	unsigned char *w = w_elem[x->id - FFU_FIELD_EXT_FIRST];
+	const ffu_field *p = x->coef;
+	unsigned char *w = w_elem[ext_index(x)];
 	int64_t nr = x->nonresidue;
 	uint64_t mag = nr < 0 ? (uint64_t)0 - (uint64_t)nr : (uint64_t)nr;
 	ffu__fp_set_u64(p, w, mag);
@@ -41,7 +50,7 @@ static void ext_init(const ffu_field *x)
 
 static size_t cb(const ffu_field *x)
 {
-	return x->prime->storage_bytes;
+	return x->coef->storage_bytes;
 }
 
 static void unpack(const ffu_field *x, elem *r, const void *bytes)
@@ -63,7 +72,7 @@ static void ext_add(const ffu_field *x, void *out, const void *a, const void *b)
 	unpack(x, &s, a);
 	unpack(x, &t, b);
 	for (int k = 0; k < x->degree; k++)
-		ffu__fp_add(x->prime, s.c[k], s.c[k], t.c[k]);
+		ffu__fp_add(x->coef, s.c[k], s.c[k], t.c[k]);
 	pack(x, out, &s);
 }
 
@@ -73,7 +82,7 @@ static void ext_sub(const ffu_field *x, void *out, const void *a, const void *b)
 	unpack(x, &s, a);
 	unpack(x, &t, b);
 	for (int k = 0; k < x->degree; k++)
-		ffu__fp_sub(x->prime, s.c[k], s.c[k], t.c[k]);
+		ffu__fp_sub(x->coef, s.c[k], s.c[k], t.c[k]);
 	pack(x, out, &s);
 }
 
@@ -82,7 +91,7 @@ static void ext_neg(const ffu_field *x, void *out, const void *a)
 	elem s;
 	unpack(x, &s, a);
 	for (int k = 0; k < x->degree; k++)
-		ffu__fp_neg(x->prime, s.c[k], s.c[k], NULL);
+		ffu__fp_neg(x->coef, s.c[k], s.c[k], NULL);
 	pack(x, out, &s);
 }
 
@@ -94,7 +103,7 @@ static void ext_neg(const ffu_field *x, void *out, const void *a)
  */
 static void mul_elem(const ffu_field *x, elem *r, const elem *a, const elem *b)
 {
-	const ffu_field *p = x->prime;
+	const ffu_field *p = x->coef;
 	int d = x->degree;
 	unsigned char t[2 * MAXD - 1][MAXB], prod[MAXB];
 	memset(t, 0, sizeof t); /* all-zero bytes are the element 0 */
@@ -135,7 +144,7 @@ typedef struct quad {
 /* (a0 + a1 v)(b0 + b1 v) = a0 b0 + W a1 b1 + (a0 b1 + a1 b0) v */
 static void quad_mul(const ffu_field *x, quad *r, const quad *a, const quad *b)
 {
-	const ffu_field *p = x->prime;
+	const ffu_field *p = x->coef;
 	unsigned char t0[MAXB], t1[MAXB], s[MAXB];
 	quad q;
 	ffu__fp_mul(p, t0, a->c0, b->c0);
@@ -155,7 +164,7 @@ static void quad_mul(const ffu_field *x, quad *r, const quad *a, const quad *b)
  */
 static void quad_inv(const ffu_field *x, quad *r, const quad *a)
 {
-	const ffu_field *p = x->prime;
+	const ffu_field *p = x->coef;
 	unsigned char n[MAXB], t[MAXB];
 	quad q;
 	ffu__fp_mul(p, n, a->c0, a->c0);
@@ -170,8 +179,46 @@ static void quad_inv(const ffu_field *x, quad *r, const quad *a)
 }
 
 /*
+ * The cubic F_p[u]/(u^3 - W): a (t0 + t1 u + t2 u^2) = N with
+ *   t0 = a0^2 - W a1 a2,  t1 = W a2^2 - a0 a1,  t2 = a1^2 - a0 a2,
+ *   N = a0 t0 + W (a1 t2 + a2 t1)  (the norm of a, in F_p)
+ * (the u and u^2 coefficients of the product cancel term by term). W is not a cube
+ * (checked against GMP), so u^3 - W is irreducible and N = 0 only for a = 0; then the
+ * prime's inverse(0) = 0 makes the result 0.
+ */
+static void cubic_inv(const ffu_field *x, elem *r, const elem *a)
+{
+	const ffu_field *p = x->coef;
+	const unsigned char *w = w_of(x);
+	unsigned char t0[MAXB], t1[MAXB], t2[MAXB], n[MAXB], s[MAXB];
+	ffu__fp_mul(p, t0, a->c[0], a->c[0]);
+	ffu__fp_mul(p, s, a->c[1], a->c[2]);
+	ffu__fp_mul(p, s, s, w);
+	ffu__fp_sub(p, t0, t0, s);
+	ffu__fp_mul(p, t1, a->c[2], a->c[2]);
+	ffu__fp_mul(p, t1, t1, w);
+	ffu__fp_mul(p, s, a->c[0], a->c[1]);
+	ffu__fp_sub(p, t1, t1, s);
+	ffu__fp_mul(p, t2, a->c[1], a->c[1]);
+	ffu__fp_mul(p, s, a->c[0], a->c[2]);
+	ffu__fp_sub(p, t2, t2, s);
+	ffu__fp_mul(p, n, a->c[1], t2);
+	ffu__fp_mul(p, s, a->c[2], t1);
+	ffu__fp_add(p, n, n, s);
+	ffu__fp_mul(p, n, n, w);
+	ffu__fp_mul(p, s, a->c[0], t0);
+	ffu__fp_add(p, n, n, s);
+	ffu__fp_inv(p, n, n);
+	memset(r, 0, sizeof *r);
+	ffu__fp_mul(p, r->c[0], t0, n);
+	ffu__fp_mul(p, r->c[1], t1, n);
+	ffu__fp_mul(p, r->c[2], t2, n);
+}
+
+/*
  * Inverse through the norm to a subfield.
  * d = 2: the quadratic formula above, with v = u.
+ * d = 3: cubic_inv above.
  * d = 4: write a = e + o u with e = a0 + a2 v, o = a1 + a3 v in L = F_p[v]/(v^2 - W),
  *   v = u^2. sigma: u -> -u maps the root u of u^4 - W to another root, so it is an
  *   automorphism of the field fixing L, and y = a sigma(a) = e^2 - v o^2 lies in L; y = 0
@@ -181,7 +228,7 @@ static void quad_inv(const ffu_field *x, quad *r, const quad *a)
  */
 static void ext_inv(const ffu_field *x, void *out, const void *a)
 {
-	const ffu_field *p = x->prime;
+	const ffu_field *p = x->coef;
 	elem s, r;
 	unpack(x, &s, a);
 	memset(&r, 0, sizeof r);
@@ -192,6 +239,8 @@ static void ext_inv(const ffu_field *x, void *out, const void *a)
 		quad_inv(x, &z, &q);
 		memcpy(r.c[0], z.c0, MAXB);
 		memcpy(r.c[1], z.c1, MAXB);
+	} else if (x->degree == 3) {
+		cubic_inv(x, &r, &s);
 	} else { /* degree 4 (the only other degree fields.def may use) */
 		quad e, o, e2, o2, y, z, ez, oz;
 		memcpy(e.c0, s.c[0], MAXB);
@@ -220,7 +269,7 @@ static void ext_set_u64(const ffu_field *x, void *out, uint64_t v)
 {
 	elem r;
 	memset(&r, 0, sizeof r);
-	ffu__fp_set_u64(x->prime, r.c[0], v);
+	ffu__fp_set_u64(x->coef, r.c[0], v);
 	pack(x, out, &r);
 }
 
@@ -228,7 +277,7 @@ static void ext_embed(const ffu_field *x, void *out, const ffu_field *from, cons
 {
 	elem r;
 	memset(&r, 0, sizeof r);
-	ffu__fp_convert(x->prime, r.c[0], from, c);
+	ffu__fp_convert(x->coef, r.c[0], from, c);
 	pack(x, out, &r);
 }
 
@@ -238,7 +287,7 @@ static void ext_pow(const ffu_field *x, void *out, const void *a, uint64_t e)
 	elem base, acc;
 	unpack(x, &base, a);
 	memset(&acc, 0, sizeof acc);
-	ffu__fp_set_u64(x->prime, acc.c[0], 1);
+	ffu__fp_set_u64(x->coef, acc.c[0], 1);
 	for (int i = 63; i >= 0; i--) {
 		mul_elem(x, &acc, &acc, &acc);
 		if ((e >> i) & 1)
@@ -252,7 +301,7 @@ static void ext_to_dev_mont(const ffu_field *x, void *out, const void *a)
 	elem s;
 	unpack(x, &s, a);
 	for (int k = 0; k < x->degree; k++)
-		ffu__fp_to_dev_mont(x->prime, s.c[k], s.c[k]);
+		ffu__fp_to_dev_mont(x->coef, s.c[k], s.c[k]);
 	pack(x, out, &s);
 }
 
@@ -261,7 +310,7 @@ static void ext_from_dev_mont(const ffu_field *x, void *out, const void *a)
 	elem s;
 	unpack(x, &s, a);
 	for (int k = 0; k < x->degree; k++)
-		ffu__fp_from_dev_mont(x->prime, s.c[k], s.c[k]);
+		ffu__fp_from_dev_mont(x->coef, s.c[k], s.c[k]);
 	pack(x, out, &s);
 }
 
@@ -271,7 +320,7 @@ static bool ext_is_zero(const ffu_field *x, const void *a)
 	unpack(x, &s, a);
 	bool zero = true;
 	for (int k = 0; k < x->degree; k++)
-		zero &= ffu__fp_is_zero(x->prime, s.c[k]);
+		zero &= ffu__fp_is_zero(x->coef, s.c[k]);
 	return zero;
 }
 
@@ -281,7 +330,7 @@ static bool ext_canonical(const ffu_field *x, const void *a)
 	unpack(x, &s, a);
 	bool ok = true;
 	for (int k = 0; k < x->degree; k++)
-		ok &= ffu__fp_canonical(x->prime, s.c[k]);
+		ok &= ffu__fp_canonical(x->coef, s.c[k]);
 	return ok;
 }
 
@@ -290,7 +339,7 @@ static void ext_random(const ffu_field *x, void *out, uint64_t *state)
 	elem r;
 	memset(&r, 0, sizeof r);
 	for (int k = 0; k < x->degree; k++)
-		ffu__fp_random(x->prime, r.c[k], state);
+		ffu__fp_random(x->coef, r.c[k], state);
 	pack(x, out, &r);
 }
 
@@ -328,7 +377,7 @@ static ffu_status ext_parse(const ffu_field *x, void *out, const char *s, size_t
 				*why = bad_count;
 			return FFU_STATUS_EPARSE;
 		}
-		ffu_status st = ffu__fp_parse(x->prime, r.c[k], s + i, j - i, why);
+		ffu_status st = ffu__fp_parse(x->coef, r.c[k], s + i, j - i, why);
 		if (st != FFU_STATUS_OK)
 			return st;
 		k++;
@@ -354,7 +403,7 @@ static char *ext_format(const ffu_field *x, char *buf, const void *a, bool liter
 		buf[n++] = '(';
 	for (int k = 0; k < x->degree; k++) {
 		char num[FFU_FIELD_TEXT_MAX];
-		ffu__fp_format(x->prime, num, s.c[k]);
+		ffu__fp_format(x->coef, num, s.c[k]);
 		if (k) {
 			if (literal)
 				buf[n++] = ',';
@@ -372,13 +421,21 @@ static char *ext_format(const ffu_field *x, char *buf, const void *a, bool liter
 	return buf;
 }
 
-/* from is x itself, or its prime field or that field's _mont twin (ffu__fp_convert_ok). */
+/* from is x itself, its twin (the other form: coefficient-wise), or its prime field or that
+   field's _mont twin (ffu__fp_convert_ok). */
 static void ext_convert(const ffu_field *x, void *out, const ffu_field *from, const void *c)
 {
-	if (from == x)
+	if (from == x) {
 		memmove(out, c, x->storage_bytes);
-	else
+	} else if (from == x->twin) {
+		elem s;
+		unpack(x, &s, c);
+		for (int k = 0; k < x->degree; k++)
+			ffu__fp_convert(x->coef, s.c[k], from->coef, s.c[k]);
+		pack(x, out, &s);
+	} else {
 		ext_embed(x, out, from, c);
+	}
 }
 
 const ffu_field_ops ffu__ext_ops = {

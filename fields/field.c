@@ -54,6 +54,12 @@ static ffu_field fields[FFU_ELEM_COUNT] = {
 	{.id = FFU_FIELD_##ID, .kind = FFU_ELEM_EXT, .name = #NAME, .degree = DEG, .nonresidue = W, .ops = &ffu__ext_ops},
 #include "fields.def"
 #undef FFU_EXT
+	/* an extension's _mont twin: copied from the extension in init_all */
+#define FFU_EXT(ID, NAME, BASE, DEG, W) \
+	{.id = FFU_FIELD_##ID##_MONT, .kind = FFU_ELEM_EXT, .name = #NAME "_mont", .degree = DEG, .nonresidue = W, \
+	 .ops = &ffu__ext_ops},
+#include "fields.def"
+#undef FFU_EXT
 	/* "p" = 2^32 and 2^64: the parser's, value files' and sampler's range checks then
 	   accept exactly the integers of the type (u64 takes a second limb for its bound). */
 	{.id = FFU_FIELD_U32, .kind = FFU_ELEM_UINT, .name = "u32", .modulus_hex = "100000000",
@@ -293,10 +299,13 @@ static void init_field(ffu_field *f, field_extra *x)
 }
 
 /* v2(p^d - 1) for d a power of two: p^d - 1 = (p - 1)(p + 1)(p^2 + 1)(p^4 + 1)...; for odd
-   p every p^(2^k) + 1 with k >= 1 is 2 mod 4. Limb 0 decides both 2-adic valuations. */
+   p every p^(2^k) + 1 with k >= 1 is 2 mod 4. Limb 0 decides both 2-adic valuations. For
+   d = 3, p^3 - 1 = (p - 1)(p^2 + p + 1) with p^2 + p + 1 odd: v2(p - 1). */
 static int ext_two_adicity(const ffu_field *p, int d)
 {
 	int v = p->two_adicity;
+	if (d == 3)
+		return v;
 	uint64_t q = p->p[0] + 1; /* p odd: q even; q = 0 would mean 2^64 | p + 1 */
 	if (d >= 2)
 		v += q ? __builtin_ctzll(q) : 64;
@@ -308,7 +317,7 @@ static int ext_two_adicity(const ffu_field *p, int d)
 /* An extension's descriptor: its prime field's constants (coefficient-wise), see field.h. */
 static void init_ext(ffu_field *x, const ffu_field *p)
 {
-	static const char *const templates[FFU_FIELD_MAX_DEGREE + 1] = {"none", "none", "ext2", "none", "ext4"};
+	static const char *const templates[FFU_FIELD_MAX_DEGREE + 1] = {"none", "none", "ext2", "ext3", "ext4"};
 	ffu_field keep = *x;
 	*x = *p;
 	x->id = keep.id;
@@ -324,8 +333,26 @@ static void init_ext(ffu_field *x, const ffu_field *p)
 	x->generator = 0;
 	x->two_adicity = ext_two_adicity(p, keep.degree);
 	x->mont_radix_bits = 0;
+	x->coef = p;
 	if (x->ops->init)
 		x->ops->init(x);
+}
+
+/* An extension's _mont twin m: the extension x's descriptor with Montgomery coefficients
+   (x->base stays the device functions' field: the _mont value computes as x's value). */
+static void init_ext_mont(ffu_field *m, ffu_field *x)
+{
+	ffu_field keep = *m;
+	*m = *x;
+	m->id = keep.id;
+	m->name = keep.name;
+	m->base = x;
+	m->coef = x->prime->twin; /* the prime's _mont (set before the extensions) */
+	m->mont_radix_bits = x->prime->mont_radix_bits;
+	m->twin = x;
+	x->twin = m;
+	if (m->ops->init)
+		m->ops->init(m);
 }
 
 static void init_all(void)
@@ -343,9 +370,13 @@ static void init_all(void)
 		m->base = &fields[i];
 		fields[i].prime = &fields[i];
 		m->prime = &fields[i];
+		fields[i].twin = m;
+		m->twin = &fields[i];
 	}
-	for (int i = FFU_FIELD_EXT_FIRST; i < FFU_FIELD_EXT_END; i++)
+	for (int i = FFU_FIELD_EXT_FIRST; i < FFU_FIELD_EXT_END; i++) {
 		init_ext(&fields[i], &fields[ext_prime_ids[i - FFU_FIELD_EXT_FIRST]]);
+		init_ext_mont(&fields[FFU_FIELD_EXT_MONT_FIRST + (i - FFU_FIELD_EXT_FIRST)], &fields[i]);
+	}
 	parse_modulus(&fields[FFU_FIELD_U32]);
 	parse_modulus(&fields[FFU_FIELD_U64]);
 	parse_modulus(&fields[FFU_FIELD_PRED]);
@@ -526,9 +557,10 @@ bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
 			return false;
 		return from->storage_bytes <= to->storage_bytes;
 	}
-	/* into an extension: integers, its prime field or that field's _mont, itself; out: nothing */
+	/* into an extension or its _mont twin: integers, its prime field or that field's _mont,
+	   itself, its twin; out of one: only into its twin */
 	if (to->kind == FFU_ELEM_EXT)
-		return from == to || from->kind == FFU_ELEM_UINT ||
+		return from == to || from == to->twin || from->kind == FFU_ELEM_UINT ||
 		       ((from->kind == FFU_ELEM_PRIME || from->kind == FFU_ELEM_MONT) && from->base == to->prime);
 	if (from->kind == FFU_ELEM_EXT)
 		return false;

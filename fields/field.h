@@ -35,7 +35,11 @@ enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32, FFU_FIELD_MAX_DEGREE =
  *                                             order (same field, values held as
  *                                             x * 2^mont_radix_bits mod p)
  *   [FFU_FIELD_EXT_FIRST, FFU_FIELD_EXT_END)  the extension fields (FFU_EXT rows), kind
- *                                             FFU_ELEM_EXT; they have no _mont twin
+ *                                             FFU_ELEM_EXT
+ *   [FFU_FIELD_EXT_MONT_FIRST, FFU_FIELD_EXT_MONT_END)  one `<name>_mont` type per
+ *                                             extension, same order, also kind FFU_ELEM_EXT
+ *                                             (ffu__field_is_mont tells them apart): each
+ *                                             coefficient held in its prime's _mont form
  *   FFU_FIELD_U32, FFU_FIELD_U64, FFU_FIELD_PRED, then the FFU_INT rows of fields.def
  *   (s8 s16 s32 s64 u8 u16), then FFU_ELEM_COUNT
  * The integers (kind FFU_ELEM_UINT, signed ones too: is_signed tells them apart) are
@@ -61,7 +65,13 @@ typedef enum ffu_field_id {
 #include "fields.def"
 #undef FFU_EXT
 	FFU_FIELD_EXT_END,
-	FFU_FIELD_U32 = FFU_FIELD_EXT_END,
+	FFU_FIELD_EXT_MONT_FIRST = FFU_FIELD_EXT_END,
+	FFU_FIELD_EXT_MONT_ANCHOR_ = FFU_FIELD_EXT_MONT_FIRST - 1,
+#define FFU_EXT(ID, ...) FFU_FIELD_##ID##_MONT,
+#include "fields.def"
+#undef FFU_EXT
+	FFU_FIELD_EXT_MONT_END,
+	FFU_FIELD_U32 = FFU_FIELD_EXT_MONT_END,
 	FFU_FIELD_U64,
 	FFU_FIELD_PRED,
 #define FFU_INT(ID, ...) FFU_FIELD_##ID,
@@ -71,6 +81,7 @@ typedef enum ffu_field_id {
 } ffu_field_id;
 
 enum { FFU_FIELD_EXT_COUNT = FFU_FIELD_EXT_END - FFU_FIELD_EXT_FIRST };
+_Static_assert(FFU_FIELD_EXT_MONT_END - FFU_FIELD_EXT_MONT_FIRST == FFU_FIELD_EXT_COUNT, "one _mont per extension");
 
 /* PRED (`pred`, the result of compare) is an integer type whose "p" is 2: storage 1 byte.
    UINT is every integer type, unsigned or (ffu_field.is_signed) two's complement. */
@@ -83,12 +94,20 @@ typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED, FFU_
  *   PRIME     itself                           itself
  *   MONT      its prime field                  its prime field
  *   EXT       itself (<name>_add, ...)         the coefficient field (babybear for babybearx4)
+ *   EXT _mont the canonical extension          the coefficient field (babybear for
+ *                                              babybearx4_mont)
  * So `f->base->name` names the device functions of every field type, and `f->prime` is the
  * field of the constants below. For an extension, the members from modulus_hex to r2_dev
  * are its coefficient field's (bits, nlimbs, p, pinv, r2, dev_radix_bits: the device
  * keeps each coefficient in the prime field's device form), except storage_bytes
  * (degree x the prime's), generator (0: not tabulated), two_adicity (of p^degree - 1) and
- * mont_radix_bits (0: no _mont twin).
+ * mont_radix_bits (0 for the canonical extension, the prime's for its _mont twin).
+ * `coef` is the type of one stored coefficient: f->prime for a canonical extension, the
+ * prime's _mont twin for an extension's _mont twin (NULL for the other kinds); the host
+ * arithmetic of an extension (fields/ext.c) computes on coefficients of that type, and so
+ * do the parser and the value files (a _mont coefficient is its raw Montgomery integer).
+ * `twin` is the other form of the same field (babybear <-> babybear_mont, babybearx4 <->
+ * babybearx4_mont); NULL for u32, u64 and pred.
  */
 typedef struct ffu_field ffu_field;
 typedef struct ffu_field_ops ffu_field_ops; /* the kind's arithmetic (fields/ops.h, internal) */
@@ -117,7 +136,15 @@ struct ffu_field {
 	unsigned char r2_dev[FFU_FIELD_MAX_BYTES];
 	const ffu_field_ops *ops;  /* limb arithmetic (field.c) or extension arithmetic (ext.c) */
 	bool is_signed;            /* s8 ... s64: two's complement storage; false for every other type */
+	const ffu_field *coef;     /* extensions: the stored coefficients' type (above) */
+	const ffu_field *twin;     /* the other form (above); NULL for integers */
 };
+
+/* Values of f are held in Montgomery form: a prime's _mont twin or an extension's. */
+static inline bool ffu__field_is_mont(const ffu_field *f)
+{
+	return f->kind == FFU_ELEM_MONT || (f->kind == FFU_ELEM_EXT && f->base != f);
+}
 
 /* Any element type's descriptor (id < FFU_ELEM_COUNT); NULL if out of range. */
 const ffu_field *ffu__field_get(ffu_field_id id);
@@ -149,8 +176,9 @@ void ffu__fp_divide(const ffu_field *f, void *out, const void *a, const void *b)
 /* inverse(a), inverse(0) = 0 (the op table's `inverse`; b ignored). */
 void ffu__fp_inverse(const ffu_field *f, void *out, const void *a, const void *b);
 /* A value of type `from` as type `to` (the `convert` op): u32/u64 -> field (mod p; for an
-   extension the constant coefficient, the others 0), field <-> _mont of the same field,
-   prime field or its _mont -> an extension over it (the constant coefficient), 31-bit field
+   extension the constant coefficient, the others 0), field <-> _mont of the same field
+   (an extension <-> its _mont twin coefficient-wise), prime field or its _mont -> an
+   extension over it or its _mont twin (the constant coefficient), 31-bit field
    -> u32, goldilocks -> u64, a type to itself. Nothing converts out of an extension.
    The integer types of the FFU_INT rows follow ZKX (zkx/mlir/codegen_utils.cc): integer ->
    integer truncates, or sign-extends a signed source, zero-extends an unsigned one;

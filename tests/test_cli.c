@@ -629,6 +629,38 @@ Test(cli, dialect_zkx_2026_01)
 	result_free(&r);
 }
 
+/*
+ * A plain ZKX extension name is Montgomery form in zkx-2026.01: the value file holds each
+ * coefficient's raw Montgomery word (babybear R mod p = 268435454), and so does the output:
+ * 1 * 1 = 1 and u * u = u^2. A coefficient >= p is refused with its position; the same
+ * words read in the fieldfuse dialect are canonical numbers.
+ */
+Test(cli, ext_mont_value_files)
+{
+	const char *prog = write_text("x4.hlo", "ENTRY %main {\n  %x = babybearx4[2] parameter(0)\n"
+						"  ROOT %m = babybearx4[2] multiply(%x, %x)\n}\n");
+	const char *in = write_text("x4.txt", "268435454 0 0 0\n0 268435454 0 0\n");
+	char spec[300];
+	snprintf(spec, sizeof spec, "0=%s", in);
+	result r = CLI("run", prog, "--dialect", "zkx-2026.01", "--input", spec, "--device", "pocl", "--check");
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	cr_expect(strstr(r.out, "# babybearx4_mont[2]\n268435454 0 0 0\n0 0 268435454 0\n"), "%s", r.out);
+	cr_expect_str_eq(r.err, "check: ok (2 elements)\n");
+	result_free(&r);
+	r = CLI("run", prog, "--dialect", "fieldfuse", "--input", spec, "--device", "pocl");
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	/* canonical: 268435454^2 mod p = 1172168163 */
+	cr_expect(strstr(r.out, "# babybearx4[2]\n1172168163 0 0 0\n0 0 1172168163 0\n"), "%s", r.out);
+	result_free(&r);
+	const char *big = write_text("x4big.txt", "1 2 3 4\n1 2 2013265921 4\n");
+	snprintf(spec, sizeof spec, "0=%s", big);
+	r = CLI("run", prog, "--dialect", "zkx-2026.01", "--input", spec, "--device", "pocl");
+	cr_expect_eq(r.code, 2);
+	cr_expect(strstr(r.err, "x4big.txt:2:"), "%s", r.err);
+	cr_expect(strstr(r.err, "not less than the field modulus"), "%s", r.err);
+	result_free(&r);
+}
+
 Test(cli, value_not_below_p)
 {
 	const char *prog = write_text("seed.hlo", seed_hlo);

@@ -26,7 +26,7 @@
 
 static const ffu_field *field_named(const char *name)
 {
-	for (int id = 0; id < FFU_FIELD_EXT_END; id++)
+	for (int id = 0; id < FFU_ELEM_COUNT; id++)
 		if (strcmp(ffu__field_get((ffu_field_id)id)->name, name) == 0)
 			return ffu__field_get((ffu_field_id)id);
 	cr_assert_fail("no field %s", name);
@@ -245,8 +245,10 @@ static void interp_vs_dft(const char *type, int64_t rows, int64_t n, bool invers
 	free(text);
 }
 
-static const char *const host_types[] = {"babybear",   "koalabear",     "goldilocks",      "bn254_sf", "bls12_381_sf",
-					 "mersenne31", "babybear_mont", "goldilocks_mont", "babybearx4", "goldilocksx2"};
+static const char *const host_types[] = {"babybear",     "koalabear",       "goldilocks",    "bn254_sf",
+					 "bls12_381_sf", "mersenne31",      "babybear_mont", "goldilocks_mont",
+					 "babybearx4",   "goldilocksx2",    "goldilocksx3",  "babybearx4_mont",
+					 "goldilocksx2_mont"};
 
 Test(fft, interpreter_is_the_dft)
 {
@@ -462,7 +464,10 @@ static void run_lengths(const char *device)
 	run_sizes(&cl, "mersenne31", km31, 2, false);
 	run_sizes(&cl, "bn254_sf", k256, full ? 4 : 2, full);
 	run_sizes(&cl, "babybearx4", kext, full ? 4 : 2, full);
+	run_sizes(&cl, "goldilocksx2_mont", kext, full ? 4 : 1, full);
 	if (full) {
+		run_sizes(&cl, "goldilocksx3", kext, 4, true);
+		run_sizes(&cl, "babybearx4_mont", kext, 4, true);
 		run_sizes(&cl, "bls12_381_sf", k256, 4, true);
 		run_sizes(&cl, "goldilocksx2", kext, 4, true);
 	}

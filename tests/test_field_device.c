@@ -932,9 +932,11 @@ Test(field_device, rusticl_carry_chains, .timeout = 600)
  * The same program as NVIDIA's compiler sees it (__NV_CL_C_VERSION: the inline-PTX carry
  * chains, the vload8 paths), assembled by ptxas for Hopper and consumer Blackwell, with
  * and without FFU_NO_PTX (tools/gpu/ptx_check.sh). Built only where meson found clang,
- * libclc and ptxas (meson.build says so when it configures).
+ * libclc and ptxas (meson.build says so when it configures). 78 s of CPU with every field
+ * (5 extensions since goldilocksx3); 265 s of wall time beside other builds on 2 cores, so
+ * 300 s timed out once.
  */
-Test(field_device, nvptx_ptxas, .timeout = 300)
+Test(field_device, nvptx_ptxas, .timeout = 600)
 {
 	ffu_strbuf sb = {0};
 	ffu_error e = {0};

@@ -824,8 +824,8 @@ static int ext_edges(const ffu_field *x, unsigned char (*out)[FFU_FIELD_MAX_BYTE
 Test(fields, ext_table)
 {
 	cr_assert_eq(FFU_FIELD_EXT_FIRST, 2 * FFU_FIELD_COUNT);
-	cr_assert_eq(FFU_FIELD_U32, FFU_FIELD_EXT_END);
-	cr_assert_eq(FFU_FIELD_EXT_COUNT, 4);
+	cr_assert_eq(FFU_FIELD_U32, FFU_FIELD_EXT_MONT_END); /* the _mont twins: test_fields_ext_mont.c */
+	cr_assert_eq(FFU_FIELD_EXT_COUNT, 5);
 	cr_assert_eq(ffu__field_get(FFU_FIELD_BABYBEARX4)->prime, ffu__field_get(FFU_FIELD_BABYBEAR));
 	cr_assert_eq(ffu__field_get(FFU_FIELD_KOALABEARX4)->prime, ffu__field_get(FFU_FIELD_KOALABEAR));
 	cr_assert_eq(ffu__field_get(FFU_FIELD_MERSENNE31X2)->prime, ffu__field_get(FFU_FIELD_MERSENNE31));
@@ -854,7 +854,7 @@ Test(fields, ext_table)
 		cr_assert_eq(x->kind, FFU_ELEM_EXT);
 		cr_assert_eq(x->base, x, "%s: base is the extension itself", x->name);
 		cr_assert_eq(pf->kind, FFU_ELEM_PRIME);
-		cr_assert(x->degree == 2 || x->degree == 4, "%s degree %d", x->name, x->degree);
+		cr_assert(x->degree >= 2 && x->degree <= 4, "%s degree %d", x->name, x->degree);
 		cr_assert_eq(x->storage_bytes, (size_t)x->degree * pf->storage_bytes);
 		cr_assert(x->storage_bytes <= FFU_FIELD_MAX_BYTES);
 		char want[64];
@@ -870,7 +870,8 @@ Test(fields, ext_table)
 		cr_assert_eq(memcmp(x->r2_dev, pf->r2_dev, sizeof x->r2_dev), 0);
 		cr_assert_eq(x->pinv32, pf->pinv32);
 		/* u^d - W irreducible: W is not a square, and for d = 4 p = 1 mod 4 (then -4W is
-		   no fourth power either: -1 is a square, W is not) */
+		   no fourth power either: -1 is a square, W is not); d = 3 (W not a cube):
+		   fields/ext_cubic_irreducible */
 		modulus(pf, p);
 		mpz_set_si(w, (long)x->nonresidue);
 		mpz_mod(w, w, p);
@@ -878,7 +879,7 @@ Test(fields, ext_table)
 		mpz_fdiv_q_2exp(e, e, 1);
 		mpz_powm(t, w, e, p);
 		mpz_sub_ui(e, p, 1);
-		cr_assert(mpz_cmp(t, e) == 0, "%s: W = %lld is a square mod p", x->name,
+		cr_assert(x->degree == 3 || mpz_cmp(t, e) == 0, "%s: W = %lld is a square mod p", x->name,
 			  (long long)x->nonresidue);
 		if (x->degree == 4)
 			cr_assert_eq(mpz_fdiv_ui(p, 4), 1);
@@ -1270,20 +1271,28 @@ Test(fields, ext_parse_format)
 			CHECK(memcmp(a, y, sb) == 0, "%s hex round trip '%s'", x->name, text);
 		}
 		/* the length bound: only the first len bytes count */
-		const char *ones = x->degree == 2 ? "1 2 junk" : "1 2 3 4 junk";
-		cr_assert_eq(ffu__fp_parse(x, y, ones, x->degree == 2 ? 3 : 7, &why), FFU_STATUS_OK);
+		/* by degree - 2: d = 2, 3, 4 */
+		static const char *const ones_in[] = {"1 2 junk", "1 2 3 junk", "1 2 3 4 junk"};
+		static const char *const ones_out[] = {"1 2", "1 2 3", "1 2 3 4"};
+		static const char *const ones_lit[] = {"(1, 2)", "(1, 2, 3)", "(1, 2, 3, 4)"};
+		int di = x->degree - 2;
+		cr_assert_eq(ffu__fp_parse(x, y, ones_in[di], strlen(ones_out[di]), &why), FFU_STATUS_OK);
 		ffu__fp_format(x, buf, y);
-		cr_assert_str_eq(buf, x->degree == 2 ? "1 2" : "1 2 3 4");
-		cr_assert_str_eq(ffu__fp_format_literal(x, lit, y), x->degree == 2 ? "(1, 2)" : "(1, 2, 3, 4)");
+		cr_assert_str_eq(buf, ones_out[di]);
+		cr_assert_str_eq(ffu__fp_format_literal(x, lit, y), ones_lit[di]);
 
 		/* rejects: wrong count, separators other than blanks, blanks around, bad numbers */
 		const char *bad2[] = {"", " ", "1", "1 2 3", " 1 2", "1 2 ", "1,2", "(1, 2)", "1 -2",
 				      "1 x", "1 2x", "1\n2", "0x 1"};
+		const char *bad3[] = {"", " ", "1", "1 2", "1 2 3 4", " 1 2 3", "1 2 3 ", "1,2,3",
+				      "(1, 2, 3)", "1 2 -3", "1 2 x", "1 2 3x", "1\n2 3", "1 2 0x"};
 		const char *bad4[] = {"", " ", "1", "1 2", "1 2 3", "1 2 3 4 5", " 1 2 3 4", "1 2 3 4 ",
 				      "1,2,3,4", "(1, 2, 3, 4)", "1 2 3 -4", "1 2 3 x", "1 2 3 4x",
 				      "1\n2 3 4", "1 2 3 0x"};
-		const char *const *bad = x->degree == 2 ? bad2 : bad4;
-		size_t nbad = x->degree == 2 ? sizeof bad2 / sizeof *bad2 : sizeof bad4 / sizeof *bad4;
+		const char *const *bad = x->degree == 2 ? bad2 : x->degree == 3 ? bad3 : bad4;
+		size_t nbad = x->degree == 2   ? sizeof bad2 / sizeof *bad2
+			      : x->degree == 3 ? sizeof bad3 / sizeof *bad3
+					       : sizeof bad4 / sizeof *bad4;
 		for (size_t k = 0; k < nbad; k++) {
 			why = NULL;
 			cr_assert_eq(parse_ext(x, y, bad[k], &why), FFU_STATUS_EPARSE, "%s '%s'", x->name,
@@ -1301,9 +1310,12 @@ Test(fields, ext_parse_format)
 			cr_assert_str_eq(why, "value is not less than the field modulus");
 		}
 		why = NULL;
-		cr_assert_eq(parse_ext(x, y, x->degree == 2 ? "1 2 3" : "1 2 3 4 5", &why), FFU_STATUS_EPARSE);
-		cr_assert_str_eq(why, x->degree == 2 ? "an element is 2 coefficients separated by spaces"
-						     : "an element is 4 coefficients separated by spaces");
+		static const char *const one_more[] = {"1 2 3", "1 2 3 4", "1 2 3 4 5"};
+		static const char *const count_msg[] = {"an element is 2 coefficients separated by spaces",
+							"an element is 3 coefficients separated by spaces",
+							"an element is 4 coefficients separated by spaces"};
+		cr_assert_eq(parse_ext(x, y, one_more[di], &why), FFU_STATUS_EPARSE);
+		cr_assert_str_eq(why, count_msg[di]);
 	}
 	mpz_clears(p, t, NULL);
 }

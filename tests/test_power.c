@@ -165,7 +165,7 @@ static void check_gmp(const ffu_field *f, const ffu_value *in, const ffu_value *
 
 static const ffu_field *field_named(const char *name)
 {
-	for (int id = 0; id < FFU_FIELD_EXT_END; id++)
+	for (int id = 0; id < FFU_FIELD_EXT_MONT_END; id++)
 		if (strcmp(ffu__field_get((ffu_field_id)id)->name, name) == 0)
 			return ffu__field_get((ffu_field_id)id);
 	cr_assert_fail("no field %s", name);
@@ -225,7 +225,8 @@ static void run_field(ffu_cl *cl, const char *field, const char *disable)
 }
 
 static const char *const fields[] = {"babybear",      "koalabear",       "mersenne31", "goldilocks", "babybear_mont",
-				     "goldilocks_mont", "bn254_sf",      "babybearx4", "goldilocksx2"};
+				     "goldilocks_mont", "bn254_sf",      "babybearx4", "goldilocksx2",
+				     "goldilocksx3", "mersenne31x2_mont"};
 
 static void run_device(const char *device)
 {

@@ -51,14 +51,14 @@ def table(path):
             tmpl += ' + `cl/mont256_full.cl`'  # no spare top bit: src/codegen/field_cl.c
         out.append('| `%s` | 0x%x | %d | %d B | %d | %d | %s | %s | 2^%d | 0x%08x |' % (
             r['name'], p, r['bits'], r['sbytes'], r['gen'], r['two'], tmpl, dev, r['montr'], pinv))
-    out += ['', '| type | field | degree | W (u^d = W) | storage | 2-adicity of p^d - 1 | device template |',
-            '|---|---|---|---|---|---|---|']
+    out += ['', '| type | field | degree | W (u^d = W) | storage | 2-adicity of p^d - 1 | device template | `_mont` twin (coefficients x R) |',
+            '|---|---|---|---|---|---|---|---|']
     for x in ext_rows(path):
         b = primes[x['base']]
         poly = 'u^%d %s %d' % (x['d'], '+' if x['w'] < 0 else '-', abs(x['w']))
-        out.append('| `%s` | %s[u]/(%s) | %d | %d | %d B (%d x %d) | %d | `cl/ext%d.cl` over `cl/%s.cl` |' % (
+        out.append('| `%s` | %s[u]/(%s) | %d | %d | %d B (%d x %d) | %d | `cl/ext%d.cl` over `cl/%s.cl` | `%s_mont` (R = 2^%d) |' % (
             x['name'], b['name'], poly, x['d'], x['w'], x['d'] * b['sbytes'], x['d'], b['sbytes'],
-            two_adicity(b['p'] ** x['d'] - 1), x['d'], b['tmpl']))
+            two_adicity(b['p'] ** x['d'] - 1), x['d'], b['tmpl'], x['name'], b['montr']))
     return '\n'.join(out)
 
 

@@ -140,7 +140,7 @@ static ffu_status forms(const ffu_buffer *b, const char *call, const ffu_field *
 	const ffu_field *mont = ffu__field_get((ffu_field_id)(prime->id + FFU_FIELD_COUNT));
 	if (!mont || mont->kind != FFU_ELEM_MONT || !ffu__fp_convert_ok(mont, prime) || !ffu__fp_convert_ok(prime, mont))
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: %s has no Montgomery form", call, f->name);
-	bool is_mont = f->kind == FFU_ELEM_MONT;
+	bool is_mont = ffu__field_is_mont(f);
 	*stored = is_mont ? mont : prime;
 	*other = is_mont ? prime : mont;
 	*units = f->kind == FFU_ELEM_EXT ? f->degree : 1;
@@ -151,7 +151,7 @@ static ffu_status forms(const ffu_buffer *b, const char *call, const ffu_field *
 static bool stored_form(const ffu_buffer *b, ffu_form form)
 {
 	const ffu_field *f = ffu__shape_field(&b->shape);
-	return form == (f->kind == FFU_ELEM_MONT ? FFU_FORM_MONTGOMERY : FFU_FORM_CANONICAL);
+	return form == (ffu__field_is_mont(f) ? FFU_FORM_MONTGOMERY : FFU_FORM_CANONICAL);
 }
 
 static ffu_status check_transfer(const ffu_buffer *b, const void *host, size_t bytes, ffu_form form,

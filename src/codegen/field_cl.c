@@ -261,8 +261,9 @@ size_t ffu__cl_value_bytes(const ffu_field *f, const ffu_cl_field_opts *o)
 
 int ffu__cl_vector_lanes(const ffu_field *f)
 {
+	/* cl/ext2.cl's vector instance only; an extension's _mont twin computes in scalars */
 	const struct template_traits *t = ext_traits(f);
-	return t ? t->ext_vw : 0;
+	return t && f->degree == 2 && f->base == f ? t->ext_vw : 0;
 }
 
 /*
@@ -329,7 +330,7 @@ void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 {
 	if (f->kind == FFU_ELEM_EXT) {
 		emit_prime(sb, f->prime, (inst){0});
-		emit_ext(sb, f, 0);
+		emit_ext(sb, f->base, 0); /* an extension's _mont twin computes as the extension */
 	} else {
 		emit_prime(sb, f->base ? f->base : f, (inst){0});
 	}

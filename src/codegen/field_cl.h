@@ -14,8 +14,9 @@
  *   Both need p < 2^255; for a 256-bit modulus (secp256k1/r1) cl/mont256_full.cl follows
  *   the template and replaces its add, mul, sqr, to_mont and from_mont (same API).
  *   Buffers are `__global uint *`, ffu__cl_words(f) words per element. Prime fields and
- *   extensions are instantiated: a _mont type computes with its base field's functions.
- * An extension (cl/ext2.cl, cl/ext4.cl; f->base is the extension itself) has the same
+ *   extensions are instantiated: a _mont type (of a prime or of an extension) computes with
+ *   its base field's functions.
+ * An extension (cl/ext2.cl, cl/ext3.cl, cl/ext4.cl; f->base is the extension itself) has the same
  *   list under its own name (babybearx4_t, babybearx4_mul, ...; _make takes the storage
  *   words, lowest coefficient first) plus <name>_from_base(<prime>_t c), the embedding of
  *   its prime field (constant coefficient; keeps c's form, so it serves c and m forms). Its

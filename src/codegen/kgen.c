@@ -24,7 +24,11 @@
  * Montgomery and 256-bit fields) a loaded _mont value simply is the m form, and storing one
  * stores the m form; the canonical templates (Mersenne31, Goldilocks) convert at load and
  * store with one product by a constant. convert between a field and its _mont twin is
- * therefore free (an alias). u32/u64/pred values exist only in c form (the integer).
+ * therefore free (an alias). An extension's _mont twin (coefficients in the prime's _mont
+ * form) follows the same rules with the extension's functions: over mont31 its load is
+ * the m form; over Mersenne31 and Goldilocks each coefficient is multiplied by R_mont^-1
+ * or R_mont (the extension's scale_ by the constant (R_mont^+-1, 0, ...): d products, not
+ * a full product's d^2). u32/u64/pred values exist only in c form (the integer).
  */
 #include "codegen/kgen.h"
 
@@ -499,7 +503,7 @@ static void emit_special(kgen *g, int vn)
 			char form = ffu__kgen_has(g, x, 'c') ? 'c' : 'm';
 			ffu__kgen_need(g, x, form);
 			ffu__kgen_decl(g, vn, form);
-			ffu__body_printf(g->b, "%F(%L);\n", f, "from_base", form, x);
+			ffu__body_printf(g->b, "%F(%L);\n", f->base, "from_base", form, x);
 			ffu__kgen_set_form(g, vn, form);
 			return;
 		}
@@ -555,7 +559,7 @@ static void emit_load(kgen *g, int vn)
 		ffu__kgen_set_form(g, vn, 'c');
 		return;
 	}
-	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+	if (ffu__field_is_mont(f) && mont_is_dev(f)) {
 		ffu__kgen_decl(g, vn, 'm');
 		print_src(g, vn, f->base);
 		ffu__body_printf(g->b, ";\n");
@@ -563,12 +567,13 @@ static void emit_load(kgen *g, int vn)
 		return;
 	}
 	ffu__kgen_decl(g, vn, 'c');
-	if (f->kind == FFU_ELEM_MONT) {
+	if (ffu__field_is_mont(f)) {
 		/* canonical template (R_dev = 1): x = stored * R_mont^-1, one canonical product */
 		unsigned char one[FFU_FIELD_MAX_BYTES], rinv[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f->base, one, 1);
 		ffu__fp_convert(f->base, rinv, f, one);
-		ffu__body_printf(g->b, "%F(", f->base, "mul");
+		/* an extension's twin: (R^-1, 0, ...), coefficient-wise (scale_, cl/ext2.cl) */
+		ffu__body_printf(g->b, "%F(", f->base, f->kind == FFU_ELEM_EXT ? "scale_" : "mul");
 		print_src(g, vn, f->base);
 		ffu__body_printf(g->b, ", ");
 		emit_const(g, f->base, rinv);
@@ -727,16 +732,16 @@ ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
 static void emit_storage_value(kgen *g, const ffu_field *f, int vn)
 {
 	const ffu_field *fs = type_field(f);
-	if (f->kind == FFU_ELEM_MONT && mont_is_dev(f)) {
+	if (ffu__field_is_mont(f) && mont_is_dev(f)) {
 		ffu__kgen_need(g, vn, 'm');
 		ffu__body_printf(g->b, "%L", 'm', vn);
 		return;
 	}
 	ffu__kgen_need(g, vn, 'c');
-	if (f->kind == FFU_ELEM_MONT) {
+	if (ffu__field_is_mont(f)) {
 		unsigned char r[FFU_FIELD_MAX_BYTES];
 		ffu__fp_set_u64(f, r, 1); /* 1 as a _mont value: R_mont mod p */
-		ffu__body_printf(g->b, "%F(%L, ", fs, "mul", 'c', vn);
+		ffu__body_printf(g->b, "%F(%L, ", fs, f->kind == FFU_ELEM_EXT ? "scale_" : "mul", 'c', vn);
 		emit_const(g, f->base, r);
 		ffu__body_printf(g->b, ")");
 		return;
@@ -749,7 +754,7 @@ void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
 	/* conversions first, on lines of their own */
-	ffu__kgen_need(g, vn, f->kind == FFU_ELEM_MONT && mont_is_dev(f) ? 'm' : 'c');
+	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && mont_is_dev(f) ? 'm' : 'c');
 	ffu__body_printf(g->b, "\t%F(out%d, %I, ", type_field(f), "store", o, IX_MAIN);
 	emit_storage_value(g, f, vn);
 	ffu__body_printf(g->b, ");\n");
@@ -758,7 +763,7 @@ void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
-	ffu__kgen_need(g, vn, f->kind == FFU_ELEM_MONT && mont_is_dev(f) ? 'm' : 'c');
+	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && mont_is_dev(f) ? 'm' : 'c');
 	ffu__body_printf(g->b, "\treturn ");
 	emit_storage_value(g, f, vn);
 	ffu__body_printf(g->b, ";\n");

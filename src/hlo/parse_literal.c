@@ -53,7 +53,7 @@ static ffu_status parse_ext_elem(parser *p, const ffu_field *f, unsigned char *o
 		if (k)
 			st = ffu__hp_expect(p, FFU_TOK_COMMA, "',' between the coefficients");
 		if (st == FFU_STATUS_OK)
-			st = parse_coeff(p, f->prime, out + (size_t)k * f->prime->storage_bytes);
+			st = parse_coeff(p, f->coef, out + (size_t)k * f->coef->storage_bytes);
 	}
 	if (st == FFU_STATUS_OK && p->tok.kind != FFU_TOK_RPAREN)
 		return PERR(&open, "a %s element has exactly %d coefficients", f->name, f->degree);

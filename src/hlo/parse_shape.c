@@ -36,7 +36,7 @@ static const word_pair type_aliases[] = {
 
 /* ZKX element types that fieldfuse does not have: named as such rather than "unknown". */
 static const char *const zkx_only_types[] = {
-	"goldilocksx3", "bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g2_affine",
+	"bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g2_affine",
 	"bn254_g2_jacobian", "bn254_g2_xyzz", "s1", "s2", "s4", "u1", "u2", "u4",
 	/* zk_dtypes 0.0.17's other curves: their fields are rows of fields.def, the points are not */
 	"pallas_g1_affine", "pallas_g1_jacobian", "pallas_g1_xyzz", "vesta_g1_affine", "vesta_g1_jacobian",
@@ -48,7 +48,7 @@ static const char *const zkx_only_types[] = {
 static bool is_field_type(ffu_type t)
 {
 	const ffu_field *f = ffu__field_get((ffu_field_id)t);
-	return f && (f->kind == FFU_ELEM_PRIME || f->kind == FFU_ELEM_EXT);
+	return f && (f->kind == FFU_ELEM_PRIME || f->kind == FFU_ELEM_EXT) && !ffu__field_is_mont(f);
 }
 
 static bool strip_suffix(char *buf, size_t *n, const char *suffix)
@@ -84,8 +84,7 @@ static ffu_status read_elem_name(parser *p, elem_name *out)
 				name = type_aliases[i].means;
 		ffu_type ty = ffu__type_by_name(name, strlen(name));
 		const ffu_field *f = ffu__field_get((ffu_field_id)ty);
-		bool ok = f && f->kind != FFU_ELEM_MONT && (out->form == SPELL_PLAIN || is_field_type(ty)) &&
-			  !(out->form == SPELL_MONT && f->kind == FFU_ELEM_EXT);
+		bool ok = f && !ffu__field_is_mont(f) && (out->form == SPELL_PLAIN || is_field_type(ty));
 		if (ok) {
 			out->field = ty;
 			ffu__hp_advance(p);
@@ -321,16 +320,8 @@ static ffu_status settle_type(parser *p, const elem_name *en, const layout *lo, 
 				    lo->mont ? "true" : "false", TOKARG(&en->tok));
 		mont = lo->mont;
 	}
-	if (!mont) {
-		*out = en->field;
-	} else if (ffu__field_get((ffu_field_id)en->field)->kind == FFU_ELEM_PRIME) {
-		*out = (ffu_type)(en->field + FFU_FIELD_COUNT); /* its _mont twin (fields/field.h) */
-	} else {
-		const ffu_token *why = lo->mont == 1 ? &lo->mont_tok : &en->tok;
-		return UNSUPPORTED(why, "Montgomery-form %s (%s) is not supported yet: extension fields are canonical "
-			    "only; write %s_std", fname, lo->mont == 1 ? "MONT(true)" : "a plain name in dialect zkx-2026.01",
-			    fname);
-	}
+	/* a field's (prime or extension) _mont twin (fields/field.h) */
+	*out = mont ? (ffu_type)ffu__field_get((ffu_field_id)en->field)->twin->id : en->field;
 	return FFU_STATUS_OK;
 }
 
@@ -338,7 +329,7 @@ static ffu_status settle_type(parser *p, const elem_name *en, const layout *lo, 
 
 static ffu_status parse_array_shape(parser *p, ffu_shape *s)
 {
-	elem_name en;
+	elem_name en = {.field = FFU_TYPE_INVALID}; /* (read_elem_name sets it; for GCC's -Wmaybe-uninitialized) */
 	TRY(read_elem_name(p, &en));
 	TRY(ffu__hp_expect(p, FFU_TOK_LBRACKET, "'[' after the element type"));
 	int64_t count = 1;

@@ -24,7 +24,8 @@ ffu_type ffu__fft_twiddle_type(ffu_type t)
 	const ffu_field *f = t >= 0 && t < FFU_TYPE_TUPLE ? ffu__field_get((ffu_field_id)t) : NULL;
 	if (!f || !ffu__fft_prime(t))
 		return FFU_TYPE_INVALID;
-	return f->kind == FFU_ELEM_EXT ? (ffu_type)f->prime->id : t;
+	/* an extension's coefficients' type: the prime, or its _mont for a _mont twin */
+	return f->kind == FFU_ELEM_EXT ? (ffu_type)(f->coef ? f->coef : f->prime)->id : t;
 }
 
 int ffu__fft_log2(int64_t n)

@@ -21,15 +21,15 @@ enum { FFU_MAX_RANK = 4 };
 
 /*
  * Element types: one per element descriptor of fields/field.h (every prime field of
- * fields.def, then its _mont twin, then the extension fields, then u32, u64 and pred, then
- * the FFU_INT integers), then the tuple marker.
+ * fields.def, then its _mont twin, then the extension fields and their _mont twins, then
+ * u32, u64 and pred, then the FFU_INT integers), then the tuple marker.
  */
 typedef enum ffu_type {
 	FFU_TYPE_INVALID = -1,
 #define FFU_FIELD(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID, FFU_TYPE_##ID##_MONT = FFU_FIELD_##ID##_MONT,
 #include "fields.def"
 #undef FFU_FIELD
-#define FFU_EXT(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID,
+#define FFU_EXT(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID, FFU_TYPE_##ID##_MONT = FFU_FIELD_##ID##_MONT,
 #include "fields.def"
 #undef FFU_EXT
 	FFU_TYPE_U32 = FFU_FIELD_U32,
@@ -164,7 +164,8 @@ ffu_type ffu__type_by_name(const char *s, size_t len); /* FFU_TYPE_INVALID if un
    extension's coefficient field); NULL for integer, pred and tuple types. */
 const ffu_field *ffu__fft_prime(ffu_type t);
 /* The type of a twiddles operand for values of type t: t for a prime field or its _mont,
-   the coefficient field for an extension; FFU_TYPE_INVALID where t does not transform. */
+   the stored coefficients' type for an extension (its prime, or the prime's _mont for a
+   _mont twin); FFU_TYPE_INVALID where t does not transform. */
 ffu_type ffu__fft_twiddle_type(ffu_type t);
 /* log2(n) for a power of two n >= 1, else -1. */
 int ffu__fft_log2(int64_t n);

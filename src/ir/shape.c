@@ -8,7 +8,7 @@ static const char *const type_names[FFU_TYPE_COUNT] = {
 #define FFU_FIELD(ID, name, ...) [FFU_TYPE_##ID] = #name, [FFU_TYPE_##ID##_MONT] = #name "_mont",
 #include "fields.def"
 #undef FFU_FIELD
-#define FFU_EXT(ID, name, ...) [FFU_TYPE_##ID] = #name,
+#define FFU_EXT(ID, name, ...) [FFU_TYPE_##ID] = #name, [FFU_TYPE_##ID##_MONT] = #name "_mont",
 #include "fields.def"
 #undef FFU_EXT
 	[FFU_TYPE_U32] = "u32",

@@ -604,7 +604,8 @@ static ffu_inst *identities(simp *s, ffu_inst *in, bool *changed)
 		if (a->shape.type == in->shape.type)
 			return a;
 		if (a->op == FFU_OP_CONVERT && a->operands[0]->shape.type == in->shape.type &&
-		    (fld(in)->kind == FFU_ELEM_PRIME || fld(in)->kind == FFU_ELEM_MONT))
+		    (fld(in)->kind == FFU_ELEM_PRIME || fld(in)->kind == FFU_ELEM_MONT ||
+		     fld(a)->twin == fld(in)))
 			return a->operands[0];
 		break;
 	case FFU_OP_COMPARE:

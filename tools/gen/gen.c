@@ -807,9 +807,7 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 	if (wide(g->t) && !(o && o->types) && !chance(g, g->cheap ? 8 : 2))
 		g->t = fld(g->t)->kind == FFU_ELEM_MONT ? FFU_TYPE_BABYBEAR_MONT : FFU_TYPE_BABYBEAR;
 	const ffu_field *f = fld(g->t);
-	g->twin = f->kind == FFU_ELEM_PRIME ? (ffu_type)(g->t + FFU_FIELD_COUNT)
-		  : f->kind == FFU_ELEM_MONT ? (ffu_type)(g->t - FFU_FIELD_COUNT)
-					     : FFU_TYPE_INVALID;
+	g->twin = f->twin ? (ffu_type)f->twin->id : FFU_TYPE_INVALID;
 	base_shape(g);
 
 	/* inputs of the base shape, maybe a scalar one */
