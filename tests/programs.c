@@ -636,7 +636,7 @@ const test_program ffu_test_programs[] = {
 				"  %m = bn254_sf_mont[N] multiply(%x, %y)\n"
 				"  %c = bn254_sf_mont[N] clamp(%x, %m, %y)\n"
 				"  %lt = pred[N] compare(%m, %x), direction=LT\n"
-				"  %ge = pred[N] compare(%x, %y), direction=GE\n"
+				"  %ge = pred[N] compare(%c, %y), direction=GE\n"
 				"  ROOT %r = (bn254_sf_mont[N], pred[N], pred[N]) tuple(%c, %lt, %ge)\n}\n", 1, 4},
 	/*
 	 * reverse and bit-reverse are index arithmetic: reverse(x) + y, a bit-reversed
