@@ -488,12 +488,54 @@ static const char *const device_types[] = {
 	"u32", "u64",
 };
 
+/*
+ * A 256-bit kernel that divides runs its elements in loops and, on a CPU, with the 64-bit
+ * limbs of cl/mont256_64.cl (codegen.c: ffu__codegen_field_opts): its lt is that
+ * template's. The quotient against x and y, for a spare-bit and a full-width modulus.
+ */
+static void divide_then_order(ffu_cl *cl, const char *t)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "HloModule qo\nENTRY %%main {\n  %%x = %s[%d] parameter(0)\n  %%y = %s[%d] parameter(1)\n"
+		 "  %%q = %s[%d] divide(%%x, %%y)\n  %%lt = pred[%d] compare(%%q, %%x), direction=LT\n"
+		 "  %%ge = pred[%d] compare(%%q, %%y), direction=GE\n  %%m = %s[%d] maximum(%%q, %%x)\n"
+		 "  %%c = %s[%d] clamp(%%y, %%q, %%x)\n"
+		 "  ROOT %%t = (pred[%d], pred[%d], %s[%d], %s[%d]) tuple(%%lt, %%ge, %%m, %%c)\n}\n",
+		 t, N, t, N, t, N, N, N, t, N, t, N, N, N, t, N, t, N);
+	ffu_error e = {0};
+	ffu_module *m = parse(text);
+	ffu_value in[3], *ref = NULL, *out = NULL;
+	int n_ref = 0, n_out = 0;
+	make_inputs(in, &m->entry->params[0]->shape, 99);
+	cr_assert_eq(ffu__interp_run(m, in, 2, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_pass_opts po = {.fuse = true};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_exec *x = NULL;
+	cr_assert_eq(ffu__exec_create(&x, cl, m, &e), FFU_STATUS_OK, "%s: %s\n%s", t, e.message,
+		     e.build_log ? e.build_log : "");
+	cr_assert_eq(ffu__exec_upload(x, in, 2, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_download(x, &out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int o = 0; o < n_out; o++)
+		cr_assert(out[o].bytes == ref[o].bytes && memcmp(out[o].data, ref[o].data, ref[o].bytes) == 0,
+			  "%s divide then order on %s: output %d differs from the interpreter", t, cl->dev.name, o);
+	ffu__values_free(out, n_out);
+	ffu__values_free(ref, n_ref);
+	ffu__exec_destroy(&x);
+	for (int k = 0; k < 3; k++)
+		ffu__value_free(&in[k]);
+	ffu__module_free(m);
+}
+
 static void devices_run(const char *device)
 {
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
 	for (size_t ti = 0; ti < sizeof device_types / sizeof device_types[0]; ti++)
 		device_matches_interpreter(&cl, device_types[ti], 100 + ti);
+	divide_then_order(&cl, "bn254_sf_mont");
+	divide_then_order(&cl, "secp256k1_sf");
 	ffu__cl_close(&cl);
 }
 
