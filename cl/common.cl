@@ -85,3 +85,19 @@ FFU_INLINE void pred_store(__global uint *buf, size_t i, pred_t v)
 {
 	((__global uchar *)buf)[i] = v;
 }
+
+/*
+ * The low `bits` bits of x in reverse order (1 <= bits <= 64): the index map of
+ * bit-reverse (src/codegen/index.c), by swapping ever larger bit groups of the whole
+ * word, then shifting the reversed low bits down.
+ */
+FFU_INLINE ulong ffu_bitrev(ulong x, uint bits)
+{
+	x = ((x >> 1) & 0x5555555555555555UL) | ((x & 0x5555555555555555UL) << 1);
+	x = ((x >> 2) & 0x3333333333333333UL) | ((x & 0x3333333333333333UL) << 2);
+	x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fUL) | ((x & 0x0f0f0f0f0f0f0f0fUL) << 4);
+	x = ((x >> 8) & 0x00ff00ff00ff00ffUL) | ((x & 0x00ff00ff00ff00ffUL) << 8);
+	x = ((x >> 16) & 0x0000ffff0000ffffUL) | ((x & 0x0000ffff0000ffffUL) << 16);
+	x = (x >> 32) | (x << 32);
+	return x >> (64 - bits);
+}

@@ -52,6 +52,19 @@ FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
 }
 #endif
 
+#ifndef FFU_VW
+/*
+ * a < b on canonical values (every value this template holds is fully reduced, so its
+ * integer is the canonical one): ordered compares, maximum, minimum and clamp (ir/order.c,
+ * src/codegen/kgen.c). Added by the ordered-ops work, not the fields engineer.
+ * Scalar instance only: the vector one is for add/sub/mul fusions (codegen.c).
+ */
+FFU_INLINE int FFU_FN(lt)(FP_t a, FP_t b)
+{
+	return a < b;
+}
+#endif
+
 FFU_INLINE FP_t FFU_FN(make)(uint w0, uint w1)
 {
 	return (FP_t)((ulong)w1 << 32 | w0);

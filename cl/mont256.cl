@@ -775,6 +775,20 @@ FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 	return d == 0;
 }
 
+/*
+ * a < b on canonical values (every value this template holds is fully reduced, so its
+ * words, least significant first, are the canonical integer's): ordered compares, maximum,
+ * minimum and clamp (ir/order.c, src/codegen/kgen.c). Added by the ordered-ops work, not
+ * the fields engineer.
+ */
+FFU_INLINE int FFU_FN(lt)(FP_t a, FP_t b)
+{
+	int lt = 0;
+	for (int k = 0; k < 8; k++) /* least significant word first: a higher word decides */
+		lt = (a.v[k] < b.v[k]) | ((a.v[k] == b.v[k]) & lt);
+	return lt;
+}
+
 #undef FFU_M256_ROW
 #undef FFU_M256_REDC_STEP
 #undef FFU_M256_SBB

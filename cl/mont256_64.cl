@@ -306,6 +306,19 @@ FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 	return d == 0;
 }
 
+/*
+ * a < b on canonical values (every value this template holds is fully reduced, so its
+ * integer is the canonical one): ordered compares, maximum, minimum and clamp (ir/order.c,
+ * src/codegen/kgen.c). Added by the ordered-ops work, not the fields engineer.
+ */
+FFU_INLINE int FFU_FN(lt)(FP_t a, FP_t b)
+{
+	int lt = 0;
+	for (int k = 0; k < 4; k++) /* least significant limb first: a higher limb decides */
+		lt = (a.v[k] < b.v[k]) | ((a.v[k] == b.v[k]) & lt);
+	return lt;
+}
+
 #undef FFU_M64_ROW
 #undef FFU_M64_SBB
 #undef FFU_M64_ADC

@@ -63,3 +63,12 @@ FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
 	return min(d, d + FP_P);
 }
 
+/*
+ * a < b on canonical values (every value this template holds is fully reduced, so its
+ * integer is the canonical one): ordered compares, maximum, minimum and clamp (ir/order.c,
+ * src/codegen/kgen.c). Added by the ordered-ops work, not the fields engineer.
+ */
+FFU_INLINE int FFU_FN(lt)(FP_t a, FP_t b)
+{
+	return a < b;
+}

@@ -673,6 +673,74 @@ const test_program ffu_test_programs[] = {
 				"  %sq = bn254_sf_mont[N] multiply(%x, %x)\n"
 				"  %d = bn254_sf_mont[N] add(%sq, %x)\n"
 				"  ROOT %r = bn254_sf_mont[] reduce(%d, %i), dimensions={0}, to_apply=%mul\n}\n", 1, 3},
+	/*
+	 * The ordered ops (ir/order.c): maximum of a product, minimum, clamp with array and
+	 * scalar bounds and ordered compares, all on canonical values, in one kernel with
+	 * their producers; koalabear stores canonical values, goldilocks_mont Montgomery ones
+	 * (compared after the conversion), u32 as integers.
+	 */
+	{"order_minmax_koalabear", "HloModule order_minmax_koalabear\n"
+				   "ENTRY %main (x: koalabear[N], y: koalabear[N], z: koalabear[N]) -> (koalabear[N], koalabear[N], pred[N], pred[N]) {\n"
+				   "  %x = koalabear[N] parameter(0)\n"
+				   "  %y = koalabear[N] parameter(1)\n"
+				   "  %z = koalabear[N] parameter(2)\n"
+				   "  %m = koalabear[N] multiply(%x, %y)\n"
+				   "  %mx = koalabear[N] maximum(%m, %z)\n"
+				   "  %mn = koalabear[N] minimum(%mx, %x)\n"
+				   "  %c = koalabear[N] clamp(%x, %mn, %z)\n"
+				   "  %lo = koalabear[] constant(1000000)\n"
+				   "  %hi = koalabear[] constant(1500000000)\n"
+				   "  %cs = koalabear[N] clamp(%lo, %m, %hi)\n"
+				   "  %lt = pred[N] compare(%m, %z), direction=LT\n"
+				   "  %ge = pred[N] compare(%c, %y), direction=GE\n"
+				   "  ROOT %r = (koalabear[N], koalabear[N], pred[N], pred[N]) tuple(%c, %cs, %lt, %ge)\n}\n", 1, 7},
+	{"order_goldilocks_mont", "HloModule order_goldilocks_mont\n"
+				  "ENTRY %main (x: goldilocks_mont[N], y: goldilocks_mont[N]) -> (goldilocks_mont[N], pred[N], pred[N]) {\n"
+				  "  %x = goldilocks_mont[N] parameter(0)\n"
+				  "  %y = goldilocks_mont[N] parameter(1)\n"
+				  "  %s = goldilocks_mont[N] add(%x, %y)\n"
+				  "  %mx = goldilocks_mont[N] maximum(%s, %y)\n"
+				  "  %mn = goldilocks_mont[N] minimum(%mx, %x)\n"
+				  "  %le = pred[N] compare(%mn, %y), direction=LE\n"
+				  "  %gt = pred[N] compare(%s, %x), direction=GT\n"
+				  "  ROOT %r = (goldilocks_mont[N], pred[N], pred[N]) tuple(%mn, %le, %gt)\n}\n", 1, 5},
+	{"order_u32", "HloModule order_u32\n"
+		      "ENTRY %main (x: u32[N], y: u32[N]) -> (u32[N], u32[N], pred[N]) {\n"
+		      "  %x = u32[N] parameter(0)\n"
+		      "  %y = u32[N] parameter(1)\n"
+		      "  %mx = u32[N] maximum(%x, %y)\n"
+		      "  %k = u32[] constant(3000000000)\n"
+		      "  %mn = u32[N] clamp(%y, %mx, %k)\n"
+		      "  %gt = pred[N] compare(%mx, %x), direction=GT\n"
+		      "  ROOT %r = (u32[N], u32[N], pred[N]) tuple(%mx, %mn, %gt)\n}\n", 1, 3},
+	/* a 256-bit Montgomery type: compares of the canonical values, after from_mont */
+	{"order_bn254_sf_mont", "HloModule order_bn254_sf_mont\n"
+				"ENTRY %main (x: bn254_sf_mont[N], y: bn254_sf_mont[N]) -> (bn254_sf_mont[N], pred[N], pred[N]) {\n"
+				"  %x = bn254_sf_mont[N] parameter(0)\n"
+				"  %y = bn254_sf_mont[N] parameter(1)\n"
+				"  %m = bn254_sf_mont[N] multiply(%x, %y)\n"
+				"  %c = bn254_sf_mont[N] clamp(%x, %m, %y)\n"
+				"  %lt = pred[N] compare(%m, %x), direction=LT\n"
+				"  %ge = pred[N] compare(%c, %y), direction=GE\n"
+				"  ROOT %r = (bn254_sf_mont[N], pred[N], pred[N]) tuple(%c, %lt, %ge)\n}\n", 1, 4},
+	/*
+	 * reverse and bit-reverse are index arithmetic: reverse(x) + y, a bit-reversed
+	 * power-of-two dimension and a product read through both fuse into one kernel
+	 */
+	{"reverse_bitrev", "HloModule reverse_bitrev\n"
+			   "ENTRY %main (x: babybear[N,8], y: babybear[N,8], w: babybearx4[N,4]) -> (babybear[N,8], babybearx4[N,4]) {\n"
+			   "  %x = babybear[N,8] parameter(0)\n"
+			   "  %y = babybear[N,8] parameter(1)\n"
+			   "  %w = babybearx4[N,4] parameter(2)\n"
+			   "  %r = babybear[N,8] reverse(%x), dimensions={0}\n"
+			   "  %s = babybear[N,8] add(%r, %y)\n"
+			   "  %b = babybear[N,8] bit-reverse(%s), dimensions={1}\n"
+			   "  %p = babybear[N,8] multiply(%b, %x)\n"
+			   "  %rb = babybear[N,8] reverse(%p), dimensions={0,1}\n"
+			   "  %wr = babybearx4[N,4] bit-reverse(%w), dimensions={1}\n"
+			   "  %wm = babybearx4[N,4] multiply(%wr, %w)\n"
+			   "  %wb = babybearx4[N,4] reverse(%wm), dimensions={0}\n"
+			   "  ROOT %t = (babybear[N,8], babybearx4[N,4]) tuple(%rb, %wb)\n}\n", 2, 8},
 };
 const int ffu_test_n_programs = sizeof ffu_test_programs / sizeof ffu_test_programs[0];
 

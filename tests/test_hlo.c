@@ -739,7 +739,7 @@ Test(hlo, attribute_syntax_errors)
 		{"ROOT %i = babybear[2] iota()", 23, "iota needs the attribute iota_dimension="},
 		{"ROOT %i = babybear[2] iota(), iota_dimension=x", 46, "expected a dimension number, found 'x'"},
 		{"ROOT %c = pred[4] compare(%x, %x)", 19, "compare needs the attribute direction="},
-		{"ROOT %c = pred[4] compare(%x, %x), direction={EQ}", 46, "expected a compare direction (EQ or NE)"},
+		{"ROOT %c = pred[4] compare(%x, %x), direction={EQ}", 46, "expected a compare direction (EQ, NE, LT, LE, GT or GE)"},
 		{"ROOT %c = babybear[4] concatenate(%x), dimensions={0,1,2,3,4}", 60, "more than 4 dimensions"},
 		{"ROOT %n = babybear[4] negate(%x), direction=EQ", 35, "attribute 'direction' does not apply to negate"},
 		{"ROOT %n = babybear[4] negate(%x), to_apply=%main", 35, "attribute 'to_apply' does not apply to negate"},

@@ -357,10 +357,8 @@ Test(hlo_zkx, unsupported_is_not_malformed)
 		"ENTRY %e {\n  %x = babybear[8]{0:T(8)} parameter(0)\n}\n",
 		"ENTRY %e {\n  %x = babybear[4,2]{0,1} parameter(0)\n}\n",
 		"ENTRY %e {\n  %x = secp256k1_g1_affine[4] parameter(0)\n}\n",
-		/* ZKX's opcodes and compare orders that fieldfuse lacks yet */
+		/* ZKX's opcodes that fieldfuse lacks yet */
 		"ENTRY %e {\n  %x = babybear[4] parameter(0)\n  ROOT %f = babybear[4] sort(%x), dimensions={0}\n}\n",
-		"ENTRY %e {\n  %x = babybear[4] parameter(0)\n  ROOT %m = babybear[4] maximum(%x, %x)\n}\n",
-		"ENTRY %e {\n  %x = babybear[4] parameter(0)\n  ROOT %c = pred[4] compare(%x, %x), direction=LT\n}\n",
 	};
 	static const char *const malformed[] = {
 		"ENTRY %e {\n  %x = babybear[4] parameter(0)\n  ROOT %m = babybear[4] maximun(%x, %x)\n}\n",

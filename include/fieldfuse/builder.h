@@ -54,7 +54,10 @@ typedef struct ffu_builder ffu_builder;
 typedef int32_t ffu_node;
 #define FFU_NODE_INVALID ((ffu_node)-1)
 
-typedef enum ffu_compare_direction { FFU_COMPARE_EQ, FFU_COMPARE_NE } ffu_compare_direction;
+/* LT, LE, GT and GE order canonical values: only prime fields (and _mont), u32 and u64. */
+typedef enum ffu_compare_direction {
+	FFU_COMPARE_EQ, FFU_COMPARE_NE, FFU_COMPARE_LT, FFU_COMPARE_LE, FFU_COMPARE_GT, FFU_COMPARE_GE
+} ffu_compare_direction;
 typedef enum ffu_reduce_kind { FFU_REDUCE_SUM, FFU_REDUCE_PRODUCT } ffu_reduce_kind;
 
 /* A builder for module `module_name` (NULL: "module") whose entry computation is `%main`. */
@@ -110,6 +113,14 @@ FFU_API ffu_node ffu_build_select(ffu_builder *b, ffu_node p, ffu_node t, ffu_no
 /* x as element type `type` (same dimensions): integer -> field, integer -> integer,
    field <-> field_mont, ... (docs/hlo.md, convert) */
 FFU_API ffu_node ffu_build_convert(ffu_builder *b, ffu_node x, const char *type);
+/*
+ * Ordered element-wise ops, on canonical values as ZKX orders them (docs/hlo.md): x and y
+ * of one shape of a prime field (or its _mont twin), u32 or u64. clamp(lo, x, hi) =
+ * minimum(maximum(lo, x), hi) (XLA's operand order); lo and hi have x's shape or are scalars.
+ */
+FFU_API ffu_node ffu_build_maximum(ffu_builder *b, ffu_node x, ffu_node y);
+FFU_API ffu_node ffu_build_minimum(ffu_builder *b, ffu_node x, ffu_node y);
+FFU_API ffu_node ffu_build_clamp(ffu_builder *b, ffu_node lo, ffu_node x, ffu_node hi);
 
 /* ---- layout */
 
@@ -135,6 +146,11 @@ FFU_API ffu_node ffu_build_dynamic_slice(ffu_builder *b, ffu_node x, const ffu_n
 FFU_API ffu_node ffu_build_dynamic_update_slice(ffu_builder *b, ffu_node x, ffu_node update, const ffu_node *starts);
 /* x's elements, row-major, as the shape (rank, dims) of the same count. */
 FFU_API ffu_node ffu_build_reshape(ffu_builder *b, ffu_node x, int rank, const int64_t *dims);
+/* x with dimensions dims[0..n_dims) reversed (XLA reverse; n_dims = 0: x itself). */
+FFU_API ffu_node ffu_build_reverse(ffu_builder *b, ffu_node x, const int64_t *dims, int n_dims);
+/* x permuted by bit-reversing the index along each of dims[0..n_dims), whose sizes must be
+   powers of two (ZKX bit-reverse). */
+FFU_API ffu_node ffu_build_bit_reverse(ffu_builder *b, ffu_node x, const int64_t *dims, int n_dims);
 
 /* ---- reductions and tuples */
 

@@ -180,12 +180,13 @@ static void set_direction(ffu_inst *in, const void *arg)
 ffu_node ffu_build_compare(ffu_builder *b, ffu_node x, ffu_node y, ffu_compare_direction dir)
 {
 	const char *call = "ffu_build_compare";
-	if (dir != FFU_COMPARE_EQ && dir != FFU_COMPARE_NE) {
+	/* the public enum lists the directions in ffu_compare_dir's order */
+	if ((int)dir < FFU_COMPARE_EQ || (int)dir > FFU_COMPARE_GE) {
 		if (ffu__bld_usable(b, call))
-			ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "direction %d is neither FFU_COMPARE_EQ nor FFU_COMPARE_NE", (int)dir);
+			ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "direction %d is not one of FFU_COMPARE_EQ .. FFU_COMPARE_GE", (int)dir);
 		return FFU_NODE_INVALID;
 	}
-	ffu_compare_dir d = dir == FFU_COMPARE_EQ ? FFU_CMP_EQ : FFU_CMP_NE;
+	ffu_compare_dir d = (ffu_compare_dir)((int)dir - FFU_COMPARE_EQ + FFU_CMP_EQ);
 	return elementwise(b, call, FFU_OP_COMPARE, (ffu_node[]){x, y}, 2, 0, FFU_TYPE_PRED, set_direction, &d);
 }
 

@@ -49,6 +49,33 @@ void ffu__index_dyn_start(ffu_strbuf *o, const ffu_inst *in, int d)
 	}
 }
 
+/*
+ * reverse / bit-reverse: the operand's coordinate along dimension d (result and operand
+ * have one shape): n - 1 - c where reversed, the low log2(n) bits of c in reverse order
+ * where bit-reversed (ffu_bitrev, cl/common.cl; a size-1 dimension's only coordinate is 0).
+ */
+static void perm_coord(ffu_strbuf *e, const ffu_inst *in, int d, const char *var)
+{
+	const ffu_shape *s = &in->shape;
+	bool listed = false;
+	for (int k = 0; k < in->n_dims; k++)
+		listed |= in->dims[k] == d;
+	int bits = 0;
+	while ((INT64_C(1) << bits) < s->dims[d])
+		bits++;
+	if (!listed || (in->op == FFU_OP_BIT_REVERSE && bits == 0)) {
+		ffu__index_coord(e, var, s->dims, s->rank, d);
+	} else if (in->op == FFU_OP_REVERSE) {
+		ffu__sb_printf(e, "(%lluUL - ", (unsigned long long)(s->dims[d] - 1));
+		ffu__index_coord(e, var, s->dims, s->rank, d);
+		ffu__sb_append(e, ")");
+	} else {
+		ffu__sb_append(e, "ffu_bitrev(");
+		ffu__index_coord(e, var, s->dims, s->rank, d);
+		ffu__sb_printf(e, ", %du)", bits);
+	}
+}
+
 void ffu__index_expr(ffu_strbuf *e, const ffu_inst *in, int j, const char *var)
 {
 	const ffu_shape *s = &in->shape, *t = &in->operands[j]->shape;
@@ -60,6 +87,10 @@ void ffu__index_expr(ffu_strbuf *e, const ffu_inst *in, int j, const char *var)
 		switch (in->op) {
 		case FFU_OP_BROADCAST:
 			ffu__index_coord(e, var, s->dims, s->rank, (int)in->dims[k]);
+			break;
+		case FFU_OP_REVERSE:
+		case FFU_OP_BIT_REVERSE:
+			perm_coord(e, in, k, var);
 			break;
 		case FFU_OP_SLICE:
 			ffu__sb_printf(e, "(%lluUL + ", (unsigned long long)in->slice_start[k]);

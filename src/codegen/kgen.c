@@ -416,12 +416,18 @@ static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 	ffu__kgen_set_form(g, vn, 'm');
 }
 
+static void emit_compare_ordered(kgen *g, int vn, int a, int b);
+
 static void emit_compare(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	int a = ffu__kgen_resolve(g, opval(g, vn, 0)), b = ffu__kgen_resolve(g, opval(g, vn, 1));
 	const ffu_field *fa = field_of(g, a);
 	const char *neg = in->direction == FFU_CMP_NE ? "!" : "";
+	if (in->direction != FFU_CMP_EQ && in->direction != FFU_CMP_NE) {
+		emit_compare_ordered(g, vn, a, b);
+		return;
+	}
 	/* equal in one form iff equal in the other: compare where both already are */
 	char form = common_form(g, vn, 0, 2);
 	ffu__kgen_decl(g, vn, 'c');
@@ -429,6 +435,59 @@ static void emit_compare(kgen *g, int vn)
 		ffu__body_printf(g->b, "(pred_t)%s(%L == %L);\n", neg, 'c', a, 'c', b);
 	else
 		ffu__body_printf(g->b, "(pred_t)%s%F(%L, %L);\n", neg, fa->base, "eq", form, a, form, b);
+	ffu__kgen_set_form(g, vn, 'c');
+}
+
+/*
+ * Ordered ops (ir/order.c): on canonical values, so both operands in c form (a _mont
+ * operand pays its conversion); <field>_lt is each template's compare of canonical values,
+ * u32/u64 compare as integers. Prints "a < b" for resolved values a and b.
+ */
+static void emit_lt(kgen *g, const ffu_field *f, int a, int b)
+{
+	if (is_int(f))
+		ffu__body_printf(g->b, "(%L < %L)", 'c', a, 'c', b);
+	else
+		ffu__body_printf(g->b, "%F(%L, %L)", f->base, "lt", 'c', a, 'c', b);
+}
+
+/* compare LT/LE/GT/GE: a > b is b < a, a <= b is !(b < a), a >= b is !(a < b). */
+static void emit_compare_ordered(kgen *g, int vn, int a, int b)
+{
+	const ffu_compare_dir d = inst_of(g, vn)->direction;
+	ffu__kgen_need(g, a, 'c');
+	ffu__kgen_need(g, b, 'c');
+	ffu__kgen_decl(g, vn, 'c');
+	ffu__body_printf(g->b, "(pred_t)%s", d == FFU_CMP_LE || d == FFU_CMP_GE ? "!" : "");
+	bool swap = d == FFU_CMP_GT || d == FFU_CMP_LE;
+	emit_lt(g, field_of(g, a), swap ? b : a, swap ? a : b);
+	ffu__body_printf(g->b, ";\n");
+	ffu__kgen_set_form(g, vn, 'c');
+}
+
+/*
+ * maximum(a, b) = a >= b ? a : b, minimum(a, b) = a <= b ? a : b, clamp(lo, x, hi) =
+ * minimum(maximum(lo, x), hi), as ZKX computes them; the result is canonical.
+ */
+static void emit_minmax(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_field *f = field_of(g, vn);
+	int o[3];
+	for (int j = 0; j < in->n_operands; j++) {
+		o[j] = ffu__kgen_resolve(g, opval(g, vn, j));
+		ffu__kgen_need(g, o[j], 'c');
+	}
+	ffu__kgen_decl(g, vn, 'c');
+	bool is_min = in->op == FFU_OP_MINIMUM;
+	/* maximum: b if a < b; minimum: b if b < a */
+	emit_lt(g, f, is_min ? o[1] : o[0], is_min ? o[0] : o[1]);
+	ffu__body_printf(g->b, " ? %L : %L;\n", 'c', o[1], 'c', o[0]);
+	if (in->op == FFU_OP_CLAMP) { /* then the minimum with hi, in place */
+		ffu__body_printf(g->b, "\t%L = ", 'c', vn);
+		emit_lt(g, f, o[2], vn);
+		ffu__body_printf(g->b, " ? %L : %L;\n", 'c', o[2], 'c', vn);
+	}
 	ffu__kgen_set_form(g, vn, 'c');
 }
 
@@ -530,6 +589,11 @@ static void emit_special(kgen *g, int vn)
 		return;
 	case FFU_OP_SELECT:
 		emit_select(g, vn);
+		return;
+	case FFU_OP_MAXIMUM:
+	case FFU_OP_MINIMUM:
+	case FFU_OP_CLAMP:
+		emit_minmax(g, vn);
 		return;
 	default:
 		return;

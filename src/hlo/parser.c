@@ -188,21 +188,13 @@ static ffu_status attr_slice(parser *p, ffu_inst *in)
 
 static ffu_status attr_direction(parser *p, ffu_inst *in)
 {
-	static const char *const other[] = {"GT", "GE", "LT", "LE"};
-	if (ffu__tok_is(&p->tok, "EQ")) {
-		in->direction = FFU_CMP_EQ;
-	} else if (ffu__tok_is(&p->tok, "NE")) {
-		in->direction = FFU_CMP_NE;
-	} else if (p->tok.kind == FFU_TOK_WORD && !p->tok.percent) {
-		/* Field elements have no order; XLA's ordered directions get their own message. */
-		for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-			if (ffu__tok_is(&p->tok, other[i]))
-				return UNSUPPORTED(&p->tok, "compare direction %s is not supported yet: fieldfuse supports EQ and NE",
-						   other[i]);
-		return PERR(&p->tok, "unknown compare direction '" TOKFMT "' (EQ or NE)", TOKARG(&p->tok));
-	} else {
-		return ffu__hp_unexpected(p, "a compare direction (EQ or NE)");
-	}
+	if (p->tok.kind != FFU_TOK_WORD || p->tok.percent)
+		return ffu__hp_unexpected(p, "a compare direction (EQ, NE, LT, LE, GT or GE)");
+	/* the ordered four need ordered operands: the verifier names the type (ir/order.c) */
+	ffu_compare_dir d = ffu__cmp_dir_by_name(p->tok.text, p->tok.len);
+	if (d == FFU_CMP_COUNT)
+		return PERR(&p->tok, "unknown compare direction '" TOKFMT "' (EQ, NE, LT, LE, GT or GE)", TOKARG(&p->tok));
+	in->direction = d;
 	ffu__hp_advance(p);
 	return FFU_STATUS_OK;
 }
@@ -337,7 +329,7 @@ static ffu_status attr_dynamic_slice_sizes(parser *p, ffu_inst *in)
 
 #define OPBIT(ID) (UINT64_C(1) << FFU_OP_##ID)
 #define ANY_OP UINT64_MAX
-#define DIMS_OPS (OPBIT(BROADCAST) | OPBIT(CONCATENATE) | OPBIT(REDUCE))
+#define DIMS_OPS (OPBIT(BROADCAST) | OPBIT(CONCATENATE) | OPBIT(REDUCE) | OPBIT(REVERSE) | OPBIT(BIT_REVERSE))
 
 static const struct attr_def {
 	const char *name;

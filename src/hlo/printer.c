@@ -158,6 +158,8 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 		break;
 	case FFU_OP_BROADCAST:
 	case FFU_OP_CONCATENATE:
+	case FFU_OP_REVERSE:
+	case FFU_OP_BIT_REVERSE:
 		put_dims(sb, in);
 		break;
 	case FFU_OP_SLICE:
@@ -170,7 +172,10 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 		ffu__sb_append(sb, "}");
 		break;
 	case FFU_OP_COMPARE:
-		ffu__sb_append(sb, in->direction == FFU_CMP_NE ? ", direction=NE" : ", direction=EQ");
+		if (!ffu__cmp_dir_name(in->direction))
+			return ffu__err(e, FFU_STATUS_EINVAL, "cannot print compare '%%%s': invalid direction %d", in->name,
+					(int)in->direction);
+		ffu__sb_printf(sb, ", direction=%s", ffu__cmp_dir_name(in->direction));
 		break;
 	case FFU_OP_REDUCE:
 		if (!in->callee || !printable_name(in->callee->name))

@@ -85,10 +85,21 @@ static ffu_status eval_elementwise(const ffu_inst *in, const slot *slots, ffu_va
 						f->name);
 		return FFU_STATUS_OK;
 	case FFU_OP_COMPARE:
-		/* Canonical storage is unique per value (also in _mont form): equal bytes, equal values. */
+		/* EQ/NE on storage, the ordered four on canonical values (ir/order.c) */
+		for (int64_t i = 0; i < n; i++)
+			o->data[i] = ffu__order_compare(in, a + i * eb1, b + i * eb1);
+		return FFU_STATUS_OK;
+	case FFU_OP_MAXIMUM:
+	case FFU_OP_MINIMUM:
+	case FFU_OP_CLAMP:
+		/* clamp's bounds may be scalars: those are read at element 0 */
 		for (int64_t i = 0; i < n; i++) {
-			bool eq = ffu__fp_eq(f1, a + i * eb1, b + i * eb1);
-			o->data[i] = in->direction == FFU_CMP_NE ? !eq : eq;
+			const unsigned char *args[3];
+			for (int j = 0; j < in->n_operands; j++) {
+				const ffu_value *x = arg(in, slots, j);
+				args[j] = x->data + (x->shape.rank == 0 ? 0 : i * eb);
+			}
+			ffu__order_eval(in, o->data + i * eb, args);
 		}
 		return FFU_STATUS_OK;
 	case FFU_OP_SELECT: {
@@ -198,6 +209,9 @@ static void eval_index(const ffu_inst *in, const slot *slots, ffu_value *o)
 			/* operand dimension k is result dimension dims[k]; the others replicate */
 			for (int k = 0; k < in->n_dims; k++)
 				src[k] = idx[in->dims[k]];
+		} else if (in->op == FFU_OP_REVERSE || in->op == FFU_OP_BIT_REVERSE) {
+			for (int d = 0; d < s->rank; d++)
+				src[d] = ffu__order_perm_coord(in, d, idx[d]);
 		} else { /* FFU_OP_SLICE */
 			for (int d = 0; d < s->rank; d++)
 				src[d] = in->slice_start[d] + idx[d] * in->slice_stride[d];

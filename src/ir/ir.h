@@ -88,7 +88,8 @@ typedef struct ffu_fft_attrs {
 	bool bit_reverse;         /* natural order in and out (false: FFT input / IFFT output bit-reversed) */
 	int64_t length;           /* fft_length: the transform length, the operand's last dimension */
 } ffu_fft_attrs;
-typedef enum { FFU_CMP_EQ, FFU_CMP_NE } ffu_compare_dir;
+/* compare direction=: the ordered four compare canonical values (src/ir/order.c) */
+typedef enum { FFU_CMP_EQ, FFU_CMP_NE, FFU_CMP_LT, FFU_CMP_LE, FFU_CMP_GT, FFU_CMP_GE, FFU_CMP_COUNT } ffu_compare_dir;
 
 typedef struct ffu_computation ffu_computation;
 typedef struct ffu_module ffu_module;
@@ -211,5 +212,28 @@ int *ffu__comp_use_counts(const ffu_computation *c);
 
 /* --- verifier (ir/verify.c) --- */
 ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *e);
+
+/*
+ * --- ordered ops (ir/order.c): compare LT/LE/GT/GE, maximum, minimum, clamp, and the
+ * permutations reverse and bit-reverse. Order is ZKX's: prime fields (and their _mont
+ * twins) by canonical value, u32/u64 as unsigned integers; extensions and pred have none.
+ */
+/* "EQ", "LT", ...; NULL for an invalid direction. */
+const char *ffu__cmp_dir_name(ffu_compare_dir d);
+/* The direction named by s[0..len), or FFU_CMP_COUNT. */
+ffu_compare_dir ffu__cmp_dir_by_name(const char *s, size_t len);
+/* Is elements' order defined for type t (ordered compare, maximum, minimum, clamp)? */
+bool ffu__type_ordered(ffu_type t);
+/* -1, 0, 1: a against b, by canonical value (f ordered: ffu__type_ordered). */
+int ffu__order_cmp(const ffu_field *f, const void *a, const void *b);
+/* compare in's direction on one pair (any comparable type; EQ/NE on storage). */
+bool ffu__order_compare(const ffu_inst *in, const void *a, const void *b);
+/* One element of maximum / minimum / clamp: out = op(args...), in the operands' storage. */
+void ffu__order_eval(const ffu_inst *in, void *out, const unsigned char *const *args);
+/* The source coordinate of reverse / bit-reverse along dimension d of coordinate c. */
+int64_t ffu__order_perm_coord(const ffu_inst *in, int d, int64_t c);
+/* Verifier rules of the ops above (everything but compare's EQ/NE, which verify.c owns);
+   FFU_STATUS_OK for other ops. Errors name file:line:col of in. */
+ffu_status ffu__order_verify(const ffu_inst *in, const char *file, ffu_error *e);
 
 #endif

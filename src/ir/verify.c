@@ -4,10 +4,10 @@
  * Owned by the HLO front end; later ops add their rules in check_inst's switch.
  *
  * The rules are XLA's shape rules for every opcode (docs/hlo.md section 3), narrowed where
- * fieldfuse is stricter on purpose (compare EQ/NE only, broadcast dimensions increasing,
- * reduce only by a sum or product). Violations are FFU_STATUS_EVERIFY. Errors carry the
- * instruction's source position (0:0 for built modules) and name it, so API users can find
- * it too.
+ * fieldfuse is stricter on purpose (ordered ops only on ordered types: ir/order.c, broadcast
+ * dimensions increasing, reduce only by a sum or product). Violations are FFU_STATUS_EVERIFY.
+ * Errors carry the instruction's source position (0:0 for built modules) and name it, so
+ * API users can find it too.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -182,7 +182,7 @@ static ffu_status check_compare(const vctx *v, const ffu_inst *in)
 		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; compare gives pred with the operands' dimensions",
 			    fmt_shape(s, a, sizeof a));
 	if (in->direction != FFU_CMP_EQ && in->direction != FFU_CMP_NE)
-		return IERR(FFU_STATUS_EVERIFY, in, "invalid compare direction %d (EQ or NE)", (int)in->direction);
+		return ffu__order_verify(in, v->file, v->e); /* ordered directions: ir/order.c */
 	return FFU_STATUS_OK;
 }
 
@@ -223,6 +223,10 @@ static ffu_status check_elementwise(const vctx *v, const ffu_inst *in)
 		return check_compare(v, in);
 	case FFU_OP_SELECT:
 		return check_select(v, in);
+	case FFU_OP_MAXIMUM:
+	case FFU_OP_MINIMUM:
+	case FFU_OP_CLAMP:
+		return ffu__order_verify(in, v->file, v->e);
 	default:
 		break;
 	}
@@ -642,6 +646,9 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 	case FFU_OP_DYNAMIC_SLICE:
 	case FFU_OP_DYNAMIC_UPDATE_SLICE:
 		return check_dynamic_slice(v, in);
+	case FFU_OP_REVERSE:
+	case FFU_OP_BIT_REVERSE:
+		return ffu__order_verify(in, v->file, v->e);
 	case FFU_OP_REDUCE:
 		return check_reduce(v, c, in);
 	case FFU_OP_TUPLE:

@@ -33,7 +33,10 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 static bool commutative(const ffu_inst *in)
 {
-	return (in->op == FFU_OP_ADD || in->op == FFU_OP_MULTIPLY || in->op == FFU_OP_COMPARE) && in->n_operands == 2;
+	/* compare only where the direction is symmetric: x < y is not y < x */
+	bool cmp = in->op == FFU_OP_COMPARE && (in->direction == FFU_CMP_EQ || in->direction == FFU_CMP_NE);
+	return (in->op == FFU_OP_ADD || in->op == FFU_OP_MULTIPLY || in->op == FFU_OP_MAXIMUM || in->op == FFU_OP_MINIMUM ||
+		cmp) && in->n_operands == 2;
 }
 
 static uint64_t hash_shape(uint64_t h, const ffu_shape *s)
@@ -98,6 +101,8 @@ static bool same(const ffu_inst *a, const ffu_inst *b)
 		return a->index == b->index;
 	case FFU_OP_BROADCAST:
 	case FFU_OP_CONCATENATE:
+	case FFU_OP_REVERSE:
+	case FFU_OP_BIT_REVERSE:
 		return same_dims_attr(a, b);
 	case FFU_OP_REDUCE:
 		/* the to_apply computations may differ by name; what they compute is reduce_fn */

@@ -123,6 +123,8 @@ static bool splat(const ffu_inst *in, unsigned char *val, const ffu_inst **src, 
 	case FFU_OP_BROADCAST:
 	case FFU_OP_RESHAPE:
 	case FFU_OP_SLICE:
+	case FFU_OP_REVERSE:
+	case FFU_OP_BIT_REVERSE:
 		return splat(in->operands[0], val, src, depth + 1);
 	default:
 		return false;
@@ -290,11 +292,14 @@ static bool eval_elem(const ffu_inst *in, unsigned char *out, const unsigned cha
 		return true;
 	case FFU_OP_CONVERT:
 		return ffu__fp_convert(f, out, fld(in->operands[0]), a[0]);
-	case FFU_OP_COMPARE: {
-		bool eq = ffu__fp_eq(fld(in->operands[0]), a[0], a[1]);
-		out[0] = in->direction == FFU_CMP_NE ? !eq : eq;
+	case FFU_OP_COMPARE:
+		out[0] = ffu__order_compare(in, a[0], a[1]);
 		return true;
-	}
+	case FFU_OP_MAXIMUM:
+	case FFU_OP_MINIMUM:
+	case FFU_OP_CLAMP:
+		ffu__order_eval(in, out, a);
+		return true;
 	case FFU_OP_SELECT:
 		memcpy(out, a[0][0] ? a[1] : a[2], f->storage_bytes);
 		return true;
@@ -364,6 +369,11 @@ static void index_source(const ffu_inst *in, int64_t i, int *j, int64_t *src)
 	case FFU_OP_SLICE:
 		for (int d = 0; d < in->shape.rank; d++)
 			from[d] = in->slice_start[d] + idx[d] * in->slice_stride[d];
+		break;
+	case FFU_OP_REVERSE:
+	case FFU_OP_BIT_REVERSE:
+		for (int d = 0; d < in->shape.rank; d++)
+			from[d] = ffu__order_perm_coord(in, d, idx[d]);
 		break;
 	default: /* FFU_OP_CONCATENATE: walk the operands along the joined dimension */
 		memcpy(from, idx, sizeof from);
@@ -609,8 +619,14 @@ static ffu_inst *identities(simp *s, ffu_inst *in, bool *changed)
 			return a->operands[0];
 		break;
 	case FFU_OP_COMPARE:
+		if (a == b) /* x == x, x <= x and x >= x hold; x != x, x < x and x > x do not */
+			return become_splat_k(s, in, in->direction == FFU_CMP_EQ || in->direction == FFU_CMP_LE ||
+							     in->direction == FFU_CMP_GE);
+		break;
+	case FFU_OP_MAXIMUM:
+	case FFU_OP_MINIMUM:
 		if (a == b)
-			return become_splat_k(s, in, in->direction == FFU_CMP_EQ);
+			return a;
 		break;
 	case FFU_OP_SELECT:
 		if (in->operands[1] == in->operands[2])
@@ -648,6 +664,11 @@ static ffu_inst *identities(simp *s, ffu_inst *in, bool *changed)
 		if (ffu__shape_eq(&b->shape, &in->shape))
 			return b;
 		if (ffu__shape_count(&b->shape) == 0)
+			return a;
+		break;
+	case FFU_OP_REVERSE:
+	case FFU_OP_BIT_REVERSE:
+		if (in->n_dims == 0) /* permutes no dimension */
 			return a;
 		break;
 	default:

@@ -211,6 +211,12 @@ static int find(gen *g, ffu_type t, int rank, const int64_t *dims)
 
 static int compare_of(gen *g, ffu_type t, int rank, const int64_t *dims);
 
+/* Has t an order (compare LT..GE, maximum, minimum, clamp: ir/order.c)? */
+static bool ordered(ffu_type t)
+{
+	return fld(t)->kind != FFU_ELEM_EXT && fld(t)->kind != FFU_ELEM_PRED;
+}
+
 /* A fresh value of type t and these dimensions that needs nothing from the pool. */
 static int make(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
@@ -265,10 +271,11 @@ static int compare_of(gen *g, ffu_type t, int rank, const int64_t *dims)
 	}
 	if (a < 0 || b < 0)
 		return -1;
+	static const char *const dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
 	int i = begin(g, FFU_TYPE_PRED, rank, dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "compare(%%%s, %%%s), direction=%s\n", g->v[a].name, g->v[b].name,
-			       chance(g, 2) ? "EQ" : "NE");
+			       dirs[pick(g, ordered(t) ? 6 : 2)]);
 	return i;
 }
 
@@ -432,6 +439,64 @@ static int op_select(gen *g)
 	int i = begin(g, v.type, v.rank, v.dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "select(%%%s, %%%s, %%%s)\n", g->v[p].name, g->v[x].name, g->v[y].name);
+	return i;
+}
+
+static bool ok_ordered(const gen *g, const val *x)
+{
+	(void)g;
+	return ordered(x->type);
+}
+
+/* maximum / minimum / clamp (its bounds arrays, or scalars now and then) of ordered values. */
+static int op_order(gen *g)
+{
+	int a = any(g, ok_ordered);
+	if (a < 0 || chance(g, 8))
+		a = ordered(g->t) ? operand(g, g->t, g->rank, g->dims) : -1;
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	int b = chance(g, 6) ? a : operand(g, x.type, x.rank, x.dims);
+	unsigned what = pick(g, 3);
+	int c = -1;
+	if (what == 2) { /* clamp(b, a, c) */
+		bool scalar = chance(g, 3);
+		if (scalar && (b = find(g, x.type, 0, NULL)) < 0)
+			b = scalar_constant(g, x.type);
+		c = scalar && chance(g, 2) ? scalar_constant(g, x.type) : operand(g, x.type, x.rank, x.dims);
+	}
+	if (b < 0 || (what == 2 && c < 0))
+		return -1;
+	int i = begin(g, x.type, x.rank, x.dims);
+	if (i >= 0 && what == 2)
+		ffu__sb_printf(g->sb, "clamp(%%%s, %%%s, %%%s)\n", g->v[b].name, g->v[a].name, g->v[c].name);
+	else if (i >= 0)
+		ffu__sb_printf(g->sb, "%s(%%%s, %%%s)\n", what ? "minimum" : "maximum", g->v[a].name, g->v[b].name);
+	return i;
+}
+
+/* reverse of some dimensions, or bit-reverse of some power-of-two ones (else a reverse). */
+static int op_permute(gen *g)
+{
+	int a = any(g, ok_array);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	bool bits = chance(g, 2);
+	int64_t list[FFU_MAX_RANK];
+	int n = 0;
+	for (int d = 0; d < x.rank; d++)
+		if ((!bits || (x.dims[d] > 0 && (x.dims[d] & (x.dims[d] - 1)) == 0)) && !chance(g, 3))
+			list[n++] = d;
+	if (bits && n == 0)
+		bits = false;
+	int i = begin(g, x.type, x.rank, x.dims);
+	if (i < 0)
+		return -1;
+	char attr[64];
+	dims_attr(attr, sizeof attr, list, n);
+	ffu__sb_printf(g->sb, "%s(%%%s), dimensions=%s\n", bits ? "bit-reverse" : "reverse", g->v[a].name, attr);
 	return i;
 }
 
@@ -819,7 +884,7 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 	static int (*const ops[])(gen *) = {
 		op_binary, op_binary, op_binary, op_binary, op_binary, op_unary, op_unary, op_convert,
 		op_select, op_slice, op_slice, op_reshape, op_broadcast, op_broadcast, op_iota,
-		op_concatenate, op_reduce, op_reduce, op_fft,
+		op_concatenate, op_reduce, op_reduce, op_fft, op_order, op_permute,
 	};
 	for (int k = 2 + (int)pick(g, (unsigned)g->max_steps - 1); k > 0; k--)
 		ops[pick(g, sizeof ops / sizeof ops[0])](g);
