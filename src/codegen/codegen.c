@@ -269,6 +269,12 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 		const ffu_inst *in = m->entry->insts[i];
 		if (in->op == FFU_OP_FUSION && plan_wide(in, t->profile.lanes).kind == WIDE_INV_LOOP)
 			fo.limb_bits = 64;
+		/* an NTT's passes on a CPU run a work-item's 256-bit values in scalar code too */
+		const ffu_field *f = in->op == FFU_OP_FUSION && in->fusion_kind == FFU_FUSION_FFT
+					     ? ffu__shape_field(in->shape.type == FFU_TYPE_TUPLE ? &in->shape.elems[0] : &in->shape)
+					     : NULL;
+		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
+			fo.limb_bits = 64;
 	}
 	return fo;
 }
