@@ -1,6 +1,6 @@
 /*
  * tests/test_power.c: power by a constant exponent on the devices. The code generator
- * unrolls it along an addition chain (codegen/addchain.h, emit_pow_const in kgen.c);
+ * unrolls it along an addition chain (codegen/addchain.h, emit_pow_const in kgen_special.c);
  * here every field raises one vector to many constants (see exponents: p - 2, the inverse,
  * (p - 1) / 2, the Legendre symbol, S-box exponents, 2^32 - 1, 2^64 - 1, exponents of the
  * shortest-chain search and of the sliding windows), and x^(p-2) * x in a two-op kernel

@@ -1,7 +1,7 @@
 /*
  * codegen/addchain.h: addition chains for power by a constant exponent. The code
  * generator unrolls power(x, e) with a literal e into one kernel-local product per step of
- * a chain for e (kgen.c: emit_pow_const); a shorter chain is fewer field products per
+ * a chain for e (kgen_special.c: emit_pow_const); a shorter chain is fewer field products per
  * element, and marking the doublings lets it call the field's dedicated squaring. Pure
  * integer code: no field, no IR; owned by codegen.
  *

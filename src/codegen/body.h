@@ -50,7 +50,8 @@ typedef struct ffu_seg {
 	size_t off, len;             /* TEXT, FIELD's suffix */
 } ffu_seg;
 
-/* An inversion: dst_form<dst> = inverse of src_form<src> (Montgomery form out; see kgen.c: emit_inv). */
+/* An inversion: dst_form<dst> = inverse of src_form<src> (Montgomery form out; see
+   kgen_special.c: emit_inv). */
 typedef struct ffu_inv_stmt {
 	const ffu_field *f;          /* the field whose functions compute it (the value's base field) */
 	char dst_form;               /* 'm' (inverse) or 'w' (a divide's inverse) */

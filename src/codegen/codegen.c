@@ -37,7 +37,8 @@ bool ffu__codegen_is_reduction(const ffu_inst *fusion)
 }
 
 /* The widest field a fusion inverts in bytes, 0 if none; *count gets how many of its
-   instructions invert. The inverting ops are those emit_special sends to emit_inv. */
+   instructions invert. The inverting ops are those emit_special (kgen_special.c) sends to
+   emit_inv. */
 static size_t inverted_bytes(const ffu_computation *fc, int *count)
 {
 	size_t bytes = 0;

@@ -1,0 +1,104 @@
+/*
+ * tools/gen/gen_impl.h: private to the random program generator (gen.c, which draws a
+ * program and writes its module, and gen_ops.c, its values and operations); no other file
+ * includes it. The generator's state g lives in one ffu_gen_batch / ffu_gen_program call
+ * (gen.c); the functions here write into g->sb and g's value pool, and keep nothing.
+ */
+#ifndef FFU_TOOLS_GEN_IMPL_H
+#define FFU_TOOLS_GEN_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gen.h"
+
+#include "fields/field.h"
+#include "ir/ir.h"
+
+enum { MAX_VALS = 160, NAME_LEN = 24, MAX_OUTS = 5, MAX_TYPES = 64, DEFAULT_ELEMS = 1024, DEFAULT_STEPS = 16 };
+
+typedef struct val {
+	char name[NAME_LEN];
+	ffu_type type;
+	int rank;
+	int64_t dims[FFU_MAX_RANK];
+	bool param;
+} val;
+
+/* Reduce bodies a module needs: one per element type and sum/product. */
+typedef struct reducers {
+	bool need[FFU_TYPE_COUNT][2];
+} reducers;
+
+typedef struct gen {
+	ffu_strbuf *sb;
+	uint64_t rng;
+	const char *prefix; /* "" alone, "g3_" in a batch */
+	int param_base, n_params;
+	ffu_type t, twin;   /* the program's type; its _mont twin (or the prime field), or INVALID */
+	int max_elems, max_steps;
+	bool cheap;         /* gen.h: ffu_gen_opts.cheap */
+	int rank;           /* the base shape, where most values live */
+	int64_t dims[FFU_MAX_RANK];
+	val v[MAX_VALS];
+	int n, counter;
+	reducers *red;
+	int outs[MAX_OUTS], n_outs;
+} gen;
+
+static inline unsigned pick(gen *g, unsigned n)
+{
+	return n ? (unsigned)(ffu__rand_next(&g->rng) % n) : 0;
+}
+
+static inline bool chance(gen *g, unsigned one_in)
+{
+	return pick(g, one_in) == 0;
+}
+
+static inline const ffu_field *fld(ffu_type t)
+{
+	return ffu__field_get((ffu_field_id)t);
+}
+
+static inline bool is_arith(ffu_type t)
+{
+	ffu_elem_kind k = fld(t)->kind;
+	return k == FFU_ELEM_PRIME || k == FFU_ELEM_MONT || k == FFU_ELEM_EXT;
+}
+
+static inline int64_t count(int rank, const int64_t *dims)
+{
+	int64_t n = 1;
+	for (int d = 0; d < rank; d++)
+		n *= dims[d];
+	return n;
+}
+
+
+/* "TYPE[d0,d1,...]": a value's shape as HLO text. */
+void ffu__gen_shape_text(char *buf, size_t size, ffu_type t, int rank, const int64_t *dims);
+
+/* A new parameter of type t and these dimensions (gen_ops.c). */
+int ffu__gen_parameter(gen *g, ffu_type t, int rank, const int64_t *dims);
+
+/*
+ * The operations a program step picks from (gen_ops.c): each appends its value (and any
+ * operands it had to make) to the pool and returns the value's index, or -1 when it found
+ * nothing to apply to or the pool is full.
+ */
+int ffu__gen_op_binary(gen *g);
+int ffu__gen_op_unary(gen *g);
+int ffu__gen_op_convert(gen *g);
+int ffu__gen_op_select(gen *g);
+int ffu__gen_op_order(gen *g);
+int ffu__gen_op_permute(gen *g);
+int ffu__gen_op_slice(gen *g);
+int ffu__gen_op_reshape(gen *g);
+int ffu__gen_op_broadcast(gen *g);
+int ffu__gen_op_iota(gen *g);
+int ffu__gen_op_concatenate(gen *g);
+int ffu__gen_op_reduce(gen *g);
+int ffu__gen_op_fft(gen *g);
+
+#endif
