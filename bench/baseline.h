@@ -16,6 +16,10 @@
  * 0..n go to the OpenMP threads through ffu__bench_over_threads, which returns the ms. */
 typedef void ffu__bench_chunk_fn(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi);
 double ffu__bench_over_threads(ffu__bench_chunk_fn *fn, const ffu_value *in, ffu_value *out, int64_t n);
+/* A workload whose elements are not independent (an NTT): runs its own OpenMP parallel
+ * region over the whole input and returns the ms from the moment all threads run, as
+ * ffu__bench_over_threads; -1 when out of memory. */
+typedef double ffu__bench_whole_fn(const ffu_value *in, ffu_value *out);
 /* A loop body compiled for x86-64-v4 (AVX-512), v3 (AVX2) and the baseline ISA, the best
  * one the CPU has picked at load time (an ifunc), as PoCL compiles for the host CPU.
  * -DFFU_BASE_NO_CLONES builds one body for the compiler's target (to test the others). */
@@ -73,5 +77,8 @@ ffu__bench_chunk_fn ffu__bench_fieldops_goldilocks, ffu__bench_fieldops_goldiloc
 /* baseline_256.c: the 256-bit workloads (4 x 64-bit limbs, CIOS Montgomery) */
 ffu__bench_chunk_fn ffu__bench_seed_bn254, ffu__bench_fieldops_bn254_sf, ffu__bench_fieldops_bls12_381_sf,
 	ffu__bench_quotient_bn254;
+/* The NTTs of the other fields (bench/baseline_ntt.h instantiated in baseline_64.c and
+ * baseline_256.c); BabyBear's stay in baseline.c */
+ffu__bench_whole_fn ffu__bench_ntt_goldilocks, ffu__bench_ntt_bn254_sf, ffu__bench_ntt_bls12_381_sf;
 
 #endif

@@ -260,3 +260,87 @@ void ffu__bench_quotient_bn254(const ffu_value *in, ffu_value *out, int64_t lo, 
 {
 	quotient_bn254(in, out, lo, hi);
 }
+
+/* ---------------------------------------------------------------- ntt_bn254_sf, ntt_bls12_381_sf */
+
+/* An element by value, so that the NTT template (bench/baseline_ntt.h) can assign it */
+typedef struct fe256 {
+	uint64_t l[4];
+} fe256;
+
+FFU_BASE_INLINE fe256 fe_mul(fe256 a, fe256 b, const mont256 *f)
+{
+	fe256 r;
+	mont_mul(r.l, a.l, b.l, f);
+	return r;
+}
+
+FFU_BASE_INLINE fe256 fe_sub(fe256 a, fe256 b, const mont256 *f)
+{
+	fe256 r;
+	mont_sub(r.l, a.l, b.l, f);
+	return r;
+}
+
+/* a + b mod p: both moduli are below 2^255, so a + b < 2p fits 256 bits; subtract p unless
+ * that borrows */
+FFU_BASE_INLINE fe256 fe_add(fe256 a, fe256 b, const mont256 *f)
+{
+	fe256 s, d;
+	uint64_t c = 0, borrow = 0;
+	for (int j = 0; j < 4; j++) {
+		u128 w = (u128)a.l[j] + b.l[j] + c;
+		s.l[j] = (uint64_t)w;
+		c = (uint64_t)(w >> 64);
+	}
+	for (int j = 0; j < 4; j++) {
+		u128 w = (u128)s.l[j] - f->p[j] - borrow;
+		d.l[j] = (uint64_t)w;
+		borrow = (uint64_t)(w >> 127);
+	}
+	return borrow ? s : d;
+}
+
+/* Constants times R = 2^256, derived with python3 */
+#define NTT_T fe256
+#define NTT_NO_SIMD
+#define NTT_ATTR FFU_BASE_CLONES
+#define NTT_LOCALS ((void)0)
+#define NTT_MUL(a, b) fe_mul(a, b, NTT_FIELD)
+#define NTT_ADD(a, b) fe_add(a, b, NTT_FIELD)
+#define NTT_SUB(a, b) fe_sub(a, b, NTT_FIELD)
+#define NTT_R2 ((fe256){{NTT_FIELD->r2[0], NTT_FIELD->r2[1], NTT_FIELD->r2[2], NTT_FIELD->r2[3]}})
+
+#define NTT_PREFIX bn254_ntt_
+#define NTT_FIELD (&BN254)
+#define NTT_ONE_R ((fe256){{0xac96341c4ffffffbull, 0x36fc76959f60cd29ull, 0x666ea36f7879462eull, 0x0e0a77c19a07df2full}})
+#define NTT_HALF_R ((fe256){{0x783c14d81ffffffeull, 0xaf982f6f0c8d1eddull, 0x8f5f7492fcfd4f45ull, 0x1f37631a3d9cbfacull}})
+/* 5^((p - 1) / 2^28) R */
+#define NTT_ROOT_R ((fe256){{0x636e735580d13d9cull, 0xa22bf3742445ffd6ull, 0x56452ac01eb203d8ull, 0x1860ef942963f9e7ull}})
+#define NTT_S 28
+#include "bench/baseline_ntt.h"
+#undef NTT_PREFIX
+#undef NTT_FIELD
+#undef NTT_ONE_R
+#undef NTT_HALF_R
+#undef NTT_ROOT_R
+#undef NTT_S
+
+#define NTT_PREFIX bls_ntt_
+#define NTT_FIELD (&BLS12_381)
+#define NTT_ONE_R ((fe256){{0x00000001fffffffeull, 0x5884b7fa00034802ull, 0x998c4fefecbc4ff5ull, 0x1824b159acc5056full}})
+#define NTT_HALF_R ((fe256){{0x00000000ffffffffull, 0xac425bfd0001a401ull, 0xccc627f7f65e27faull, 0x0c1258acd66282b7ull}})
+/* 7^((p - 1) / 2^32) R */
+#define NTT_ROOT_R ((fe256){{0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull, 0x0af53ae352a31e64ull, 0x5bf3adda19e9b27bull}})
+#define NTT_S 32
+#include "bench/baseline_ntt.h"
+
+double ffu__bench_ntt_bn254_sf(const ffu_value *in, ffu_value *out)
+{
+	return bn254_ntt_run(in, out);
+}
+
+double ffu__bench_ntt_bls12_381_sf(const ffu_value *in, ffu_value *out)
+{
+	return bls_ntt_run(in, out);
+}

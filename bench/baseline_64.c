@@ -126,3 +126,43 @@ GL_X2_FIELDOPS(fieldops_x2_vec, FFU_BASE_AVX512, gl_mul_vec)
 	}
 GL_ENTRY(ffu__bench_fieldops_goldilocks, fieldops_vec, fieldops_128)
 GL_ENTRY(ffu__bench_fieldops_goldilocksx2, fieldops_x2_vec, fieldops_x2_128)
+
+/* ---------------------------------------------------------------- ntt_goldilocks */
+
+/* a - b mod p: a borrow out of 64 bits wraps to a - b + 2^64, and a - b + p is that minus
+ * eps (no second borrow: it is at least 2^64 - p + 1 > eps) */
+FFU_BASE_INLINE uint64_t gl_sub(uint64_t a, uint64_t b)
+{
+	uint64_t r = a - b;
+	return r - (GL_EPS & (0 - (uint64_t)(a < b)));
+}
+
+/* bench/baseline_ntt.h, once per product form as above. Goldilocks computes on canonical
+ * values, R = 1; g = 7, two-adicity 32. */
+#define NTT_T uint64_t
+#define NTT_LOCALS ((void)0)
+#define NTT_ADD(a, b) gl_add(a, b)
+#define NTT_SUB(a, b) gl_sub(a, b)
+#define NTT_ONE_R 1u
+#define NTT_HALF_R 0x7fffffff80000001ull
+#define NTT_R2 1u
+#define NTT_ROOT_R 0x185629dcda58878cull /* 7^((p - 1) / 2^32) */
+#define NTT_S 32
+#define NTT_PREFIX gl_ntt_128_
+#define NTT_ATTR FFU_BASE_CLONES
+#define NTT_MUL(a, b) gl_mul_128(a, b)
+#include "bench/baseline_ntt.h"
+#undef NTT_PREFIX
+#undef NTT_ATTR
+#undef NTT_MUL
+#ifdef FFU_BASE_AVX512
+#define NTT_PREFIX gl_ntt_vec_
+#define NTT_ATTR FFU_BASE_AVX512
+#define NTT_MUL(a, b) gl_mul_vec(a, b)
+#include "bench/baseline_ntt.h"
+#endif
+
+double ffu__bench_ntt_goldilocks(const ffu_value *in, ffu_value *out)
+{
+	return GL_PICK(gl_ntt_vec_run, gl_ntt_128_run)(in, out);
+}

@@ -231,6 +231,8 @@ static ffu_status time_baseline(baseline *b, const char *wname, int k, const ffu
 	int64_t n = st == FFU_STATUS_OK ? ffu__shape_count(&t->outs[0].shape) : 0;
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
 		double run_ms = ffu__bench_baseline(wname, inputs, t->outs, n);
+		if (run_ms < 0) /* an NTT baseline's tables did not fit */
+			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory (%s's c_baseline at 2^%d)", wname, k);
 		if (r >= o->warmup)
 			ms[r - o->warmup] = run_ms;
 	}
