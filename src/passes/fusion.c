@@ -278,21 +278,6 @@ static bool start_inside(fuse_ctx *x, int a, int b)
 	return false;
 }
 
-/* Merges loop group a into fft group f if that is legal; f's root (the fft) stays. */
-static bool merge_into_fft(fuse_ctx *x, int a, int f)
-{
-	if (a == f || !fft_group_ok(x, a, f) || merge_makes_cycle(x, a, f) || start_inside(x, a, f))
-		return false;
-	int args = kernel_args(x, a, f);
-	if (args < 0 || args > x->max_params)
-		return false;
-	x->group[a] = f;
-	x->lo[f] = x->lo[a] < x->lo[f] ? x->lo[a] : x->lo[f];
-	x->hi[f] = x->hi[a] > x->hi[f] ? x->hi[a] : x->hi[f];
-	return true;
-}
-
-
 /* Merges group a into group b if that is legal (the header's rules); b's root stays. */
 static bool merge(fuse_ctx *x, int a, int b)
 {
@@ -305,6 +290,12 @@ static bool merge(fuse_ctx *x, int a, int b)
 	x->lo[b] = x->lo[a] < x->lo[b] ? x->lo[a] : x->lo[b];
 	x->hi[b] = x->hi[a] > x->hi[b] ? x->hi[a] : x->hi[b];
 	return true;
+}
+
+/* Merges loop group a into fft group f if that is legal; f's root (the fft) stays. */
+static bool merge_into_fft(fuse_ctx *x, int a, int f)
+{
+	return fft_group_ok(x, a, f) && merge(x, a, f);
 }
 
 /* Operand j of instruction `consumer` is produced by instruction `producer`. */

@@ -11,6 +11,15 @@ static ffu_config config;
 static char disable_passes[512];
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 
+/* A whole number in lo..hi from the environment; 0 when unset, empty or anything else. */
+static int env_int(const char *name, long lo, long hi)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n = v && *v ? strtol(v, &end, 10) : 0;
+	return v && *v && !*end && n >= lo && n <= hi ? (int)n : 0;
+}
+
 static void load(void)
 {
 	const char *v = getenv("FIELDFUSE_DISABLE_FUSION");
@@ -22,20 +31,8 @@ static void load(void)
 		snprintf(disable_passes, sizeof disable_passes, "%s", v);
 		config.disable_passes = disable_passes;
 	}
-	v = getenv("FIELDFUSE_LANES");
-	if (v && *v) {
-		char *end;
-		long n = strtol(v, &end, 10);
-		if (!*end && n >= 1 && n <= 16)
-			config.lanes = (int)n;
-	}
-	v = getenv("FIELDFUSE_FFT_RADIX");
-	if (v && *v) {
-		char *end;
-		long n = strtol(v, &end, 10);
-		if (!*end && n >= 1 && n <= 6)
-			config.fft_log_radix = (int)n;
-	}
+	config.lanes = env_int("FIELDFUSE_LANES", 1, 16);
+	config.fft_log_radix = env_int("FIELDFUSE_FFT_RADIX", 1, 6);
 }
 
 const ffu_config *ffu__config(void)
