@@ -490,6 +490,9 @@ static void run_fused(const char *device)
 	static const char *const programs[] = {
 		/* rows of a trace matrix, both ranks */
 		"ENTRY %m {\n %x = babybear[3,64] parameter(0)\n ROOT %y = babybear[3,64] fft(%x), fft_type=FFT, fft_length=64\n}\n",
+		/* a batch over 1 MiB: the target's radix for big transforms (device/target.c) */
+		"ENTRY %m {\n %x = babybear[16,32768] parameter(0)\n"
+		" ROOT %y = babybear[16,32768] fft(%x), fft_type=IFFT, fft_length=32768\n}\n",
 		"ENTRY %m {\n %x = goldilocks[2,3,16] parameter(0)\n"
 		" ROOT %y = goldilocks[2,3,16] fft(%x), fft_type=IFFT, fft_length=16, fft_do_bit_reverse=false\n}\n",
 		/* evaluate constraints, then interpolate: the products fuse into the first pass */
@@ -512,7 +515,7 @@ static void run_fused(const char *device)
 		" ROOT %z = babybearx4[128] multiply(%y, %y)\n}\n",
 	};
 	/* kernels (fusions) fused: the LDE is two transforms and nothing else */
-	static const int fused_kernels[] = {1, 1, 1, 1, 2, 1};
+	static const int fused_kernels[] = {1, 1, 1, 1, 1, 2, 1};
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
 	for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {

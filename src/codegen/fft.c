@@ -85,7 +85,9 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->k = ffu__fft_log2(pl->n);
 	pl->h = pl->n / 2;
 	size_t sb = pl->f->storage_bytes;
-	int rmax = t->fft_log_radix[sb <= 4 ? 0 : sb <= 8 ? 1 : 2];
+	const int cls = sb <= 4 ? 0 : sb <= 8 ? 1 : 2;
+	const bool big = t->fft_big_bytes && (uint64_t)(pl->rows * pl->n) * sb > t->fft_big_bytes;
+	int rmax = big ? t->fft_log_radix_big[cls] : t->fft_log_radix[cls];
 	rmax = rmax < 1 ? 1 : rmax;
 	pl->npass = pl->k == 0 ? 1 : (pl->k + rmax - 1) / rmax;
 	if (pl->npass > FFU_MAX_FUSION_KERNELS - 1)

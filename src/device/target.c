@@ -30,9 +30,18 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	static const int cpu[3] = {5, 4, 3}, gpu[3] = {4, 3, 2};
 	/* CPUs: one vector of work-items per group (16 lanes of 32 bits in AVX-512); GPUs: two warps */
 	t->fft_wg = t->cls == FFU_DEVICE_CLASS_CPU ? 16 : 64;
-	for (int i = 0; i < 3; i++)
-		t->fft_log_radix[i] = ffu__config()->fft_log_radix ? ffu__config()->fft_log_radix
-			: t->cls == FFU_DEVICE_CLASS_CPU ? cpu[i] : gpu[i];
+	/*
+	 * CPUs, 31-bit fields beyond 1 MiB (past the L2): radix 16. Radix 32's passes at large p
+	 * cost more than the extra pass saves: ntt_babybear on PoCL, quiet, radix 32 / 16:
+	 * 2^18 0.71 / 0.91 ms, 2^19 1.52 / 1.54, 2^20 4.99 / 2.63, 2^21 8.7 / 6.9, 2^22 16.2 / 15.6.
+	 */
+	static const int cpu_big[3] = {4, 4, 3};
+	t->fft_big_bytes = t->cls == FFU_DEVICE_CLASS_CPU ? (size_t)1 << 20 : 0;
+	for (int i = 0; i < 3; i++) {
+		int forced = ffu__config()->fft_log_radix;
+		t->fft_log_radix[i] = forced ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? cpu[i] : gpu[i];
+		t->fft_log_radix_big[i] = forced ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? cpu_big[i] : gpu[i];
+	}
 }
 
 /* Everything but the profile, which the caller has filled. */

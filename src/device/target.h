@@ -64,6 +64,9 @@ typedef struct ffu_target {
 	/* log2 of the NTT's radix per pass over memory (codegen/fft.c), by the element's storage:
 	   [0] up to 4 bytes, [1] up to 8, [2] larger (256-bit fields, extensions) */
 	int fft_log_radix[3];
+	/* the same for transforms whose batch holds more than fft_big_bytes (0: none) */
+	int fft_log_radix_big[3];
+	size_t fft_big_bytes;
 	size_t fft_wg;            /* the NTT passes' work-group size (codegen/fft.c: emit_pass) */
 	const char *carries;      /* "ptx", "portable" or "none" (ffu__profile_carries) */
 	char build_options[96];   /* ffu__profile_build_options: prepended to every build */
