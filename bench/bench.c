@@ -279,7 +279,7 @@ static int64_t count_muls(const ffu_module *m)
 		if (in->op == FFU_OP_MULTIPLY)
 			n += ffu__shape_count(&in->shape);
 		if (in->op == FFU_OP_FFT)
-			n += ffu__fft_rows(&in->shape) * ffu__fft_log2(in->fft.length) * (in->fft.length / 2);
+			n += ffu__fft_rows(&in->shape) * ffu__log2_pow2(in->fft.length) * (in->fft.length / 2);
 	}
 	return n;
 }

@@ -201,13 +201,6 @@ FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
 	return FFU_FN(of_)(FFU_BFN(from_mont)(a.c0), FFU_BFN(from_mont)(a.c1));
 }
 
-/* a * w for w of the prime field in its Montgomery form: each coefficient times w, in a's
-   form (the NTT's twiddles, codegen/fft.c). */
-FFU_INLINE FP_t FFU_FN(mul_base)(FP_t a, FB_t w)
-{
-	return FFU_FN(of_)(FFU_BFN(mul)(a.c0, w), FFU_BFN(mul)(a.c1, w));
-}
-
 /* The prime field's element as the constant coefficient: keeps its form (linear). */
 FFU_INLINE FP_t FFU_FN(from_base)(FB_t c)
 {

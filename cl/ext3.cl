@@ -121,13 +121,6 @@ FFU_INLINE FP_t FFU_FN(inv)(FP_t a)
 	return FFU_FN(of_)(FFU_BFN(mul)(t0, ni), FFU_BFN(mul)(t1, ni), FFU_BFN(mul)(t2, ni));
 }
 
-/* a * w for w of the prime field in its Montgomery form: each coefficient times w, in a's
-   form (the NTT's twiddles, codegen/fft.c). */
-FFU_INLINE FP_t FFU_FN(mul_base)(FP_t a, FB_t w)
-{
-	return FFU_FN(of_)(FFU_BFN(mul)(a.c0, w), FFU_BFN(mul)(a.c1, w), FFU_BFN(mul)(a.c2, w));
-}
-
 /*
  * a times c's constant coefficient, c = (k, 0, ...): 3 prime products instead of a full
  * product's. What a `_mont` twin over a canonical prime template (Mersenne31, Goldilocks)

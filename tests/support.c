@@ -40,6 +40,14 @@ bool ffu_test_full(void)
 	return full;
 }
 
+const ffu_field *ffu_test_field(const char *name)
+{
+	ffu_type t = ffu__type_by_name(name, strlen(name));
+	if (t == FFU_TYPE_INVALID || t == FFU_TYPE_TUPLE)
+		cr_assert_fail("no element type %s", name);
+	return ffu__field_get((ffu_field_id)t);
+}
+
 size_t ffu_test_count(size_t quick, size_t full)
 {
 	return ffu_test_full() ? full : quick;

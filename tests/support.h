@@ -20,6 +20,9 @@ extern const char *ffu_test_devices[2];
 bool ffu_test_full(void);
 /* `quick` in the default run, `full` in the deep one. */
 size_t ffu_test_count(size_t quick, size_t full);
+/* The element type named `name` (a field, _mont, extension or integer type); the test fails
+   when there is none. */
+const struct ffu_field *ffu_test_field(const char *name);
 
 /* $FFU_SOURCE_ROOT/rel (meson sets it); malloc'd. */
 char *ffu_test_path(const char *rel);

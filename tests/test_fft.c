@@ -24,15 +24,6 @@
 #include "runtime/exec.h"
 #include "support.h"
 
-static const ffu_field *field_named(const char *name)
-{
-	for (int id = 0; id < FFU_ELEM_COUNT; id++)
-		if (strcmp(ffu__field_get((ffu_field_id)id)->name, name) == 0)
-			return ffu__field_get((ffu_field_id)id);
-	cr_assert_fail("no field %s", name);
-	return NULL;
-}
-
 static void to_mpz(mpz_t z, const unsigned char *b, size_t n)
 {
 	mpz_import(z, n, -1, 1, 0, 0, b);
@@ -58,7 +49,7 @@ Test(fft, roots_are_zkx)
 	mpz_t w, want;
 	mpz_inits(w, want, NULL);
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-		const ffu_field *f = field_named(known[i].field);
+		const ffu_field *f = ffu_test_field(known[i].field);
 		unsigned char b[FFU_FIELD_MAX_BYTES];
 		cr_assert(ffu__fp_root_of_unity(f, 2, b));
 		to_mpz(w, b, f->storage_bytes);
@@ -183,7 +174,7 @@ static void twiddle_table(ffu_value *v, const ffu_field *tf, int64_t n, const mp
 /* One fft of `type`[rows?, n] as a program; tw: with a twiddles operand. */
 static char *fft_program(const char *type, int64_t rows, int64_t n, bool inverse, bool bit_reverse, bool tw)
 {
-	const ffu_field *f = field_named(type);
+	const ffu_field *f = ffu_test_field(type);
 	ffu_type tt = ffu__fft_twiddle_type((ffu_type)f->id);
 	char shape[96], *buf = malloc(1024);
 	cr_assert(buf);
@@ -202,7 +193,7 @@ static char *fft_program(const char *type, int64_t rows, int64_t n, bool inverse
 /* The interpreter against GMP's DFT for one configuration; root = ZKX's, or its cube via twiddles. */
 static void interp_vs_dft(const char *type, int64_t rows, int64_t n, bool inverse, bool bit_reverse, bool tw)
 {
-	const ffu_field *f = field_named(type);
+	const ffu_field *f = ffu_test_field(type);
 	char *text = fft_program(type, rows, n, inverse, bit_reverse, tw);
 	ffu_module *m = parse(text);
 	ffu_value in[2] = {0}, *out = NULL;
@@ -253,7 +244,7 @@ static const char *const host_types[] = {"babybear",     "koalabear",       "gol
 Test(fft, interpreter_is_the_dft)
 {
 	for (size_t t = 0; t < sizeof host_types / sizeof host_types[0]; t++) {
-		const ffu_field *f = field_named(host_types[t]);
+		const ffu_field *f = ffu_test_field(host_types[t]);
 		int max_k = f->prime->two_adicity < 5 ? f->prime->two_adicity : 5;
 		for (int k = 0; k <= max_k; k++)
 			for (int mode = 0; mode < 8; mode++)
@@ -265,7 +256,7 @@ Test(fft, interpreter_is_the_dft)
 Test(fft, inverse_undoes_forward)
 {
 	for (size_t t = 0; t < sizeof host_types / sizeof host_types[0]; t++) {
-		const ffu_field *f = field_named(host_types[t]);
+		const ffu_field *f = ffu_test_field(host_types[t]);
 		int k = f->prime->two_adicity < 10 ? f->prime->two_adicity : 10;
 		for (int br = 0; br < 2; br++) {
 			char text[512];
@@ -392,7 +383,7 @@ static char *sizes_program(const char *type, const int *ks, int n_ks, bool varia
 	enum { CAP = 16384 };
 	char *buf = malloc(CAP);
 	cr_assert(buf);
-	const ffu_field *f = field_named(type);
+	const ffu_field *f = ffu_test_field(type);
 	const char *tt = ffu__type_name(ffu__fft_twiddle_type((ffu_type)f->id));
 	int w = snprintf(buf, CAP, "HloModule sizes\nENTRY %%main {\n"), n_res = 0;
 	char roots[4096] = "";

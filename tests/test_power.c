@@ -163,18 +163,9 @@ static void check_gmp(const ffu_field *f, const ffu_value *in, const ffu_value *
 	mpz_clears(p, x, e, want, got, NULL);
 }
 
-static const ffu_field *field_named(const char *name)
-{
-	for (int id = 0; id < FFU_FIELD_EXT_MONT_END; id++)
-		if (strcmp(ffu__field_get((ffu_field_id)id)->name, name) == 0)
-			return ffu__field_get((ffu_field_id)id);
-	cr_assert_fail("no field %s", name);
-	return NULL;
-}
-
 static void run_field(ffu_cl *cl, const char *field, const char *disable)
 {
-	const ffu_field *f = field_named(field);
+	const ffu_field *f = ffu_test_field(field);
 	uint64_t exps[MAX_EXP];
 	bool prime = f->kind == FFU_ELEM_PRIME;
 	/* the product: after the inverse where there is one (x^(p-2) * x = 1 on the device);
@@ -283,7 +274,7 @@ Test(power, kernel_follows_the_chain)
 			char *prog = ffu_test_generate(text, lanes, NULL);
 			const char *kernel = strstr(prog, wide ? "__kernel void ffu_k0_wide(" : "__kernel void ffu_k0(");
 			/* values wider than 8 bytes get no wide variant (ffu__codegen_kernel_lanes) */
-			if (wide && field_named(cases[c].field)->storage_bytes > 8) {
+			if (wide && ffu_test_field(cases[c].field)->storage_bytes > 8) {
 				cr_assert_null(kernel, "%s: a wide kernel", cases[c].field);
 			} else {
 				cr_assert(kernel, "%s: no %s kernel", cases[c].field, wide ? "wide" : "plain");

@@ -210,15 +210,9 @@ ffu_node ffu_build_convert(ffu_builder *b, ffu_node x, const char *type)
 
 /* ---------------------------------------------------------------- layout */
 
-typedef struct dims_arg {
-	const int64_t *dims;
-	int n;
-	ffu_arena *arena;
-} dims_arg;
-
-static void set_dims(ffu_inst *in, const void *arg)
+void ffu__bld_set_dims(ffu_inst *in, const void *arg)
 {
-	const dims_arg *a = arg;
+	const ffu__bld_dims *a = arg;
 	in->n_dims = a->n;
 	if (a->n > 0 && (in->dims = ffu__arena_alloc(a->arena, sizeof *in->dims * (size_t)a->n)))
 		memcpy(in->dims, a->dims, sizeof *in->dims * (size_t)a->n);
@@ -241,8 +235,8 @@ ffu_node ffu_build_broadcast(ffu_builder *b, ffu_node x, int rank, const int64_t
 	const char *type = ffu__shape_is_array(&in->shape) ? ffu__type_name(in->shape.type) : "(tuple)";
 	if (!shape_arg(b, &s, type, rank, dims, call))
 		return FFU_NODE_INVALID;
-	dims_arg a = {map, n_map, &b->m->arena};
-	return ffu__bld_add(b, call, FFU_OP_BROADCAST, NULL, &s, &in, 1, set_dims, &a);
+	ffu__bld_dims a = {map, n_map, &b->m->arena};
+	return ffu__bld_add(b, call, FFU_OP_BROADCAST, NULL, &s, &in, 1, ffu__bld_set_dims, &a);
 }
 
 typedef struct slice_arg {
@@ -305,8 +299,8 @@ ffu_node ffu_build_concatenate(ffu_builder *b, const ffu_node *xs, int n, int di
 		s.dims[dimension] = sum;
 	}
 	int64_t d = dimension;
-	dims_arg a = {&d, 1, &b->m->arena};
-	r = ffu__bld_add(b, call, FFU_OP_CONCATENATE, NULL, &s, ops, n, set_dims, &a);
+	ffu__bld_dims a = {&d, 1, &b->m->arena};
+	r = ffu__bld_add(b, call, FFU_OP_CONCATENATE, NULL, &s, ops, n, ffu__bld_set_dims, &a);
 out:
 	free(ops);
 	return r;
@@ -376,7 +370,7 @@ static ffu_computation *reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind k
 }
 
 typedef struct reduce_arg {
-	dims_arg dims;
+	ffu__bld_dims dims;
 	ffu_computation *callee;
 	ffu_op fn;
 } reduce_arg;
@@ -384,7 +378,7 @@ typedef struct reduce_arg {
 static void set_reduce(ffu_inst *in, const void *arg)
 {
 	const reduce_arg *a = arg;
-	set_dims(in, &a->dims);
+	ffu__bld_set_dims(in, &a->dims);
 	in->callee = a->callee;
 	in->reduce_fn = a->fn;
 }

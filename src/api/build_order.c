@@ -41,22 +41,6 @@ ffu_node ffu_build_clamp(ffu_builder *b, ffu_node lo, ffu_node x, ffu_node hi)
 	return minmax(b, "ffu_build_clamp", FFU_OP_CLAMP, (ffu_node[]){lo, x, hi}, 3, 1);
 }
 
-typedef struct perm_arg {
-	const int64_t *dims;
-	int n;
-	ffu_arena *arena;
-} perm_arg;
-
-static void set_perm_dims(ffu_inst *in, const void *arg)
-{
-	const perm_arg *a = arg;
-	in->n_dims = a->n;
-	if (a->n > 0 && (in->dims = ffu__arena_alloc(a->arena, sizeof *in->dims * (size_t)a->n)))
-		memcpy(in->dims, a->dims, sizeof *in->dims * (size_t)a->n);
-	else if (a->n > 0)
-		in->n_dims = -1; /* out of memory: the verifier refuses a malformed list */
-}
-
 /* reverse / bit-reverse: x's shape, the listed dimensions permuted. */
 static ffu_node perm(ffu_builder *b, const char *call, ffu_op op, ffu_node x, const int64_t *dims, int n_dims)
 {
@@ -69,8 +53,8 @@ static ffu_node perm(ffu_builder *b, const char *call, ffu_op op, ffu_node x, co
 		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "dims must list 0..%d dimensions (n_dims = %d%s)",
 				     FFU_MAX_RANK, n_dims, n_dims > 0 && !dims ? ", dims NULL" : "");
 	ffu_shape s = in->shape;
-	perm_arg a = {dims, n_dims, &b->m->arena};
-	return ffu__bld_add(b, call, op, NULL, &s, &in, 1, set_perm_dims, &a);
+	ffu__bld_dims a = {dims, n_dims, &b->m->arena};
+	return ffu__bld_add(b, call, op, NULL, &s, &in, 1, ffu__bld_set_dims, &a);
 }
 
 ffu_node ffu_build_reverse(ffu_builder *b, ffu_node x, const int64_t *dims, int n_dims)

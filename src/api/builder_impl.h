@@ -37,6 +37,14 @@ void ffu__bld_fresh_name(ffu_builder *b, char *buf, size_t size, const char *bas
 
 /* Sets an instruction's attributes from arg before it is verified. */
 typedef void (*attr_fn)(ffu_inst *in, const void *arg);
+/* A dimensions={...} list (broadcast, concatenate, reduce, reverse, bit-reverse), copied
+   into the arena by ffu__bld_set_dims, an attr_fn. */
+typedef struct ffu__bld_dims {
+	const int64_t *dims;
+	int n;
+	ffu_arena *arena;
+} ffu__bld_dims;
+void ffu__bld_set_dims(ffu_inst *in, const void *arg);
 /* Appends one instruction to the entry (named name, or <opcode>.<n> when NULL), verified
    alone; its node, or FFU_NODE_INVALID with the error recorded under call. */
 ffu_node ffu__bld_add(ffu_builder *b, const char *call, ffu_op op, const char *name, const ffu_shape *shape,

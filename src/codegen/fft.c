@@ -82,7 +82,7 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->p = pl->f->prime;
 	pl->n = fft->shape.dims[fft->shape.rank - 1];
 	pl->rows = ffu__fft_rows(&fft->shape);
-	pl->k = ffu__fft_log2(pl->n);
+	pl->k = ffu__log2_pow2(pl->n);
 	pl->h = pl->n / 2;
 	size_t sb = pl->f->storage_bytes;
 	const int cls = sb <= 4 ? 0 : sb <= 8 ? 1 : 2;
@@ -123,8 +123,8 @@ static void mont_const(ffu_strbuf *sb, const ffu_field *p, const unsigned char *
 /* a * w (w a prime-field twiddle in Montgomery form), for the element type. */
 static void mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *w)
 {
-	if (pl->f->kind == FFU_ELEM_EXT)
-		ffu__sb_printf(sb, "%s_mul_base(%s, %s)", pl->f->base->name, a, w);
+	if (pl->f->kind == FFU_ELEM_EXT) /* each coefficient times w (cl/ext*.cl: scale_) */
+		ffu__sb_printf(sb, "%s_scale_(%s, %s_from_base(%s))", pl->f->base->name, a, pl->f->base->name, w);
 	else
 		ffu__sb_printf(sb, "%s_mul(%s, %s)", pl->f->base->name, a, w);
 }
@@ -278,14 +278,6 @@ static bool emit_pass_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft
 	return true;
 }
 
-static unsigned bitrev(unsigned v, int bits)
-{
-	unsigned r = 0;
-	for (int b = 0; b < bits; b++)
-		r |= ((v >> b) & 1u) << (bits - 1 - b);
-	return r;
-}
-
 /* Pass q: see the file comment. */
 static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k, int q)
 {
@@ -348,7 +340,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 			ffu__sb_printf(sb, "ffu_k%d_x(", k);
 			io_args(sb, pl, false);
 			if (rev_in)
-				ffu__sb_printf(sb, "base + ffu_k%d_rev(%s));\n", k, ix);
+				ffu__sb_printf(sb, "base + ffu_bitrev(%s, %du));\n", ix, pl->k);
 			else
 				ffu__sb_printf(sb, "base + %s);\n", ix);
 		} else {
@@ -374,7 +366,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	if (!cur)
 		return false;
 	for (int j = 0; j < R; j++)
-		snprintf(cur[j], sizeof cur[j], "u%u", bitrev((unsigned)j, r));
+		snprintf(cur[j], sizeof cur[j], "u%u", (unsigned)ffu__bitrev((uint64_t)j, r));
 	int v = 0;
 	for (int m = 2; m <= R; m *= 2)
 		for (int s = 0; s < R; s += m)
@@ -423,7 +415,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 			ffu__sb_printf(sb, "\tffu_k%d_y(", k);
 			io_args(sb, pl, true);
 			if (rev_out)
-				ffu__sb_printf(sb, "base + ffu_k%d_rev(%s), %s);\n", k, ix, vt);
+				ffu__sb_printf(sb, "base + ffu_bitrev(%s, %du), %s);\n", ix, pl->k, vt);
 			else
 				ffu__sb_printf(sb, "base + %s, %s);\n", ix, vt);
 		} else {
@@ -459,11 +451,6 @@ ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 			       "\tconst %s w = %s_load(tw, e & %lluUL);\n\treturn (e & %lluUL) ? %s_neg(w) : w;\n}\n\n",
 			       (long long)pl.n, (long long)pl.h, pl.pt, k, pl.pt, pl.p->name,
 			       (unsigned long long)(pl.h - 1), (unsigned long long)pl.h, pl.p->name);
-	if (!pl.fft->fft.bit_reverse && pl.k > 0)
-		ffu__sb_printf(sb,
-			       "static inline ulong ffu_k%d_rev(ulong v)\n{\n\tulong r = 0;\n"
-			       "\tfor (int b = 0; b < %d; b++)\n\t\tr |= ((v >> b) & 1UL) << (%d - b);\n\treturn r;\n}\n\n",
-			       k, pl.k, pl.k - 1);
 	if (pl.h > 0 && !emit_twiddles(sb, fk, &pl, k))
 		goto oom;
 	if (pl.table > pl.h && !emit_pass_twiddles(sb, fk, &pl, k))

@@ -15,19 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t bitrev(uint64_t i, int k)
-{
-	uint64_t r = 0;
-	for (int b = 0; b < k; b++)
-		r |= ((i >> b) & 1) << (k - 1 - b);
-	return r;
-}
-
 static void permute(unsigned char *a, unsigned char *tmp, int64_t n, int k, size_t eb)
 {
 	memcpy(tmp, a, (size_t)n * eb);
 	for (int64_t i = 0; i < n; i++)
-		memcpy(a + (size_t)i * eb, tmp + bitrev((uint64_t)i, k) * eb, eb);
+		memcpy(a + (size_t)i * eb, tmp + ffu__bitrev((uint64_t)i, k) * eb, eb);
 }
 
 /* The transform's roots in x's type (f): roots[i], i < n/2. */
@@ -58,7 +50,7 @@ ffu_status ffu__interp_fft(const ffu_inst *in, const ffu_value *x, const ffu_val
 {
 	const ffu_field *f = ffu__shape_field(&in->shape);
 	const int64_t n = in->shape.dims[in->shape.rank - 1], rows = ffu__fft_rows(&in->shape);
-	const int k = ffu__fft_log2(n);
+	const int k = ffu__log2_pow2(n);
 	const size_t eb = f->storage_bytes;
 	if (o->bytes)
 		memcpy(o->data, x->data, o->bytes);

@@ -28,16 +28,6 @@ ffu_type ffu__fft_twiddle_type(ffu_type t)
 	return f->kind == FFU_ELEM_EXT ? (ffu_type)(f->coef ? f->coef : f->prime)->id : t;
 }
 
-int ffu__fft_log2(int64_t n)
-{
-	if (n < 1 || (n & (n - 1)))
-		return -1;
-	int k = 0;
-	while ((INT64_C(1) << k) < n)
-		k++;
-	return k;
-}
-
 int64_t ffu__fft_rows(const ffu_shape *s)
 {
 	int64_t n = s->rank > 0 ? s->dims[s->rank - 1] : 0;

@@ -153,6 +153,10 @@ int64_t ffu__shape_stride(const ffu_shape *s, int d);
 void ffu__shape_unravel(const ffu_shape *s, int64_t i, int64_t idx[FFU_MAX_RANK]);
 int64_t ffu__shape_ravel(const ffu_shape *s, const int64_t idx[FFU_MAX_RANK]);
 bool ffu__shape_is_array(const ffu_shape *s);
+/* log2(n) for a power of two n >= 1, else -1. */
+int ffu__log2_pow2(int64_t n);
+/* i with its low `bits` bits in reverse order (the others dropped): bit-reverse, fft. */
+uint64_t ffu__bitrev(uint64_t i, int bits);
 const ffu_field *ffu__shape_field(const ffu_shape *s); /* NULL for tuples */
 size_t ffu__shape_elem_bytes(const ffu_shape *s);
 /* Appends "babybear[4]" / "(babybear[4], bn254_sf[])" to buf (NUL-terminated, truncated). */
@@ -168,8 +172,6 @@ const ffu_field *ffu__fft_prime(ffu_type t);
    the stored coefficients' type for an extension (its prime, or the prime's _mont for a
    _mont twin); FFU_TYPE_INVALID where t does not transform. */
 ffu_type ffu__fft_twiddle_type(ffu_type t);
-/* log2(n) for a power of two n >= 1, else -1. */
-int ffu__fft_log2(int64_t n);
 /* Transforms in an array of shape s: the product of every dimension but the last. */
 int64_t ffu__fft_rows(const ffu_shape *s);
 

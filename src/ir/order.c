@@ -97,30 +97,13 @@ void ffu__order_eval(const ffu_inst *in, void *out, const unsigned char *const *
 	memmove(out, r, f->storage_bytes);
 }
 
-/* c with its low `bits` bits in reverse order (bits <= 62: dimension sizes are int64_t). */
-static int64_t bitrev(int64_t c, int bits)
-{
-	uint64_t r = 0, x = (uint64_t)c;
-	for (int k = 0; k < bits; k++, x >>= 1)
-		r = r << 1 | (x & 1);
-	return (int64_t)r;
-}
-
-static int log2_exact(int64_t n)
-{
-	int b = 0;
-	while ((INT64_C(1) << b) < n)
-		b++;
-	return b;
-}
-
 int64_t ffu__order_perm_coord(const ffu_inst *in, int d, int64_t c)
 {
 	int64_t n = in->shape.dims[d];
 	for (int k = 0; k < in->n_dims; k++) {
 		if (in->dims[k] != d)
 			continue;
-		return in->op == FFU_OP_REVERSE ? n - 1 - c : bitrev(c, log2_exact(n));
+		return in->op == FFU_OP_REVERSE ? n - 1 - c : (int64_t)ffu__bitrev((uint64_t)c, n > 1 ? ffu__log2_pow2(n) : 0);
 	}
 	return c;
 }

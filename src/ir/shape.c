@@ -140,3 +140,21 @@ void ffu__shape_format(const ffu_shape *s, char *buf, size_t size)
 	format_into(s, buf, size);
 	buf[size - 1] = buf[size - 1] ? '\0' : buf[size - 1];
 }
+
+int ffu__log2_pow2(int64_t n)
+{
+	if (n < 1 || (n & (n - 1)))
+		return -1;
+	int k = 0;
+	while ((INT64_C(1) << k) < n)
+		k++;
+	return k;
+}
+
+uint64_t ffu__bitrev(uint64_t i, int bits)
+{
+	uint64_t r = 0;
+	for (int b = 0; b < bits; b++, i >>= 1)
+		r = r << 1 | (i & 1);
+	return r;
+}

@@ -228,7 +228,7 @@ ffu_status ffu__verify_fft(const vctx *v, const ffu_inst *in)
 		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; fft keeps its operand's shape %s", fmt_shape(s, a, sizeof a),
 			    fmt_shape(x, b, sizeof b));
 	int64_t n = x->dims[x->rank - 1];
-	int k = ffu__fft_log2(n);
+	int k = ffu__log2_pow2(n);
 	if (k < 0)
 		return IERR(FFU_STATUS_EVERIFY, in, "transform length %lld (the last dimension of %s) is not a power of two",
 			    (long long)n, fmt_shape(x, a, sizeof a));

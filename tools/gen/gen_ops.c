@@ -634,7 +634,7 @@ int ffu__gen_op_fft(gen *g)
 	val x = g->v[a];
 	const ffu_field *p = ffu__fft_prime(x.type);
 	int64_t n = x.rank ? x.dims[x.rank - 1] : 0;
-	int k = ffu__fft_log2(n);
+	int k = ffu__log2_pow2(n);
 	if (!p || k < 0 || k > p->two_adicity)
 		return -1;
 	bool inverse = chance(g, 2), br = !chance(g, 3);
