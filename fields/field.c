@@ -19,6 +19,7 @@
  * descriptor's table, and extension types (kind FFU_ELEM_EXT) have ext.c's.
  */
 #include "ops.h"
+#include "point.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -42,7 +43,8 @@ enum { MAXL = FFU_FIELD_MAX_LIMBS };
 	 .degree = 1,                                                                       \
 	 .ops = &ffu__limb_ops},
 
-static ffu_field fields[FFU_ELEM_COUNT] = {
+/* every type but the points, which fields/point.c describes */
+static ffu_field fields[FFU_FIELD_INT_END] = {
 #define FFU_FIELD(ID, NAME, ...) FIELD_ROW(FFU_FIELD_##ID, FFU_ELEM_PRIME, #NAME, __VA_ARGS__)
 #include "fields.def"
 #undef FFU_FIELD
@@ -380,7 +382,7 @@ static void init_all(void)
 	parse_modulus(&fields[FFU_FIELD_U32]);
 	parse_modulus(&fields[FFU_FIELD_U64]);
 	parse_modulus(&fields[FFU_FIELD_PRED]);
-	for (int i = FFU_FIELD_PRED + 1; i < FFU_ELEM_COUNT; i++) {
+	for (int i = FFU_FIELD_PRED + 1; i < FFU_FIELD_INT_END; i++) {
 		fields[i].modulus_hex = int_modulus_hex(fields[i].bits);
 		parse_modulus(&fields[i]);
 	}
@@ -391,7 +393,7 @@ const ffu_field *ffu__field_get(ffu_field_id id)
 	if ((int)id < 0 || id >= FFU_ELEM_COUNT)
 		return NULL;
 	pthread_once(&fields_once, init_all);
-	return &fields[id];
+	return id >= FFU_FIELD_POINT_FIRST ? ffu__point_type(id) : &fields[id];
 }
 
 const ffu_field *ffu__field_by_name(const char *name, size_t len)
@@ -488,6 +490,8 @@ static bool limb_is_zero(const ffu_field *f, const void *a)
 
 bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b)
 {
+	if (f->kind == FFU_ELEM_POINT) /* one group element has many jacobian/xyzz representatives */
+		return ffu__point_eq(f, a, f, b);
 	return memcmp(a, b, f->storage_bytes) == 0;
 }
 
@@ -549,6 +553,8 @@ bool ffu__fp_convert_ok(const ffu_field *to, const ffu_field *from)
 		return false;
 	if (from->kind == FFU_ELEM_PRED || to->kind == FFU_ELEM_PRED)
 		return false;
+	if (from->kind == FFU_ELEM_POINT || to->kind == FFU_ELEM_POINT)
+		return ffu__point_convert_ok(to, from);
 	/* ZKX's integer rules (field.h) where either side is one of the FFU_INT rows */
 	if (is_zkx_int(from) || is_zkx_int(to)) {
 		if (from->kind == FFU_ELEM_UINT && to->kind == FFU_ELEM_UINT)

@@ -25,7 +25,14 @@
 
 #include "fieldfuse/status.h"
 
-enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32, FFU_FIELD_MAX_DEGREE = 4 };
+/* FFU_FIELD_MAX_BYTES bounds one element of any type, points included (a bn254_g2 xyzz
+   point is 4 x 64 bytes); FFU_FIELD_MAX_COORD_BYTES one coordinate of a point. */
+enum {
+	FFU_FIELD_MAX_LIMBS = 4,
+	FFU_FIELD_MAX_COORD_BYTES = 64,
+	FFU_FIELD_MAX_BYTES = 4 * FFU_FIELD_MAX_COORD_BYTES,
+	FFU_FIELD_MAX_DEGREE = 4
+};
 
 /*
  * Every element type has a descriptor. The ids come in ranges, in this order:
@@ -41,7 +48,11 @@ enum { FFU_FIELD_MAX_LIMBS = 4, FFU_FIELD_MAX_BYTES = 32, FFU_FIELD_MAX_DEGREE =
  *                                             (ffu__field_is_mont tells them apart): each
  *                                             coefficient held in its prime's _mont form
  *   FFU_FIELD_U32, FFU_FIELD_U64, FFU_FIELD_PRED, then the FFU_INT rows of fields.def
- *   (s8 s16 s32 s64 u8 u16), then FFU_ELEM_COUNT
+ *   (s8 s16 s32 s64 u8 u16), up to FFU_FIELD_INT_END
+ *   [FFU_FIELD_POINT_FIRST, FFU_ELEM_COUNT)   the point types, six per row of curves.def:
+ *                                             affine, jacobian, xyzz, then the three
+ *                                             _mont twins (kind FFU_ELEM_POINT,
+ *                                             fields/point.h)
  * The integers (kind FFU_ELEM_UINT, signed ones too: is_signed tells them apart) are
  * exponents of power, sources and targets of convert and start indices of dynamic-slice;
  * pred (0 or 1, one byte) is the result of compare and the selector of select. Integer
@@ -77,6 +88,14 @@ typedef enum ffu_field_id {
 #define FFU_INT(ID, ...) FFU_FIELD_##ID,
 #include "fields.def"
 #undef FFU_INT
+	FFU_FIELD_INT_END,
+	FFU_FIELD_POINT_FIRST = FFU_FIELD_INT_END,
+	FFU_FIELD_POINT_ANCHOR_ = FFU_FIELD_POINT_FIRST - 1,
+#define FFU_CURVE(ID, ...)                                                                           \
+	FFU_FIELD_##ID##_AFFINE, FFU_FIELD_##ID##_JACOBIAN, FFU_FIELD_##ID##_XYZZ, FFU_FIELD_##ID##_AFFINE_MONT, \
+		FFU_FIELD_##ID##_JACOBIAN_MONT, FFU_FIELD_##ID##_XYZZ_MONT,
+#include "curves.def"
+#undef FFU_CURVE
 	FFU_ELEM_COUNT
 } ffu_field_id;
 
@@ -85,7 +104,11 @@ _Static_assert(FFU_FIELD_EXT_MONT_END - FFU_FIELD_EXT_MONT_FIRST == FFU_FIELD_EX
 
 /* PRED (`pred`, the result of compare) is an integer type whose "p" is 2: storage 1 byte.
    UINT is every integer type, unsigned or (ffu_field.is_signed) two's complement. */
-typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED, FFU_ELEM_EXT } ffu_elem_kind;
+typedef enum { FFU_ELEM_PRIME, FFU_ELEM_MONT, FFU_ELEM_UINT, FFU_ELEM_PRED, FFU_ELEM_EXT, FFU_ELEM_POINT } ffu_elem_kind;
+
+/* A point type's coordinate system (fields/curves.def), in the id order of each curve. */
+typedef enum { FFU_POINT_AFFINE, FFU_POINT_JACOBIAN, FFU_POINT_XYZZ } ffu_point_form;
+typedef struct ffu_curve ffu_curve; /* fields/point.h */
 
 /*
  * The two field pointers, by kind (NULL for u32, u64, pred):
@@ -136,13 +159,23 @@ struct ffu_field {
 	unsigned char r2_dev[FFU_FIELD_MAX_BYTES];
 	const ffu_field_ops *ops;  /* limb arithmetic (field.c) or extension arithmetic (ext.c) */
 	bool is_signed;            /* s8 ... s64: two's complement storage; false for every other type */
-	const ffu_field *coef;     /* extensions: the stored coefficients' type (above) */
+	const ffu_field *coef;     /* extensions: the stored coefficients' type (above); points:
+				      the coordinates' type (bn254_bf or bn254_bf_mont) */
 	const ffu_field *twin;     /* the other form (above); NULL for integers */
+	/* points only (kind FFU_ELEM_POINT; base is the point type itself, prime the
+	   coordinates' prime field): the curve, the coordinate system, the number of
+	   coordinates (2, 3, 4) */
+	const ffu_curve *curve;
+	ffu_point_form form;
+	int ncoords;
 };
 
-/* Values of f are held in Montgomery form: a prime's _mont twin or an extension's. */
+/* Values of f are held in Montgomery form: a prime's _mont twin, an extension's, a point
+   type's. */
 static inline bool ffu__field_is_mont(const ffu_field *f)
 {
+	if (f->kind == FFU_ELEM_POINT) /* a point type takes its coordinates' form */
+		f = f->coef;
 	return f->kind == FFU_ELEM_MONT || (f->kind == FFU_ELEM_EXT && f->base != f);
 }
 
@@ -210,6 +243,7 @@ void ffu__fp_inv(const ffu_field *f, void *out, const void *a);
    False when log_n exceeds the prime's two-adicity or f is an integer type. */
 bool ffu__fp_root_of_unity(const ffu_field *f, int log_n, void *out);
 bool ffu__fp_is_zero(const ffu_field *f, const void *a);
+/* Equal values: equal storage, except for points (the same group element: fields/point.h) */
 bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b);
 /* v mod p (an extension: the constant coefficient, the others 0) */
 void ffu__fp_set_u64(const ffu_field *f, void *out, uint64_t v);
@@ -227,12 +261,15 @@ void ffu__fp_random(const ffu_field *f, void *out, uint64_t *state);
  */
 ffu_status ffu__fp_parse(const ffu_field *f, void *out, const char *s, size_t len, const char **why);
 /* Decimal text of a canonical element, an extension's coefficients separated by single
-   spaces (the value-file form); buf needs FFU_FIELD_TEXT_MAX (80) bytes. Returns buf. */
+   spaces (the value-file form; a point's coordinates likewise); buf needs
+   FFU_FIELD_TEXT_MAX bytes. Returns buf. */
 char *ffu__fp_format(const ffu_field *f, char *buf, const void *a);
 /* The HLO literal text: as ffu__fp_format, but an extension element as its parenthesised
-   coefficient list "(1, 2, 3, 4)" (docs: HLO.md section 2). buf needs 80 bytes. */
+   coefficient list "(1, 2, 3, 4)" (docs: HLO.md section 2), a point as "(x, y)". buf
+   needs FFU_FIELD_TEXT_MAX bytes. */
 char *ffu__fp_format_literal(const ffu_field *f, char *buf, const void *a);
-enum { FFU_FIELD_TEXT_MAX = 80 };
+/* a point's text: up to 8 numbers of 78 digits with separators */
+enum { FFU_FIELD_TEXT_MAX = 1024 };
 
 /* Simple deterministic PRNG used by tests, --random and benches (splitmix64). */
 uint64_t ffu__rand_next(uint64_t *state);

@@ -35,5 +35,6 @@ struct ffu_field_ops {
 
 extern const ffu_field_ops ffu__limb_ops; /* field.c: 64-bit limbs, generic Montgomery */
 extern const ffu_field_ops ffu__ext_ops;  /* ext.c: F_p[u]/(u^d - W) over the limb arithmetic */
+extern const ffu_field_ops ffu__point_ops; /* point.c: curve points over any field's arithmetic */
 
 #endif

@@ -841,6 +841,13 @@ Test(fields, ext_table)
 		if (f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED) {
 			cr_assert_null(f->prime);
 			cr_assert_eq(f->degree, 1);
+		} else if (f->kind == FFU_ELEM_POINT) {
+			/* a point type: its own base, its coordinates' prime, 2 to 4 coordinates */
+			cr_assert_eq(f->base, f, "%s", f->name);
+			cr_assert_eq(f->prime, f->coef->prime, "%s", f->name);
+			cr_assert_eq(f->storage_bytes, (size_t)f->ncoords * f->coef->storage_bytes, "%s", f->name);
+			cr_assert(f->storage_bytes <= FFU_FIELD_MAX_BYTES, "%s", f->name);
+			cr_assert_eq(f->twin->twin, f, "%s", f->name);
 		} else if (f->kind != FFU_ELEM_EXT) {
 			cr_assert_eq(f->prime, f->base, "%s", f->name);
 			cr_assert_eq(f->degree, 1);

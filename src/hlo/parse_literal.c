@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "point.h"
+
 /* --- literals --- */
 
 /*
@@ -60,11 +62,44 @@ static ffu_status parse_ext_elem(parser *p, const ffu_field *f, unsigned char *o
 	return st ? st : ffu__hp_expect(p, FFU_TOK_RPAREN, "')' closing the extension element");
 }
 
+/* A point: `(x, y)`, `(x, y, z)` or `(x, y, zz, zzz)`, each coordinate a number or, over
+   Fq2, `(c0, c1)`; or a string `"k"`: k times the curve's generator, as ZKX writes them. */
+static ffu_status parse_point_elem(parser *p, const ffu_field *f, unsigned char *out)
+{
+	ffu_token open = p->tok;
+	const ffu_field *c = f->coef;
+	if (open.kind == FFU_TOK_STRING) {
+		const ffu_field *sf = f->curve->scalar;
+		unsigned char k[FFU_FIELD_MAX_BYTES];
+		const char *why = "not a number";
+		if (open.len < 2 || ffu__fp_parse(sf, k, open.text + 1, open.len - 2, &why) != FFU_STATUS_OK)
+			return PERR(&open, "bad %s literal " TOKFMT ": a string is k, the point k * G, with k a %s number (%s)",
+				    f->name, TOKARG(&open), sf->name, why ? why : "invalid");
+		ffu__point_gen_mul(f, out, sf, k);
+		ffu__hp_advance(p);
+		return FFU_STATUS_OK;
+	}
+	ffu_status st = ffu__hp_expect(p, FFU_TOK_LPAREN, "'(' opening a point (x, y, ...) or a string \"k\" (k * G)");
+	for (int k = 0; st == FFU_STATUS_OK && k < f->ncoords; k++) {
+		if (k)
+			st = ffu__hp_expect(p, FFU_TOK_COMMA, "',' between the coordinates");
+		if (st == FFU_STATUS_OK)
+			st = c->kind == FFU_ELEM_EXT ? parse_ext_elem(p, c, out + (size_t)k * c->storage_bytes)
+						     : parse_coeff(p, c, out + (size_t)k * c->storage_bytes);
+	}
+	if (st == FFU_STATUS_OK && p->tok.kind != FFU_TOK_RPAREN)
+		return PERR(&open, "a %s point has exactly %d coordinates", f->name, f->ncoords);
+	if (st == FFU_STATUS_OK && !ffu__fp_canonical(f, out))
+		return PERR(&open, "the %s literal is not a point of the curve", f->name);
+	return st ? st : ffu__hp_expect(p, FFU_TOK_RPAREN, "')' closing the point");
+}
+
 static ffu_status parse_elem(parser *p, const ffu_field *f, size_t index)
 {
 	const ffu_token *t = &p->tok;
 	bool string_number = t->kind == FFU_TOK_STRING && f->kind != FFU_ELEM_PRED; /* parse_coeff's */
-	if (f->kind != FFU_ELEM_EXT && !string_number && (t->kind != FFU_TOK_WORD || t->percent))
+	if (f->kind != FFU_ELEM_EXT && f->kind != FFU_ELEM_POINT && !string_number &&
+	    (t->kind != FFU_TOK_WORD || t->percent))
 		return ffu__hp_unexpected(p, f->kind == FFU_ELEM_PRED ? "true, false, 0 or 1" : "a number");
 	if (!ffu__hp_grow((void **)&p->lit, &p->lit_cap, (index + 1) * f->storage_bytes, 1))
 		return ffu__hp_oom(p);
@@ -83,6 +118,8 @@ static ffu_status parse_elem(parser *p, const ffu_field *f, size_t index)
 	}
 	if (f->kind == FFU_ELEM_EXT)
 		return parse_ext_elem(p, f, out);
+	if (f->kind == FFU_ELEM_POINT)
+		return parse_point_elem(p, f, out);
 	return parse_coeff(p, f, out);
 }
 

@@ -36,8 +36,7 @@ static const word_pair type_aliases[] = {
 
 /* ZKX element types that fieldfuse does not have: named as such rather than "unknown". */
 static const char *const zkx_only_types[] = {
-	"bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g2_affine",
-	"bn254_g2_jacobian", "bn254_g2_xyzz", "s1", "s2", "s4", "u1", "u2", "u4",
+	"bn254_g2_affine", "bn254_g2_jacobian", "bn254_g2_xyzz", "s1", "s2", "s4", "u1", "u2", "u4",
 	/* zk_dtypes 0.0.17's other curves: their fields are rows of fields.def, the points are not */
 	"pallas_g1_affine", "pallas_g1_jacobian", "pallas_g1_xyzz", "vesta_g1_affine", "vesta_g1_jacobian",
 	"vesta_g1_xyzz", "secp256k1_g1_affine", "secp256k1_g1_jacobian", "secp256k1_g1_xyzz",
@@ -45,10 +44,13 @@ static const char *const zkx_only_types[] = {
 	"ed25519_g1_extended",
 };
 
+/* A canonical type with a _mont twin: a prime field, an extension, a point type (whose
+   coordinates take the form). */
 static bool is_field_type(ffu_type t)
 {
 	const ffu_field *f = ffu__field_get((ffu_field_id)t);
-	return f && (f->kind == FFU_ELEM_PRIME || f->kind == FFU_ELEM_EXT) && !ffu__field_is_mont(f);
+	return f && (f->kind == FFU_ELEM_PRIME || f->kind == FFU_ELEM_EXT || f->kind == FFU_ELEM_POINT) &&
+	       !ffu__field_is_mont(f);
 }
 
 static bool strip_suffix(char *buf, size_t *n, const char *suffix)

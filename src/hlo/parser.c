@@ -284,6 +284,20 @@ static ffu_status attr_fft_bit_reverse(parser *p, ffu_inst *in)
 	return FFU_STATUS_OK;
 }
 
+/* window_bits=N (ZKX's int32; 0 = chosen from the size): 0..31, the verifier narrows it. */
+static ffu_status attr_window_bits(parser *p, ffu_inst *in)
+{
+	ffu_token at = p->tok;
+	int64_t v;
+	ffu_status st = ffu__hp_int(p, "window_bits", &v);
+	if (st)
+		return st;
+	if (v < 0 || v > 31)
+		return PERR(&at, "window_bits=%lld is outside 0..31", (long long)v);
+	in->window_bits = (int)v;
+	return FFU_STATUS_OK;
+}
+
 /* Accepted for compatibility with XLA dumps and dropped: a string, word or balanced {...}. */
 static ffu_status attr_ignore(parser *p, ffu_inst *in)
 {
@@ -348,6 +362,7 @@ static const struct attr_def {
 	{"fft_type", attr_fft_type, OPBIT(FFT), OPBIT(FFT)},
 	{"fft_length", attr_fft_length, OPBIT(FFT), OPBIT(FFT)},
 	{"fft_do_bit_reverse", attr_fft_bit_reverse, OPBIT(FFT), 0},
+	{"window_bits", attr_window_bits, OPBIT(MSM), 0},
 	{"calls", attr_calls, OPBIT(FUSION), OPBIT(FUSION)},
 	{"metadata", attr_ignore, ANY_OP, 0},
 	{"backend_config", attr_ignore, ANY_OP, 0},

@@ -58,7 +58,7 @@ static ffu_status put_shape(ffu_strbuf *sb, const ffu_shape *s, int depth, ffu_e
 /* One element as the parser reads it back: pred as true/false (XLA's spelling), else decimal. */
 static void put_elem(ffu_strbuf *sb, const ffu_field *f, const unsigned char *x)
 {
-	char buf[80];
+	char buf[FFU_FIELD_TEXT_MAX];
 	if (f->kind == FFU_ELEM_PRED)
 		ffu__sb_append(sb, *x ? "true" : "false");
 	else
@@ -194,6 +194,10 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 			       : in->fusion_kind == FFU_FUSION_FFT ? "kFft"
 								   : "kLoop",
 			       in->callee->name);
+		break;
+	case FFU_OP_MSM:
+		if (in->window_bits)
+			ffu__sb_printf(sb, ", window_bits=%d", in->window_bits);
 		break;
 	case FFU_OP_FFT:
 		ffu__sb_printf(sb, ", fft_type=%s, fft_length=%lld", in->fft.inverse ? "IFFT" : "FFT",

@@ -160,7 +160,7 @@ typedef struct write_job {
 static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 {
 	const write_job *w = arg;
-	char sh[160], num[80], why[96];
+	char sh[160], num[FFU_FIELD_TEXT_MAX], why[96];
 	if (!w->bin)
 		fputs("# fieldfuse values v1\n", fp);
 	for (int i = 0; i < w->n; i++) {

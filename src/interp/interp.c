@@ -115,6 +115,8 @@ static ffu_status eval_elementwise(const ffu_inst *in, const slot *slots, ffu_va
 	default:
 		break;
 	}
+	if (f->kind == FFU_ELEM_POINT && in->op != FFU_OP_NEGATE)
+		return ffu__interp_points(in, a, b, o);
 	if (!info->host_fn)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "interpreter: opcode %s", info->keyword);
 	for (int64_t i = 0; i < n; i++)
@@ -299,6 +301,10 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 		if ((st = slot_alloc(out, &in->shape, e)))
 			return st;
 		return ffu__interp_fft(in, arg(in, slots, 0), in->n_operands > 1 ? arg(in, slots, 1) : NULL, &out->v[0], e);
+	case FFU_KIND_MSM:
+		if ((st = slot_alloc(out, &in->shape, e)))
+			return st;
+		return ffu__interp_msm(in, arg(in, slots, 0), arg(in, slots, 1), &out->v[0]);
 	case FFU_KIND_TUPLE:
 		if (in->op == FFU_OP_TUPLE) {
 			out->v = calloc((size_t)(in->n_operands ? in->n_operands : 1), sizeof *out->v);

@@ -22,7 +22,8 @@ enum { FFU_MAX_RANK = 4 };
 /*
  * Element types: one per element descriptor of fields/field.h (every prime field of
  * fields.def, then its _mont twin, then the extension fields and their _mont twins, then
- * u32, u64 and pred, then the FFU_INT integers), then the tuple marker.
+ * u32, u64 and pred, then the FFU_INT integers, then the point types of curves.def), then
+ * the tuple marker.
  */
 typedef enum ffu_type {
 	FFU_TYPE_INVALID = -1,
@@ -38,6 +39,13 @@ typedef enum ffu_type {
 #define FFU_INT(ID, ...) FFU_TYPE_##ID = FFU_FIELD_##ID,
 #include "fields.def"
 #undef FFU_INT
+#define FFU_CURVE(ID, ...)                                                                                 \
+	FFU_TYPE_##ID##_AFFINE = FFU_FIELD_##ID##_AFFINE, FFU_TYPE_##ID##_JACOBIAN = FFU_FIELD_##ID##_JACOBIAN,    \
+	FFU_TYPE_##ID##_XYZZ = FFU_FIELD_##ID##_XYZZ, FFU_TYPE_##ID##_AFFINE_MONT = FFU_FIELD_##ID##_AFFINE_MONT, \
+	FFU_TYPE_##ID##_JACOBIAN_MONT = FFU_FIELD_##ID##_JACOBIAN_MONT,                                         \
+	FFU_TYPE_##ID##_XYZZ_MONT = FFU_FIELD_##ID##_XYZZ_MONT,
+#include "curves.def"
+#undef FFU_CURVE
 	FFU_TYPE_TUPLE = FFU_ELEM_COUNT,
 	FFU_TYPE_COUNT
 } ffu_type;
@@ -50,8 +58,8 @@ typedef enum ffu_op {
 } ffu_op;
 
 typedef enum {
-	FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_REDUCE, FFU_KIND_TRANSFORM, FFU_KIND_TUPLE,
-	FFU_KIND_CALL
+	FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_REDUCE, FFU_KIND_TRANSFORM, FFU_KIND_MSM,
+	FFU_KIND_TUPLE, FFU_KIND_CALL
 } ffu_op_kind;
 typedef enum { FFU_COST_CHEAP, FFU_COST_EXPENSIVE } ffu_op_cost;
 typedef enum { FFU_FORM_NA, FFU_FORM_LINEAR, FFU_FORM_BILINEAR, FFU_FORM_SPECIAL } ffu_op_form;
@@ -112,6 +120,7 @@ struct ffu_inst {
 	ffu_op reduce_fn;         /* reduce: FFU_OP_ADD (sum) or FFU_OP_MULTIPLY (product), from to_apply's root */
 	ffu_fusion_kind fusion_kind;
 	ffu_fft_attrs fft;        /* fft */
+	int window_bits;          /* msm: bits per window, 0 = chosen from the size (any gives one result) */
 	/* bookkeeping */
 	ffu_computation *parent;
 	int line, col;            /* source position; 0 if built through the API */

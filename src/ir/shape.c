@@ -17,6 +17,12 @@ static const char *const type_names[FFU_TYPE_COUNT] = {
 #define FFU_INT(ID, name, ...) [FFU_TYPE_##ID] = #name,
 #include "fields.def"
 #undef FFU_INT
+#define FFU_CURVE(ID, name, ...)                                                                        \
+	[FFU_TYPE_##ID##_AFFINE] = #name "_affine", [FFU_TYPE_##ID##_JACOBIAN] = #name "_jacobian",          \
+	[FFU_TYPE_##ID##_XYZZ] = #name "_xyzz", [FFU_TYPE_##ID##_AFFINE_MONT] = #name "_affine_mont",        \
+	[FFU_TYPE_##ID##_JACOBIAN_MONT] = #name "_jacobian_mont", [FFU_TYPE_##ID##_XYZZ_MONT] = #name "_xyzz_mont",
+#include "curves.def"
+#undef FFU_CURVE
 	[FFU_TYPE_TUPLE] = "tuple",
 };
 

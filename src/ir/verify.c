@@ -206,6 +206,8 @@ static ffu_status check_elementwise(const vctx *v, const ffu_inst *in)
 	default:
 		break;
 	}
+	if (ffu__verify_touches_points(in))
+		return ffu__verify_points(v, in);
 	if (!is_field(s))
 		return IERR(FFU_STATUS_EVERIFY, in, "%s is a field operation; %s is %s type", ffu__ops[in->op].keyword,
 			    ffu__type_name(s->type), s->type == FFU_TYPE_PRED ? "a boolean" : "an integer");
@@ -411,6 +413,8 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 	}
 	case FFU_OP_FFT:
 		return ffu__verify_fft(v, in);
+	case FFU_OP_MSM:
+		return ffu__verify_msm(v, in);
 	case FFU_OP_FUSION: {
 		if ((st = check_callee(v, c, in, "calls")))
 			return st;

@@ -1,6 +1,7 @@
 /*
  * src/ir/verify_impl.h: private to the module verifier (ir/verify.c, the framework, and
- * ir/verify_ops.c, the layout/index ops' and fft's rules); no other file includes it.
+ * ir/verify_ops.c, the layout/index ops' and fft's rules, ir/verify_points.c, the ops on
+ * points); no other file includes it.
  * The context lives in ffu__module_verify's frame; the rules only read it.
  */
 #ifndef FFU_IR_VERIFY_IMPL_H
@@ -50,5 +51,9 @@ ffu_status ffu__verify_concatenate(const vctx *v, const ffu_inst *in);
 ffu_status ffu__verify_dynamic_slice(const vctx *v, const ffu_inst *in);
 ffu_status ffu__verify_reshape(const vctx *v, const ffu_inst *in);
 ffu_status ffu__verify_fft(const vctx *v, const ffu_inst *in);
+/* ir/verify_points.c: the ops on points */
+bool ffu__verify_touches_points(const ffu_inst *in);
+ffu_status ffu__verify_points(const vctx *v, const ffu_inst *in);
+ffu_status ffu__verify_msm(const vctx *v, const ffu_inst *in);
 
 #endif

@@ -120,6 +120,8 @@ static bool same(const ffu_inst *a, const ffu_inst *b)
 		       a->fft.bit_reverse == b->fft.bit_reverse;
 	case FFU_OP_FUSION:
 		return a->callee == b->callee && a->fusion_kind == b->fusion_kind;
+	case FFU_OP_MSM: /* every window width gives the same point: kept apart all the same */
+		return a->window_bits == b->window_bits;
 	default:
 		return true;
 	}

@@ -18,6 +18,9 @@ checked against its manifest row:
 * status `unsupported: TEXT` / `rejected: TEXT`: exit 2 and a `FILE:LINE:COL: error: `
   line containing TEXT on stderr, on PoCL (the error comes from the parser, before any
   device work).
+* status `interp` (programs on elliptic-curve points, which have no device code yet):
+  `fieldfuse run PROG.hlo --random 1 --interp` exits 0 (the program parses, verifies and
+  runs in the reference interpreter), and on PoCL it exits 2 naming --interp.
 * expected `error` (ZKX's test expects its compiler to fail): exit 2 whatever the status;
   a `run` status on such a row is itself a failure.
 * status `new` (regen.py added the row): a failure until a status is recorded.
@@ -45,6 +48,8 @@ DIALECT = "zkx-2026.01"
 ICD_DIR = "/etc/OpenCL/vendors"
 ICD = {"pocl": "pocl.icd", "rusticl": "rusticl.icd"}
 ERROR_LINE = re.compile(r"^\S+\.hlo:\d+:\d+: error: (.*)$", re.M)
+# what a device run says of a program on elliptic-curve points (src/runtime/compile.c)
+INTERP_ONLY = "run only in the reference interpreter so far (fieldfuse run --interp)"
 
 
 def read_manifest(path):
@@ -101,11 +106,13 @@ def twiddle_inputs(prog, tmpdir):
 
 
 def run(ff, prog, dev):
+    """Runs prog on dev with --check, or on the reference interpreter alone (dev "interp")."""
     t = time.monotonic()
+    where = ["--interp", "-o", os.devnull] if dev == "interp" else ["--check", "--device", dev]
     with tempfile.TemporaryDirectory() as tmp:
-        p = subprocess.run([ff, "run", prog, "--random", "1", "--check", "--device", dev, "--dialect", DIALECT]
-                           + twiddle_inputs(prog, tmp), env=device_env(dev), capture_output=True, text=True,
-                           timeout=240)
+        p = subprocess.run([ff, "run", prog, "--random", "1", "--dialect", DIALECT] + where
+                           + twiddle_inputs(prog, tmp), env=device_env("pocl" if dev == "interp" else dev),
+                           capture_output=True, text=True, timeout=240)
     return dict(dev=dev, rc=p.returncode, out=p.stdout, err=p.stderr, secs=time.monotonic() - t)
 
 
@@ -121,6 +128,14 @@ def judge(row, r):
     errors = ERROR_LINE.findall(r["err"])
     if exp == "error" and r["rc"] != 2:
         return f"ZKX expects an error, fieldfuse exited {r['rc']}"
+    if st == "interp":
+        if exp == "error":
+            return "status interp on a row ZKX expects to fail"
+        if r["dev"] == "interp":
+            return "" if r["rc"] == 0 else f"expected exit 0 from run --interp, got exit {r['rc']}"
+        if r["rc"] != 2 or not any(INTERP_ONLY in e for e in errors):
+            return f"expected exit 2 naming --interp on a device, got exit {r['rc']}"
+        return ""
     if st == "run":
         if exp == "error":
             return "status run on a row ZKX expects to fail"
@@ -139,6 +154,12 @@ def judge(row, r):
 
 def observed_status(row, results):
     """The status --update records from a row's device runs, or None if they disagree/crash."""
+    dev = [r for r in results if r["dev"] != "interp"]
+    interp = [r for r in results if r["dev"] == "interp"]
+    if all(r["rc"] == 2 and any(INTERP_ONLY in e for e in ERROR_LINE.findall(r["err"])) for r in dev) and \
+            interp and all(r["rc"] == 0 for r in interp):
+        return "interp"
+    results = dev
     if all(r["rc"] == 0 and "check: ok" in r["err"] + r["out"] for r in results):
         return "run"
     msgs = {tuple(ERROR_LINE.findall(r["err"]))[:1] for r in results}
@@ -182,7 +203,9 @@ def main():
     per_type, type_no = collections.Counter(), {}
     for r in sel:
         if a.update:
-            plan += [(r, "pocl"), (r, "rusticl")]
+            plan += [(r, "pocl"), (r, "rusticl"), (r, "interp")]
+        elif r["status"] == "interp":
+            plan += [(r, "pocl"), (r, "interp")]
         elif r["status"] == "run":
             plan.append((r, "pocl"))
             t = r["name"].rsplit("__", 1)[-1]

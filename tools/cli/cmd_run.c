@@ -1,7 +1,8 @@
 /*
  * tools/cli/cmd_run.c: `fieldfuse run`: inputs from value files or --random, the program
  * fused (or not) on one device, outputs to a value file or stdout, and with --check every
- * output element compared with the reference interpreter.
+ * output element compared with the reference interpreter; with --interp the reference
+ * interpreter alone runs it (no device: how programs on elliptic-curve points run so far).
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ typedef struct run_args {
 	const char *path, *out, *device, *seed;
 	const char *inputs[MAX_INPUT_SPECS];
 	int n_inputs;
-	bool check, no_fuse, json;
+	bool check, no_fuse, json, interp;
 	char disabled[256]; /* --disable-pass names, comma-separated */
 	ffu_dialect dialect;
 } run_args;
@@ -64,6 +65,8 @@ static int parse_args(run_args *a, int argc, char **argv)
 			a->no_fuse = true;
 		} else if (strcmp(argv[i], "--json") == 0) {
 			a->json = true;
+		} else if (strcmp(argv[i], "--interp") == 0) {
+			a->interp = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage("run: unknown option '%s'", argv[i]);
 		} else if (!a->path) {
@@ -74,6 +77,9 @@ static int parse_args(run_args *a, int argc, char **argv)
 	}
 	if (!a->path)
 		return cli_usage("run: no program given");
+	if (a->interp && (a->check || a->no_fuse || a->device || a->json || a->disabled[0]))
+		return cli_usage("run: --interp runs the reference interpreter alone: it takes no %s",
+				 a->check ? "--check" : a->no_fuse ? "--no-fuse" : a->device ? "--device" : a->json ? "--json" : "--disable-pass");
 	return CLI_OK;
 }
 
@@ -217,6 +223,12 @@ int cmd_run(int argc, char **argv)
 		st = ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
 		goto out;
 	}
+	if (a.interp) {
+		if ((st = load_inputs(&a, m->entry, in, &e)) || (st = ffu__interp_run(m, in, n_params, &outs, &n_outs, &e)))
+			goto out;
+		st = ffu__values_write(a.out ? a.out : "-", outs, n_outs, &e);
+		goto out;
+	}
 	/* the device first: inputs it cannot hold are refused before they are read or made */
 	if ((st = ffu__cl_select(&dev, a.device, &e)) || (st = ffu__cl_open(&cl, &dev, &e)) ||
 	    (st = check_inputs_fit(m->entry, &dev, &e)) || (st = load_inputs(&a, m->entry, in, &e)))
@@ -224,7 +236,7 @@ int cmd_run(int argc, char **argv)
 	/* the oracle runs the program as written, before any pass touches it */
 	if (a.check && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
 		goto out;
-	ffu_compile_opts co = {.no_fuse = a.no_fuse, .verified = true, .disable = a.disabled};
+	ffu_compile_opts co = {.no_fuse = a.no_fuse, .verified = true, .disable = a.disabled, .file = a.path};
 	if ((st = ffu__compile(&x, &cl, m, &co, &e)) ||
 	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, NULL, &e)) ||
 	    (st = ffu__exec_download(x, &outs, &n_outs, &e)))

@@ -67,7 +67,7 @@ static bool type_landed(ffu_type t)
 	if (fld(t)->kind != FFU_ELEM_EXT)
 		return true;
 	unsigned char zero[FFU_FIELD_MAX_BYTES] = {0};
-	char lit[FFU_FIELD_TEXT_MAX], text[256];
+	char lit[FFU_FIELD_TEXT_MAX], text[FFU_FIELD_TEXT_MAX + 128];
 	ffu__fp_format_literal(fld(t), lit, zero);
 	snprintf(text, sizeof text, "HloModule probe\nENTRY %%m {\n  ROOT %%c = %s[] constant(%s)\n}\n", name, lit);
 	ffu_module *m = NULL;

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""The interpreter's elliptic-curve points against an independent oracle.
+
+usage: tests/points_oracle.py --fieldfuse BUILD/tools/fieldfuse
+
+The oracle is written here from the textbook affine group law with Python's integers
+(nothing of fieldfuse's jacobian formulas, bucket method or field code): BN254 G1,
+y^2 = x^3 + 3 over Fq, generator (1, 2), group order r. Each case writes an HLO program and
+value files, runs `fieldfuse run --interp`, and compares every output point, read back as
+affine coordinates, with the oracle's. Covered: add and subtract over every pair of
+coordinate systems ZKX allows (P + Q, P + P, P + (-P), infinity on either side), negate,
+multiply(scalar, point) with 0, 1, r - 1 and random scalars, convert between every pair of
+kinds and forms (canonical <-> _mont coordinates), compare EQ/NE across representatives,
+select, reduce by add, msm for n = 1, 2, 3, 31, 1000 and 2^16 + 1 with zero scalars,
+infinity bases, repeated bases and several window widths; and the errors: a point off the
+curve in a value file (exit 2 naming file and line), a result kind ZKX does not define
+(exit 2), a device run (exit 2, naming --interp).
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583
+R = 21888242871839275222246405745257275088548364400416034343698204186575808495617
+G = (1, 2)
+INF = None
+MONT = pow(2, 256, Q)  # the _mont coordinates' radix (bn254_sf_mont's is 2^256 mod R)
+
+
+def on_curve(p):
+    return p is INF or (p[1] * p[1] - p[0] ** 3 - 3) % Q == 0
+
+
+def add(p, q):
+    if p is INF:
+        return q
+    if q is INF:
+        return p
+    if p[0] == q[0]:
+        if (p[1] + q[1]) % Q == 0:
+            return INF
+        lam = 3 * p[0] * p[0] * pow(2 * p[1], -1, Q) % Q
+    else:
+        lam = (q[1] - p[1]) * pow(q[0] - p[0], -1, Q) % Q
+    x = (lam * lam - p[0] - q[0]) % Q
+    return (x, (lam * (p[0] - x) - p[1]) % Q)
+
+
+def neg(p):
+    return INF if p is INF else (p[0], (-p[1]) % Q)
+
+
+def mul(k, p):
+    acc, k = INF, k % R
+    while k:
+        if k & 1:
+            acc = add(acc, p)
+        p, k = add(p, p), k >> 1
+    return acc
+
+
+# ---- storage text of each coordinate system, canonical or _mont (ZKX.md section 2) ----
+
+def coords(p, kind, mont, rnd):
+    """A representative of p in `kind` (a random one for jacobian/xyzz), as integers."""
+    m = (lambda v: v * MONT % Q) if mont else (lambda v: v)
+    if kind == "affine":
+        c = (0, 0) if p is INF else p
+    elif p is INF:
+        c = (1, 1, 0) if kind == "jacobian" else (1, 1, 0, 0)
+    else:
+        z = rnd.randrange(1, Q)
+        if kind == "jacobian":
+            c = (p[0] * z * z % Q, p[1] * z ** 3 % Q, z)
+        else:
+            c = (p[0] * z * z % Q, p[1] * z ** 3 % Q, z * z % Q, z ** 3 % Q)
+    return [m(v) for v in c]
+
+
+def decode(words, kind, mont):
+    v = [int(w) for w in words]
+    if mont:
+        inv = pow(MONT, -1, Q)
+        v = [x * inv % Q for x in v]
+    if kind == "affine":
+        return INF if v == [0, 0] else (v[0], v[1])
+    if kind == "jacobian":
+        if v[2] == 0:
+            return INF
+        zi = pow(v[2], -1, Q)
+        return (v[0] * zi * zi % Q, v[1] * zi ** 3 % Q)
+    if v[2] == 0:
+        return INF
+    return (v[0] * pow(v[2], -1, Q) % Q, v[1] * pow(v[3], -1, Q) % Q)
+
+
+def tname(kind, mont):
+    return "bn254_g1_" + kind + ("_mont" if mont else "")
+
+
+class Runner:
+    def __init__(self, ff, tmp):
+        self.ff, self.tmp, self.n, self.failures = ff, tmp, 0, 0
+
+    def run(self, hlo, inputs, expect_rc=0):
+        """Runs hlo with inputs [(lines)], returns (rc, stdout, stderr)."""
+        self.n += 1
+        prog = os.path.join(self.tmp, "p%d.hlo" % self.n)
+        with open(prog, "w") as f:
+            f.write(hlo)
+        args = [self.ff, "run", prog, "--interp"]
+        for i, lines in enumerate(inputs):
+            path = os.path.join(self.tmp, "p%d_in%d.txt" % (self.n, i))
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            args += ["--input", "%d=%s" % (i, path)]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=600)
+        if r.returncode != expect_rc:
+            self.fail("exit %d, expected %d\n%s%s" % (r.returncode, expect_rc, hlo, r.stderr))
+        return r
+
+    def fail(self, msg):
+        self.failures += 1
+        print("FAIL:", msg, file=sys.stderr)
+
+    def outputs(self, text):
+        """The output files' element lines, per output."""
+        outs, cur = [], None
+        for line in text.splitlines():
+            if line.startswith("# output") or (line.startswith("# ") and cur is None and "[" in line):
+                cur = []
+                outs.append(cur)
+            elif line.startswith("#"):
+                continue
+            elif line.strip():
+                cur.append(line.split())
+        return outs
+
+    def check_points(self, what, got_lines, kind, mont, want):
+        if len(got_lines) != len(want):
+            self.fail("%s: %d points, expected %d" % (what, len(got_lines), len(want)))
+            return
+        for i, (w, e) in enumerate(zip(got_lines, want)):
+            g = decode(w, kind, mont)
+            if g != e:
+                self.fail("%s: element %d is %s, expected %s" % (what, i, g, e))
+                return
+
+
+def pts_lines(ps, kind, mont, rnd):
+    return [" ".join(str(v) for v in coords(p, kind, mont, rnd)) for p in ps]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fieldfuse", required=True)
+    ap.add_argument("--seed", type=int, default=20261127)
+    a = ap.parse_args()
+    rnd = random.Random(a.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Runner(a.fieldfuse, tmp)
+        rand_pt = lambda: mul(rnd.randrange(1, R), G)
+        base = [rand_pt() for _ in range(4)]
+        # operands: P + Q, P + P, P + (-P), inf + P, P + inf, inf + inf
+        left = [base[0], base[1], base[2], INF, base[3], INF]
+        right = [base[1], base[1], neg(base[2]), base[0], INF, INF]
+        n = len(left)
+        kinds = ["affine", "jacobian", "xyzz"]
+        for mont in (False, True):
+            for ka in kinds:
+                for kb in kinds:
+                    outs = [k for k in ("jacobian", "xyzz")] if ka == kb == "affine" else \
+                        [kb if ka == "affine" else ka] if (ka == kb or "affine" in (ka, kb)) else []
+                    for ko in outs:
+                        for op, fn in (("add", add), ("subtract", lambda p, q: add(p, neg(q)))):
+                            hlo = ("ENTRY %%m {\n %%a = %s[%d] parameter(0)\n %%b = %s[%d] parameter(1)\n"
+                                   " ROOT %%c = %s[%d] %s(%%a, %%b)\n}\n") % (
+                                tname(ka, mont), n, tname(kb, mont), n, tname(ko, mont), n, op)
+                            r = t.run(hlo, [pts_lines(left, ka, mont, rnd), pts_lines(right, kb, mont, rnd)])
+                            got = t.outputs(r.stdout)
+                            t.check_points("%s %s %s -> %s" % (op, tname(ka, mont), tname(kb, mont), ko),
+                                           got[0] if got else [], ko, mont, [fn(p, q) for p, q in zip(left, right)])
+        # negate, multiply, convert, compare, select: one program per kind and form
+        scalars = [0, 1, 2, R - 1, rnd.randrange(R), rnd.randrange(R)]
+        pts = [base[0], base[1], INF, base[2], base[3], G]
+        for mont in (False, True):
+            sm = "bn254_sf_mont" if mont else "bn254_sf"
+            skeys = [str(s * pow(2, 256, R) % R) if mont else str(s) for s in scalars]
+            for k in kinds:
+                mk = "jacobian" if k == "affine" else k
+                hlo = ("ENTRY %%m {\n %%s = %s[6] parameter(0)\n %%p = %s[6] parameter(1)\n"
+                       " %%n = %s[6] negate(%%p)\n %%q = %s[6] multiply(%%s, %%p)\n"
+                       " %%e = pred[6] compare(%%q, %%n), direction=EQ\n %%d = pred[6] compare(%%q, %%n), direction=NE\n"
+                       " %%x = %s[6] select(%%e, %%n, %%q)\n"
+                       " ROOT %%t = (%s[6], %s[6], pred[6], pred[6], %s[6]) tuple(%%n, %%q, %%e, %%d, %%x)\n}\n") % (
+                    sm, tname(k, mont), tname(k, mont), tname(mk, mont), tname(mk, mont),
+                    tname(k, mont), tname(mk, mont), tname(mk, mont))
+                # %q == %n compares points of different types: the verifier refuses; compare q with itself
+                hlo = hlo.replace("compare(%q, %n)", "compare(%q, %q)").replace("select(%e, %n, %q)", "select(%e, %q, %q)")
+                r = t.run(hlo, [skeys, pts_lines(pts, k, mont, rnd)])
+                got = t.outputs(r.stdout)
+                if len(got) == 5:
+                    t.check_points("negate " + tname(k, mont), got[0], k, mont, [neg(p) for p in pts])
+                    t.check_points("multiply " + tname(k, mont), got[1], mk, mont,
+                                   [mul(s, p) for s, p in zip(scalars, pts)])
+                    if [w[0] for w in got[2]] != ["1"] * 6 or [w[0] for w in got[3]] != ["0"] * 6:
+                        t.fail("compare %s with itself: %s %s" % (tname(mk, mont), got[2], got[3]))
+                    t.check_points("select " + tname(mk, mont), got[4], mk, mont,
+                                   [mul(s, p) for s, p in zip(scalars, pts)])
+                else:
+                    t.fail("negate/multiply %s: %d outputs" % (tname(k, mont), len(got)))
+        # EQ/NE across representatives: the same points, fresh random Z, and other points
+        for k in ("jacobian", "xyzz"):
+            a_pts = [base[0], INF, base[1], base[2]]
+            b_pts = [base[0], INF, base[2], INF]
+            hlo = ("ENTRY %%m {\n %%a = %s[4] parameter(0)\n %%b = %s[4] parameter(1)\n"
+                   " ROOT %%e = pred[4] compare(%%a, %%b), direction=EQ\n}\n") % (tname(k, False), tname(k, False))
+            r = t.run(hlo, [pts_lines(a_pts, k, False, rnd), pts_lines(b_pts, k, False, rnd)])
+            got = [w[0] for w in (t.outputs(r.stdout) or [[]])[0]]
+            if got != ["1", "1", "0", "0"]:
+                t.fail("EQ on %s representatives: %s" % (k, got))
+        # convert between every pair of kinds and forms
+        cpts = [base[0], INF, base[1]]
+        for ka in kinds:
+            for ma in (False, True):
+                for kb in kinds:
+                    for mb in (False, True):
+                        hlo = ("ENTRY %%m {\n %%a = %s[3] parameter(0)\n ROOT %%b = %s[3] convert(%%a)\n}\n") % (
+                            tname(ka, ma), tname(kb, mb))
+                        r = t.run(hlo, [pts_lines(cpts, ka, ma, rnd)])
+                        got = t.outputs(r.stdout)
+                        t.check_points("convert %s -> %s" % (tname(ka, ma), tname(kb, mb)), got[0] if got else [],
+                                       kb, mb, cpts)
+        # reduce by add (jacobian: affine + affine is not affine)
+        rpts = [rand_pt() for _ in range(5)] + [INF]
+        hlo = ("%add {\n %x = bn254_g1_jacobian[] parameter(0)\n %y = bn254_g1_jacobian[] parameter(1)\n"
+               " ROOT %s = bn254_g1_jacobian[] add(%x, %y)\n}\n"
+               "ENTRY %m {\n %p = bn254_g1_jacobian[6] parameter(0)\n %z = bn254_g1_jacobian[] constant((1, 1, 0))\n"
+               " ROOT %r = bn254_g1_jacobian[] reduce(%p, %z), dimensions={0}, to_apply=%add\n}\n")
+        r = t.run(hlo, [pts_lines(rpts, "jacobian", False, rnd)])
+        want = INF
+        for p in rpts:
+            want = add(want, p)
+        t.check_points("reduce by add", (t.outputs(r.stdout) or [[]])[0], "jacobian", False, [want])
+        # msm: random bases for small n, bases i * G (i = 1..n) for the large ones, where the
+        # oracle is (sum_i s_i * i) * G
+        for n_pts, kind, out_kind, windows in ((1, "affine", "jacobian", [0, 1]), (2, "jacobian", "xyzz", [0, 3]),
+                                                (3, "xyzz", "xyzz", [0, 2]), (31, "affine", "affine", [0, 4, 16]),
+                                                (1000, "affine", "xyzz", [0, 7]), (65537, "affine", "xyzz", [0, 13])):
+            if n_pts <= 31:
+                ps = [rand_pt() for _ in range(n_pts)]
+                if n_pts >= 3:
+                    ps[1] = INF  # an infinity base
+                    ps[2] = ps[0]  # a repeated base
+                ss = [rnd.randrange(R) for _ in range(n_pts)]
+                if n_pts >= 2:
+                    ss[-1] = 0
+                want = INF
+                for s, p in zip(ss, ps):
+                    want = add(want, mul(s, p))
+            else:
+                ps, acc = [], INF
+                for i in range(n_pts):
+                    acc = add(acc, G)
+                    ps.append(acc)
+                ss = [rnd.randrange(R) if i % 17 else 0 for i in range(n_pts)]
+                want = mul(sum(s * (i + 1) for i, s in enumerate(ss)) % R, G)
+            lines_s = [str(s) for s in ss]
+            lines_p = pts_lines(ps, kind, False, rnd)
+            for w in windows:
+                hlo = ("ENTRY %%m {\n %%s = bn254_sf[%d] parameter(0)\n %%p = %s[%d] parameter(1)\n"
+                       " ROOT %%r = %s[] msm(%%s, %%p)%s\n}\n") % (
+                    n_pts, tname(kind, False), n_pts, tname(out_kind, False), ", window_bits=%d" % w if w else "")
+                r = t.run(hlo, [lines_s, lines_p])
+                t.check_points("msm n=%d %s window %d" % (n_pts, kind, w), (t.outputs(r.stdout) or [[]])[0],
+                               out_kind, False, [want])
+        # errors: a point off the curve (file and line), an undefined result kind, a device run
+        hlo = "ENTRY %m {\n %a = bn254_g1_affine[2] parameter(0)\n ROOT %n = bn254_g1_affine[2] negate(%a)\n}\n"
+        r = t.run(hlo, [["1 2", "1 3"]], expect_rc=2)
+        if ":2:" not in r.stderr or "not on the curve" not in r.stderr:
+            t.fail("a point off the curve: %r" % r.stderr)
+        hlo = ("ENTRY %m {\n %a = bn254_g1_affine[1] parameter(0)\n"
+               " ROOT %c = bn254_g1_affine[1] add(%a, %a)\n}\n")
+        r = t.run(hlo, [["1 2"]], expect_rc=2)
+        if "affine with affine gives jacobian or xyzz" not in r.stderr:
+            t.fail("affine + affine -> affine: %r" % r.stderr)
+        prog = os.path.join(tmp, "dev.hlo")
+        with open(prog, "w") as f:
+            f.write("ENTRY %m {\n %a = bn254_g1_affine[1] parameter(0)\n ROOT %n = bn254_g1_affine[1] negate(%a)\n}\n")
+        d = subprocess.run([a.fieldfuse, "run", prog, "--random", "1", "--device", "pocl"], capture_output=True,
+                           text=True, timeout=120)
+        if d.returncode != 2 or "--interp" not in d.stderr:
+            t.fail("a point program on a device: exit %d, %r" % (d.returncode, d.stderr))
+        print("points_oracle: %d programs, %d failures" % (t.n, t.failures))
+        return 1 if t.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
