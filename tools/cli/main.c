@@ -14,7 +14,7 @@ static const struct {
 	{"run", cmd_run,
 	 "run PROGRAM.hlo [--input N=FILE | NAME=FILE]... [--random SEED] [-o FILE]\n"
 	 "                          [--device SEL] [--check] [--no-fuse] [--disable-pass NAME]... [--json]\n"
-	 "                          [--dialect auto|fieldfuse|zkx-2026.01]"},
+	 "                          [--dialect auto|fieldfuse|zkx-2026.01] | --interp (the reference interpreter, no device)"},
 	{"compile", cmd_compile,
 	 "compile PROGRAM.hlo [--emit hlo|cl] [--target FIXTURE] [--lanes N] [--no-fuse] [--disable-pass NAME]...\n"
 	 "                          [--dump-after PASS|all] [-o FILE] [--dialect auto|fieldfuse|zkx-2026.01]"},
