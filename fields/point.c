@@ -290,7 +290,7 @@ static void from_jac(const ffu_field *t, unsigned char *out, const jac *p)
 static void parse_coord(const ffu_field *F, unsigned char *out, const char *s)
 {
 	ffu_status st = ffu__fp_parse(F, out, s, strlen(s), NULL);
-	(void)st; /* curves.def's constants: tests/test_points.c checks the curve from them */
+	(void)st; /* curves.def's constants, checked by tests/points_oracle.py (curves.def) */
 }
 
 static void init_points(void)
