@@ -161,6 +161,10 @@ def main():
     ap.add_argument("--seed", type=int, default=20261127)
     a = ap.parse_args()
     rnd = random.Random(a.seed)
+    # the constants themselves: G on the curve, of order r (so (r - 1) * P = -P below)
+    if not on_curve(G) or mul(R - 1, G) != neg(G) or add(mul(R - 1, G), G) is not INF:
+        print("FAIL: the oracle's BN254 G1 constants", file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
         t = Runner(a.fieldfuse, tmp)
         rand_pt = lambda: mul(rnd.randrange(1, R), G)
