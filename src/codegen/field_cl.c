@@ -326,6 +326,16 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 	ffu__sb_append(sb, "\n");
 }
 
+void ffu__cl_emit_curve(ffu_strbuf *sb, const ffu_curve *c)
+{
+	char cn[64];
+	ffu__cl_emit_field(sb, c->coord);
+	ffu__sb_printf(sb, "/* curve %s over %s: cl/point.cl */\n#define FP %s\n#define FB %s\n", c->name,
+		       c->coord->name, c->name, inst_name(c->coord, (inst){0}, cn));
+	append_cl(sb, "point");
+	ffu__sb_append(sb, "#undef FP\n#undef FB\n\n");
+}
+
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)
 {
 	if (f->kind == FFU_ELEM_EXT) {

@@ -31,6 +31,7 @@
 #include <stddef.h>
 
 #include "field.h"
+#include "point.h"
 #include "util/strbuf.h"
 
 void ffu__cl_emit_common(ffu_strbuf *sb);
@@ -38,6 +39,10 @@ void ffu__cl_emit_common(ffu_strbuf *sb);
    prime field. A program that uses both an extension and its prime field must not call
    this for both (the prime would be defined twice): use ffu__cl_emit_fields. */
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f);
+/* The coordinate field of curve c (ffu__cl_emit_field) and cl/point.cl over it: types
+   <curve>_aff and <curve>_xyzz, their loads and store, xyzz_zero, _is_zero, _from_aff,
+   _neg, _dbl, _madd (+ affine), _add (fields/curves.def rows; the msm kernels' blocks). */
+void ffu__cl_emit_curve(ffu_strbuf *sb, const ffu_curve *c);
 /* Every field a program uses, each once: used[id] for any id of a prime, _mont or extension
    type (integer ids are ignored); prime fields first (in id order), then extensions. */
 void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);

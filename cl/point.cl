@@ -1,0 +1,175 @@
+/*
+ * cl/point.cl: device arithmetic of one curve's points (a row of fields/curves.def), the
+ * building blocks of the msm kernels: affine bases added into xyzz buckets, buckets added
+ * and doubled. Owned by the curves engineer; instantiated by src/codegen/field_cl.c
+ * (ffu__cl_emit_curve) after the coordinate field's template, which defines before this
+ * text
+ *   FP   the curve's name (bn254_g1): its types and functions are FFU_FN(xyzz), ...
+ *   FB   the coordinate field's instance (bn254_bf): FFU_BFN(add), _sub, _mul, _sqr, _eq,
+ *        _from_u32, _one_m, _load, _store, _to_mont, _from_mont
+ * Coordinates are held in FB's device Montgomery form; y^2 = x^3 + b with a = 0 (every row
+ * of curves.def), so b never enters these formulas.
+ *
+ * Formulas: the Explicit-Formulas Database's xyzz coordinates for a = 0
+ * (hyperelliptic.org/EFD, g1p/auto-shortw-xyzz): dbl-2008-s-1, madd-2008-s (an affine
+ * operand), add-2008-s, with the cases they leave out decided first: an operand at
+ * infinity, P + P (doubling), P + (-P) (infinity). The host reference (fields/point.c)
+ * computes in jacobian coordinates with other formulas, so a device test against it checks
+ * these formulas, not a copy of them. Infinity: affine (0, 0), xyzz ZZ = 0 (made as
+ * (1, 1, 0, 0)), as ZKX stores them.
+ */
+
+#define FB_t FFU_BFN(t)
+
+typedef struct {
+	FB_t x, y;
+} FFU_FN(aff);
+
+typedef struct {
+	FB_t x, y, zz, zzz;
+} FFU_FN(xyzz);
+
+FFU_INLINE int FFU_FN(fb_is_zero_)(FB_t a)
+{
+	return FFU_BFN(eq)(a, FFU_BFN(from_u32)(0u));
+}
+
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_zero)(void)
+{
+	FFU_FN(xyzz) r;
+	r.x = r.y = FFU_BFN(one_m)();
+	r.zz = r.zzz = FFU_BFN(from_u32)(0u);
+	return r;
+}
+
+FFU_INLINE int FFU_FN(xyzz_is_zero)(FFU_FN(xyzz) p)
+{
+	return FFU_FN(fb_is_zero_)(p.zz);
+}
+
+FFU_INLINE int FFU_FN(aff_is_zero)(FFU_FN(aff) q)
+{
+	return FFU_FN(fb_is_zero_)(q.x) && FFU_FN(fb_is_zero_)(q.y);
+}
+
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_from_aff)(FFU_FN(aff) q)
+{
+	if (FFU_FN(aff_is_zero)(q))
+		return FFU_FN(xyzz_zero)();
+	FFU_FN(xyzz) r;
+	r.x = q.x;
+	r.y = q.y;
+	r.zz = r.zzz = FFU_BFN(one_m)();
+	return r;
+}
+
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_neg)(FFU_FN(xyzz) p)
+{
+	p.y = FFU_BFN(sub)(FFU_BFN(from_u32)(0u), p.y);
+	return p;
+}
+
+/* dbl-2008-s-1: U = 2Y, V = U^2, W = U V, S = X V, M = 3 X^2, X3 = M^2 - 2S,
+   Y3 = M (S - X3) - W Y, ZZ3 = V ZZ, ZZZ3 = W ZZZ. Y = 0 has no point on these curves of
+   odd order; it gives ZZ3 = 0, infinity, which is 2P there all the same. */
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_dbl)(FFU_FN(xyzz) p)
+{
+	if (FFU_FN(xyzz_is_zero)(p))
+		return p;
+	FB_t u = FFU_BFN(add)(p.y, p.y);
+	FB_t v = FFU_BFN(sqr)(u);
+	FB_t w = FFU_BFN(mul)(u, v);
+	FB_t s = FFU_BFN(mul)(p.x, v);
+	FB_t x2 = FFU_BFN(sqr)(p.x);
+	FB_t m = FFU_BFN(add)(FFU_BFN(add)(x2, x2), x2);
+	FFU_FN(xyzz) r;
+	r.x = FFU_BFN(sub)(FFU_BFN(sqr)(m), FFU_BFN(add)(s, s));
+	r.y = FFU_BFN(sub)(FFU_BFN(mul)(m, FFU_BFN(sub)(s, r.x)), FFU_BFN(mul)(w, p.y));
+	r.zz = FFU_BFN(mul)(v, p.zz);
+	r.zzz = FFU_BFN(mul)(w, p.zzz);
+	return r;
+}
+
+/* madd-2008-s: p + q with q affine. U2 = X2 ZZ1, S2 = Y2 ZZZ1, P = U2 - X1, R = S2 - Y1,
+   PP = P^2, PPP = P PP, Q = X1 PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - Y1 PPP,
+   ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP. */
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_madd)(FFU_FN(xyzz) p, FFU_FN(aff) q)
+{
+	if (FFU_FN(aff_is_zero)(q))
+		return p;
+	if (FFU_FN(xyzz_is_zero)(p))
+		return FFU_FN(xyzz_from_aff)(q);
+	FB_t u2 = FFU_BFN(mul)(q.x, p.zz);
+	FB_t s2 = FFU_BFN(mul)(q.y, p.zzz);
+	FB_t pp_ = FFU_BFN(sub)(u2, p.x);
+	FB_t r_ = FFU_BFN(sub)(s2, p.y);
+	if (FFU_FN(fb_is_zero_)(pp_))
+		return FFU_FN(fb_is_zero_)(r_) ? FFU_FN(xyzz_dbl)(FFU_FN(xyzz_from_aff)(q)) : FFU_FN(xyzz_zero)();
+	FB_t pp = FFU_BFN(sqr)(pp_);
+	FB_t ppp = FFU_BFN(mul)(pp_, pp);
+	FB_t qq = FFU_BFN(mul)(p.x, pp);
+	FFU_FN(xyzz) o;
+	o.x = FFU_BFN(sub)(FFU_BFN(sub)(FFU_BFN(sqr)(r_), ppp), FFU_BFN(add)(qq, qq));
+	o.y = FFU_BFN(sub)(FFU_BFN(mul)(r_, FFU_BFN(sub)(qq, o.x)), FFU_BFN(mul)(p.y, ppp));
+	o.zz = FFU_BFN(mul)(p.zz, pp);
+	o.zzz = FFU_BFN(mul)(p.zzz, ppp);
+	return o;
+}
+
+/* add-2008-s: U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1, P = U2 - U1,
+   R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q,
+   Y3 = R (Q - X3) - S1 PPP, ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP. */
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
+{
+	if (FFU_FN(xyzz_is_zero)(p))
+		return q;
+	if (FFU_FN(xyzz_is_zero)(q))
+		return p;
+	FB_t u1 = FFU_BFN(mul)(p.x, q.zz);
+	FB_t u2 = FFU_BFN(mul)(q.x, p.zz);
+	FB_t s1 = FFU_BFN(mul)(p.y, q.zzz);
+	FB_t s2 = FFU_BFN(mul)(q.y, p.zzz);
+	FB_t pp_ = FFU_BFN(sub)(u2, u1);
+	FB_t r_ = FFU_BFN(sub)(s2, s1);
+	if (FFU_FN(fb_is_zero_)(pp_))
+		return FFU_FN(fb_is_zero_)(r_) ? FFU_FN(xyzz_dbl)(p) : FFU_FN(xyzz_zero)();
+	FB_t pp = FFU_BFN(sqr)(pp_);
+	FB_t ppp = FFU_BFN(mul)(pp_, pp);
+	FB_t qq = FFU_BFN(mul)(u1, pp);
+	FFU_FN(xyzz) o;
+	o.x = FFU_BFN(sub)(FFU_BFN(sub)(FFU_BFN(sqr)(r_), ppp), FFU_BFN(add)(qq, qq));
+	o.y = FFU_BFN(sub)(FFU_BFN(mul)(r_, FFU_BFN(sub)(qq, o.x)), FFU_BFN(mul)(s1, ppp));
+	o.zz = FFU_BFN(mul)(FFU_BFN(mul)(p.zz, q.zz), pp);
+	o.zzz = FFU_BFN(mul)(FFU_BFN(mul)(p.zzz, q.zzz), ppp);
+	return o;
+}
+
+/* Point i of a buffer of canonical storage coordinates, into and out of the device form
+   (a buffer of _mont coordinates needs FB's user-form conversion instead: the msm plan's). */
+FFU_INLINE FFU_FN(aff) FFU_FN(aff_load)(__global const uint *buf, size_t i)
+{
+	FFU_FN(aff) q;
+	q.x = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 2 * i));
+	q.y = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 2 * i + 1));
+	return q;
+}
+
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load)(__global const uint *buf, size_t i)
+{
+	FFU_FN(xyzz) p;
+	p.x = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i));
+	p.y = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i + 1));
+	p.zz = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i + 2));
+	p.zzz = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i + 3));
+	return p;
+}
+
+FFU_INLINE void FFU_FN(xyzz_store)(__global uint *buf, size_t i, FFU_FN(xyzz) p)
+{
+	FFU_BFN(store)(buf, 4 * i, FFU_BFN(from_mont)(p.x));
+	FFU_BFN(store)(buf, 4 * i + 1, FFU_BFN(from_mont)(p.y));
+	FFU_BFN(store)(buf, 4 * i + 2, FFU_BFN(from_mont)(p.zz));
+	FFU_BFN(store)(buf, 4 * i + 3, FFU_BFN(from_mont)(p.zzz));
+}
+
+#undef FB_t
