@@ -155,7 +155,8 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 {
 	const wide_plan none = {WIDE_NONE, 1, NULL};
 	const ffu_computation *fc = fusion->callee;
-	if (lanes <= 1 || ffu__codegen_is_reduction(fusion) || fusion->fusion_kind == FFU_FUSION_FFT)
+	if (lanes <= 1 || ffu__codegen_is_reduction(fusion) || fusion->fusion_kind == FFU_FUSION_FFT ||
+	    fusion->fusion_kind == FFU_FUSION_DOT)
 		return none;
 	const ffu_field *vx = vector_field(fc);
 	if (vx)
@@ -326,7 +327,8 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 			continue;
 		int k = pk->n++;
 		ffu_fusion_kernels *fk = &pk->fusions[k];
-		ffu_status st = in->fusion_kind == FFU_FUSION_FFT ? ffu__codegen_emit_fft(sb, fk, in, k, t, e)
+		ffu_status st = in->fusion_kind == FFU_FUSION_FFT   ? ffu__codegen_emit_fft(sb, fk, in, k, t, e)
+				: in->fusion_kind == FFU_FUSION_DOT ? ffu__codegen_emit_dot(sb, fk, in, k, e)
 				: ffu__codegen_is_reduction(in)
 					? ffu__codegen_emit_reduction(sb, fk, in, k, t->fold == FFU_FOLD_SERIAL, e)
 					: emit_loop_kernel(sb, fk, in, k, lanes, e);

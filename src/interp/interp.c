@@ -299,6 +299,11 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 		if ((st = slot_alloc(out, &in->shape, e)))
 			return st;
 		return ffu__interp_fft(in, arg(in, slots, 0), in->n_operands > 1 ? arg(in, slots, 1) : NULL, &out->v[0], e);
+	case FFU_KIND_CONTRACT:
+		if ((st = slot_alloc(out, &in->shape, e)))
+			return st;
+		ffu__interp_dot(in, arg(in, slots, 0), arg(in, slots, 1), &out->v[0]);
+		return FFU_STATUS_OK;
 	case FFU_KIND_TUPLE:
 		if (in->op == FFU_OP_TUPLE) {
 			out->v = calloc((size_t)(in->n_operands ? in->n_operands : 1), sizeof *out->v);

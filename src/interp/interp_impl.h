@@ -10,4 +10,7 @@
 /* fft `in` of x (twiddles tw, or NULL) into o, allocated with in's shape (interp/fft.c). */
 ffu_status ffu__interp_fft(const ffu_inst *in, const ffu_value *x, const ffu_value *tw, ffu_value *o, ffu_error *e);
 
+/* dot `in` of x and y (x may be a CSR matrix) into o, allocated with in's shape (interp/dot.c). */
+void ffu__interp_dot(const ffu_inst *in, const ffu_value *x, const ffu_value *y, ffu_value *o);
+
 #endif
