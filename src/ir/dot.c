@@ -134,9 +134,6 @@ ffu_status ffu__dot_verify(const ffu_inst *in, const char *file, ffu_error *e)
 	const ffu_shape *x = &in->operands[0]->shape, *y = &in->operands[1]->shape, *s = &in->shape;
 	ffu__shape_format(x, a, sizeof a);
 	ffu__shape_format(y, b, sizeof b);
-	if (y->csr)
-		return verr(e, file, in, "rhs '%%%s' is the CSR sparse matrix %s: only dot's lhs may be sparse (ZKX: CSR matrix x dense vector)",
-			    in->operands[1]->name, b);
 	if (x->type != y->type)
 		return verr(e, file, in, "operands '%%%s' (%s) and '%%%s' (%s) must have one element type",
 			    in->operands[0]->name, a, in->operands[1]->name, b);
