@@ -45,9 +45,18 @@ ffu_status ffu_buffer_create(ffu_buffer **out, ffu_device *d, const char *type, 
 		return ffu__err(e, FFU_STATUS_EINVAL, "%s: %s is NULL", call, !out ? "out" : "device");
 	*out = NULL;
 	ffu_shape s;
+	ffu_status st = ffu__api_shape(&s, type, rank, dims, call, e);
+	return st ? st : ffu__buffer_create_shape(out, d, &s, e);
+}
+
+ffu_status ffu__buffer_create_shape(ffu_buffer **out, ffu_device *d, const ffu_shape *s, ffu_error *e)
+{
 	ffu_buffer *b = NULL;
 	ffu_status st;
-	if ((st = ffu__api_shape(&s, type, rank, dims, call, e)) || (st = new_buffer(&b, d, &s, e)))
+	if (!out)
+		return ffu__err(e, FFU_STATUS_EINVAL, "out is NULL");
+	*out = NULL;
+	if ((st = new_buffer(&b, d, s, e)))
 		return st;
 	if ((st = ffu__cl_buffer(&d->cl, &b->mem, b->info.bytes, e))) {
 		ffu_buffer_destroy(&b);

@@ -269,6 +269,10 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 				return ffu__err(e, FFU_STATUS_EINVAL, "input %lld (%s): expected %s, got %s",
 						(long long)in->index, in->name, want, got);
 			}
+			char why[320]; /* a CSR matrix's row pointers and columns are read as indices */
+			if (a->shape.csr && !ffu__csr_check(&a->shape, a->data, a->bytes, why, sizeof why))
+				return ffu__err(e, FFU_STATUS_EINVAL, "input %lld (%s) is not a CSR matrix as ZKX stores it: %s",
+						(long long)in->index, in->name, why);
 			out->n = 1;
 			out->v = (ffu_value *)a;
 			out->borrowed = true;
