@@ -9,10 +9,12 @@
  * 256-bit fields and extensions; CSR matrices with value offsets that are not 8-byte
  * aligned for the 64-bit fields (the values are read word by word), empty rows, NNZ 0 and
  * a full matrix. Then the API: ffu_program_run with a CSR input (and a damaged one
- * refused), an executable whose CSR input buffer is uploaded in the other form. A missing
- * device fails, never skips.
+ * refused), an executable whose CSR input buffer is uploaded in the other form, and ZKX's
+ * own CSR program given ZKX's bytes giving ZKX's bytes (GMP). A missing device fails,
+ * never skips.
  */
 #include <criterion/criterion.h>
+#include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,14 +311,97 @@ static void executable_csr(const char *device)
 	ffu_error_clear(&e);
 }
 
+/*
+ * ZKX's own program (tests/zkx/programs: FieldTest.CSRMatrixVectorMultiplication over
+ * bn254_sf) read as ZKX 2026-01 reads it, a plain name meaning Montgomery form, given
+ * ZKX's bytes: CSR rows with Montgomery values (x 2^256 mod p) as SparseMatrix::ToCSRBuffer
+ * writes them, y likewise; the output must be ZKX's bytes, the Montgomery form of each
+ * row's sum, computed here with GMP.
+ */
+static void zkx_bytes(const char *device)
+{
+	char *path = ffu_test_path("tests/zkx/programs/cpu_field__FieldTest.CSRMatrixVectorMultiplication__bn254_sf.hlo");
+	size_t len = 0;
+	char *text = ffu_test_read_file(path, &len);
+	cr_assert(text, "%s", path);
+	ffu_program *p = NULL;
+	ffu_device *d = NULL;
+	ffu_error e = {0};
+	ffu_parse_options po = {.dialect = FFU_DIALECT_ZKX_2026_01};
+	cr_assert_eq(ffu_program_parse_with(&p, text, len, path, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu_device_open(&d, device, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_array_info xi, yi, oi;
+	cr_assert_eq(ffu_program_input(p, 0, &xi), FFU_STATUS_OK);
+	cr_assert_eq(ffu_program_input(p, 1, &yi), FFU_STATUS_OK);
+	cr_assert_eq(ffu_program_output(p, 0, &oi), FFU_STATUS_OK);
+	cr_assert_str_eq(xi.type, "bn254_sf_mont");
+	cr_assert(xi.nnz == 8 && xi.dims[0] == 4 && xi.dims[1] == 3 && yi.count == 3 && oi.count == 4);
+	/* the matrix: row 0 columns 2, 0; row 1 empty; row 2 columns 0, 1, 2; row 3 columns 1, 0, 2 */
+	static const uint32_t rows[] = {0, 2, 2, 5, 8}, cols[] = {2, 0, 0, 1, 2, 1, 0, 2};
+	mpz_t P, R, v[8], yv[3], acc, t;
+	mpz_inits(P, R, acc, t, NULL);
+	mpz_set_str(P, "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", 16);
+	mpz_set_ui(R, 1);
+	mpz_mul_2exp(R, R, 256);
+	unsigned char *x = calloc(xi.bytes, 1), y[96], out[128], want[32];
+	cr_assert(x && xi.bytes == 20 + 32 + 8 * 32);
+	for (int k = 0; k < 5; k++)
+		put_u32(x + 4 * k, rows[k]);
+	for (int k = 0; k < 8; k++)
+		put_u32(x + 20 + 4 * k, cols[k]);
+	for (int k = 0; k < 8; k++) { /* values k^40 + 7 mod p: all 256 bits in use */
+		mpz_init(v[k]);
+		mpz_ui_pow_ui(v[k], (unsigned long)k + 2, 40);
+		mpz_add_ui(v[k], v[k], 7);
+		mpz_mod(v[k], v[k], P);
+		mpz_mul(t, v[k], R);
+		mpz_mod(t, t, P);
+		mpz_export(x + 52 + 32 * k, NULL, -1, 1, 0, 0, t);
+	}
+	memset(y, 0, sizeof y);
+	for (int k = 0; k < 3; k++) {
+		mpz_init(yv[k]);
+		mpz_sub_ui(yv[k], P, (unsigned long)(1000 + k)); /* -1000 - k */
+		mpz_mul(t, yv[k], R);
+		mpz_mod(t, t, P);
+		mpz_export(y + 32 * k, NULL, -1, 1, 0, 0, t);
+	}
+	const void *ins[2] = {x, y};
+	void *outs[1] = {out};
+	cr_assert_eq(ffu_program_run(d, p, NULL, ins, outs, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int r = 0; r < 4; r++) {
+		mpz_set_ui(acc, 0);
+		for (uint32_t k = rows[r]; k < rows[r + 1]; k++)
+			mpz_addmul(acc, v[k], yv[cols[k]]);
+		mpz_mul(acc, acc, R);
+		mpz_mod(acc, acc, P);
+		memset(want, 0, sizeof want);
+		mpz_export(want, NULL, -1, 1, 0, 0, acc);
+		cr_expect(memcmp(out + 32 * r, want, 32) == 0, "row %d on %s: not ZKX's bytes", r, device);
+	}
+	for (int k = 0; k < 8; k++)
+		mpz_clear(v[k]);
+	for (int k = 0; k < 3; k++)
+		mpz_clear(yv[k]);
+	mpz_clears(P, R, acc, t, NULL);
+	free(x);
+	free(text);
+	free(path);
+	ffu_device_close(&d);
+	ffu_program_destroy(&p);
+	ffu_error_clear(&e);
+}
+
 Test(dot_device, api_pocl, .timeout = 300)
 {
 	program_run_csr(ffu_test_devices[0]);
 	executable_csr(ffu_test_devices[0]);
+	zkx_bytes(ffu_test_devices[0]);
 }
 
 Test(dot_device, api_rusticl, .timeout = 300)
 {
 	program_run_csr(ffu_test_devices[1]);
 	executable_csr(ffu_test_devices[1]);
+	zkx_bytes(ffu_test_devices[1]);
 }
