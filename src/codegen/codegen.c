@@ -277,6 +277,10 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 					     : NULL;
 		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
 			fo.limb_bits = 64;
+		/* so does a dot's sum in a loop (codegen/dot.c) */
+		f = in->op == FFU_OP_FUSION ? ffu__codegen_dot_loop_field(in) : NULL;
+		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
+			fo.limb_bits = 64;
 	}
 	return fo;
 }
