@@ -176,14 +176,12 @@ static ffu_status plan(dot_plan *pl, const ffu_inst *fusion, ffu_error *e)
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
 	memset(pl, 0, sizeof *pl);
+	int dots = 0;
 	for (int i = 0; i < fc->n_insts; i++)
-		if (fc->insts[i]->op == FFU_OP_DOT) {
-			if (pl->dot)
-				return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kDot fusion holds one dot", fusion->name);
-			pl->dot = fc->insts[i];
-		}
-	if (!pl->dot)
-		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kDot fusion without a dot", fusion->name);
+		dots += fc->insts[i]->op == FFU_OP_DOT;
+	if (dots != 1)
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kDot fusion holds one dot, not %d", fusion->name, dots);
+	pl->dot = dot_of(fc);
 	if (pl->dot->operands[0]->shape.csr && pl->dot->operands[0]->op != FFU_OP_PARAMETER)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: the CSR lhs of %s must be a parameter of the fusion",
 				fusion->name, pl->dot->name);

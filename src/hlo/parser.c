@@ -117,20 +117,28 @@ static ffu_status parse_operand(parser *p, ffu_inst **out)
 
 typedef ffu_status (*attr_fn)(parser *p, ffu_inst *in);
 
+/* `{d, ...}`: at most FFU_MAX_RANK dimension numbers into dims, their count into *n. */
+static ffu_status dim_list(parser *p, int64_t dims[FFU_MAX_RANK], int *n)
+{
+	*n = 0;
+	TRY(ffu__hp_expect(p, FFU_TOK_LBRACE, "'{'"));
+	while (p->tok.kind != FFU_TOK_RBRACE) {
+		if (*n > 0)
+			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or '}'"));
+		if (*n == FFU_MAX_RANK)
+			return PERR(&p->tok, "more than %d dimensions", FFU_MAX_RANK);
+		TRY(ffu__hp_int(p, "a dimension number", &dims[*n]));
+		++*n;
+	}
+	ffu__hp_advance(p);
+	return FFU_STATUS_OK;
+}
+
 static ffu_status attr_dimensions(parser *p, ffu_inst *in)
 {
 	int64_t dims[FFU_MAX_RANK];
-	int n = 0;
-	TRY(ffu__hp_expect(p, FFU_TOK_LBRACE, "'{'"));
-	while (p->tok.kind != FFU_TOK_RBRACE) {
-		if (n > 0)
-			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or '}'"));
-		if (n == FFU_MAX_RANK)
-			return PERR(&p->tok, "more than %d dimensions", FFU_MAX_RANK);
-		TRY(ffu__hp_int(p, "a dimension number", &dims[n]));
-		n++;
-	}
-	ffu__hp_advance(p);
+	int n;
+	TRY(dim_list(p, dims, &n));
 	in->n_dims = n;
 	if (n > 0) {
 		in->dims = ffu__arena_alloc(&p->m->arena, sizeof *in->dims * (size_t)n);
@@ -294,20 +302,8 @@ static ffu_status attr_dot_list(parser *p, ffu_inst *in, int which)
 {
 	int64_t *list = which == 0 ? in->dot.lhs_batch : which == 1 ? in->dot.rhs_batch
 					   : which == 2 ? in->dot.lhs_contract : in->dot.rhs_contract;
-	int n = 0;
 	p->dot_tok[which] = p->tok;
-	TRY(ffu__hp_expect(p, FFU_TOK_LBRACE, "'{'"));
-	while (p->tok.kind != FFU_TOK_RBRACE) {
-		if (n > 0)
-			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or '}'"));
-		if (n == FFU_MAX_RANK)
-			return PERR(&p->tok, "more than %d dimensions", FFU_MAX_RANK);
-		TRY(ffu__hp_int(p, "a dimension number", &list[n]));
-		n++;
-	}
-	ffu__hp_advance(p);
-	p->dot_n[which] = n;
-	return FFU_STATUS_OK;
+	return dim_list(p, list, &p->dot_n[which]);
 }
 
 static ffu_status attr_lhs_batch(parser *p, ffu_inst *in)

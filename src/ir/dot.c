@@ -11,7 +11,6 @@
  * Shared by the verifier, the builder (which infers the result shape), the interpreter,
  * the fusion pass (which producers fuse) and the code generator.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,43 +113,32 @@ int64_t ffu__dot_operand_reuse(const ffu_inst *in, int j)
 	return n;
 }
 
-static ffu_status verr(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...) FFU_PRINTF(4, 5);
-static ffu_status verr(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...)
-{
-	char msg[640];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return ffu__err_at(e, FFU_STATUS_EVERIFY, file, in->line, in->col, "'%%%s' (dot): %s", in->name, msg);
-}
-
 ffu_status ffu__dot_verify(const ffu_inst *in, const char *file, ffu_error *e)
 {
 	char a[160], b[160], w[160], why[320];
 	for (int j = 0; j < 2; j++)
 		if (!ffu__shape_is_array(&in->operands[j]->shape))
-			return verr(e, file, in, "operand %d ('%%%s') must be an array", j, in->operands[j]->name);
+			return ffu__verify_err(e, file, in, "operand %d ('%%%s') must be an array", j, in->operands[j]->name);
 	const ffu_shape *x = &in->operands[0]->shape, *y = &in->operands[1]->shape, *s = &in->shape;
 	ffu__shape_format(x, a, sizeof a);
 	ffu__shape_format(y, b, sizeof b);
 	if (x->type != y->type)
-		return verr(e, file, in, "operands '%%%s' (%s) and '%%%s' (%s) must have one element type",
+		return ffu__verify_err(e, file, in, "operands '%%%s' (%s) and '%%%s' (%s) must have one element type",
 			    in->operands[0]->name, a, in->operands[1]->name, b);
 	ffu_elem_kind k = ffu__shape_field(x)->kind;
 	if (k != FFU_ELEM_PRIME && k != FFU_ELEM_MONT && k != FFU_ELEM_EXT)
-		return verr(e, file, in, "dot multiplies field elements; %s is %s type", ffu__type_name(x->type),
+		return ffu__verify_err(e, file, in, "dot multiplies field elements; %s is %s type", ffu__type_name(x->type),
 			    k == FFU_ELEM_PRED ? "a boolean" : "an integer");
 	if (x->csr && (in->dot.n_batch != 0 || in->dot.n_contract != 1 || in->dot.lhs_contract[0] != 1))
-		return verr(e, file, in, "the CSR lhs '%%%s' (%s) contracts its columns: lhs_contracting_dims={1}, one rhs "
+		return ffu__verify_err(e, file, in, "the CSR lhs '%%%s' (%s) contracts its columns: lhs_contracting_dims={1}, one rhs "
 			    "dimension in rhs_contracting_dims, no batch dimensions", in->operands[0]->name, a);
 	ffu_shape want;
 	if (!ffu__dot_result_shape(in, &want, why, sizeof why))
-		return verr(e, file, in, "%s (lhs %s, rhs %s)", why, a, b);
+		return ffu__verify_err(e, file, in, "%s (lhs %s, rhs %s)", why, a, b);
 	if (!ffu__shape_eq(s, &want)) {
 		ffu__shape_format(s, w, sizeof w);
 		ffu__shape_format(&want, why, sizeof why);
-		return verr(e, file, in, "result is %s; dot of %s and %s with these dimension numbers gives %s%s", w, a, b, why,
+		return ffu__verify_err(e, file, in, "result is %s; dot of %s and %s with these dimension numbers gives %s%s", w, a, b, why,
 			    in->dot.n_contract == 0 ? " (no contracting dimensions: an outer product, as in XLA; name them with "
 						      "lhs_contracting_dims={...}, rhs_contracting_dims={...})"
 						    : "");

@@ -266,6 +266,9 @@ int *ffu__comp_use_counts(const ffu_computation *c);
 
 /* --- verifier (ir/verify.c) --- */
 ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *e);
+/* EVERIFY at in's source position, "'%name' (opcode): " and the message: the form of every
+   verifier error, for the rules kept with their ops (ir/order.c, ir/dot.c). */
+ffu_status ffu__verify_err(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...) FFU_PRINTF(4, 5);
 
 /*
  * --- ordered ops (ir/order.c): compare LT/LE/GT/GE, maximum, minimum, clamp, and the

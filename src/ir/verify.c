@@ -27,15 +27,31 @@ static int comp_index(const vctx *v, const ffu_computation *c)
 	return ffu__comp_pos_find(v->pos, v->m->n_comps, c);
 }
 
-ffu_status ffu__verify_inst_err(const vctx *v, ffu_status st, const ffu_inst *in, const char *fmt, ...)
+static ffu_status inst_err_v(ffu_error *e, ffu_status st, const char *file, const ffu_inst *in, const char *fmt,
+			     va_list ap)
 {
 	char msg[768];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return ffu__err_at(e, st, file, in->line, in->col, "'%%%s' (%s): %s", in->name ? in->name : "?",
+			   ffu__ops[in->op].keyword, msg);
+}
+
+ffu_status ffu__verify_inst_err(const vctx *v, ffu_status st, const ffu_inst *in, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	ffu_status r = inst_err_v(v->e, st, v->file, in, fmt, ap);
 	va_end(ap);
-	return ffu__err_at(v->e, st, v->file, in->line, in->col, "'%%%s' (%s): %s", in->name ? in->name : "?",
-			   ffu__ops[in->op].keyword, msg);
+	return r;
+}
+
+ffu_status ffu__verify_err(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ffu_status r = inst_err_v(e, FFU_STATUS_EVERIFY, file, in, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 /* Structural validity of a shape; depth guards against a cyclic or corrupt elems chain. */
