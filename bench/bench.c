@@ -269,8 +269,9 @@ static ffu_status same_outputs(const timed *a, const timed *ref, const char *wha
 }
 
 /* Field multiplications the workload asks for: one per element of each multiply in the entry
- * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)), and for
- * an fft its butterflies, log2(n) n/2 per row (the radix-2 count, whatever radix runs). */
+ * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)), for an fft
+ * its butterflies, log2(n) n/2 per row (the radix-2 count, whatever radix runs), and for a
+ * dot its products. */
 static int64_t count_muls(const ffu_module *m)
 {
 	int64_t n = 0;
@@ -280,6 +281,14 @@ static int64_t count_muls(const ffu_module *m)
 			n += ffu__shape_count(&in->shape);
 		if (in->op == FFU_OP_FFT)
 			n += ffu__fft_rows(&in->shape) * ffu__log2_pow2(in->fft.length) * (in->fft.length / 2);
+		if (in->op == FFU_OP_DOT) { /* a product per stored entry and result column, or per term */
+			const ffu_shape *x = &in->operands[0]->shape;
+			int64_t k = 1;
+			for (int t = 0; t < in->dot.n_contract; t++)
+				k *= x->dims[in->dot.lhs_contract[t]];
+			n += x->csr ? x->nnz * (ffu__shape_count(&in->shape) / (x->dims[0] ? x->dims[0] : 1))
+				    : ffu__shape_count(&in->shape) * k;
+		}
 	}
 	return n;
 }

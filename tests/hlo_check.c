@@ -85,6 +85,8 @@ void assert_same_module(const ffu_module *a, const ffu_module *b)
 				cr_assert_eq(x->direction, y->direction);
 			if (x->op == FFU_OP_REDUCE)
 				cr_assert_eq(x->reduce_fn, y->reduce_fn);
+			if (x->op == FFU_OP_DOT)
+				cr_assert(memcmp(&x->dot, &y->dot, sizeof x->dot) == 0, "dimension numbers of %s", x->name);
 			cr_assert_eq(!!x->callee, !!y->callee);
 			if (x->callee) {
 				cr_assert_str_eq(x->callee->name, y->callee->name);

@@ -134,3 +134,9 @@ char *ffu_test_generate_for(const char *text, const ffu_target *t, int *fusion0_
 	ffu_error_clear(&e);
 	return s;
 }
+
+void ffu_test_expect_in(const char *text, const char *const *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_expect(strstr(text, want[i]), "missing %s in\n%s", want[i], text);
+}

@@ -24,6 +24,10 @@ size_t ffu_test_count(size_t quick, size_t full);
    when there is none. */
 const struct ffu_field *ffu_test_field(const char *name);
 
+/* Expects each of want[0..n) in text (the printer's lines of a program), naming what is
+   missing. */
+void ffu_test_expect_in(const char *text, const char *const *want, size_t n);
+
 /* $FFU_SOURCE_ROOT/rel (meson sets it); malloc'd. */
 char *ffu_test_path(const char *rel);
 /* Reads a whole file; NULL on failure. *len optional. malloc'd, NUL-terminated. */

@@ -353,7 +353,7 @@ Test(hlo_zkx, dialect_errors)
 Test(hlo_zkx, unsupported_is_not_malformed)
 {
 	static const char *const unsupported[] = {
-		"ENTRY %e {\n  %m = babybear[4,3]{1,0:D(D, C) NNZ(8)} parameter(0)\n}\n",
+		"ENTRY %e {\n  %m = babybear[4,3]{0,1:D(D, C) NNZ(8)} parameter(0)\n}\n", /* CSC */
 		"ENTRY %e {\n  %x = babybear[8]{0:T(8)} parameter(0)\n}\n",
 		"ENTRY %e {\n  %x = babybear[4,2]{0,1} parameter(0)\n}\n",
 		"ENTRY %e {\n  %x = secp256k1_g1_affine[4] parameter(0)\n}\n",

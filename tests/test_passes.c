@@ -74,9 +74,11 @@ static ffu_value *inputs(const ffu_module *m, uint64_t seed)
 		cr_assert_eq(ffu__value_alloc(&in[p], &c->params[p]->shape, &e), FFU_STATUS_OK, "%s", e.message);
 		ffu__value_random(&in[p], &seed);
 		const ffu_field *f = ffu__shape_field(&in[p].shape);
-		int64_t n = ffu__shape_count(&in[p].shape);
+		const ffu_shape *s = &in[p].shape; /* a CSR matrix: its first stored values (ir/csr.c) */
+		int64_t n = s->csr ? s->nnz : ffu__shape_count(s);
+		unsigned char *first = in[p].data + (s->csr ? ffu__csr_values_offset(s) : 0);
 		for (int64_t i = 0; i < n && i < 3 && f->kind != FFU_ELEM_PRED; i++) {
-			unsigned char *d = in[p].data + (size_t)i * f->storage_bytes;
+			unsigned char *d = first + (size_t)i * f->storage_bytes;
 			ffu__fp_set_u64(f, d, (uint64_t)(i == 2 && f->kind != FFU_ELEM_UINT ? 1 : i));
 			if (i == 2 && f->kind != FFU_ELEM_UINT)
 				ffu__fp_neg(f, d, d, NULL);

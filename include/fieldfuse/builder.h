@@ -8,7 +8,7 @@
  * Nodes and errors (the XLA XlaBuilder model)
  *   - Each ffu_build_* call adds one instruction and returns its node: a small non-negative
  *     integer naming it in this builder. Result shapes are inferred where the operands
- *     determine them (element-wise ops, compare, convert, slice, concatenate, reduce, tuple,
+ *     determine them (element-wise ops, compare, convert, slice, concatenate, reduce, dot, tuple,
  *     get-tuple-element) and given by the caller where they do not (parameter, constant,
  *     iota, broadcast, reshape).
  *   - Every instruction is checked by the verifier as it is added, with the same rules and
@@ -83,6 +83,13 @@ FFU_API ffu_status ffu_builder_shape(const ffu_builder *b, ffu_node n, ffu_array
 /* Entry parameter number <count of parameters so far>, named `name` (a valid HLO name). */
 FFU_API ffu_node ffu_build_parameter(ffu_builder *b, const char *name, const char *type, int rank,
 				     const int64_t *dims);
+/*
+ * A CSR sparse matrix parameter, `type[rows, cols]{1,0:D(D, C) NNZ(nnz)}` in HLO text: the
+ * lhs of a dot, nothing else reads one. Its buffers hold ZKX's CSR bytes (ffu_array_info's
+ * nnz says the layout); a field type, nnz at most rows * cols.
+ */
+FFU_API ffu_node ffu_build_parameter_csr(ffu_builder *b, const char *name, const char *type, int64_t rows,
+					 int64_t cols, int64_t nnz);
 /*
  * An array literal: `bytes` bytes of row-major storage values, exactly the element count
  * times the type's storage size (the .bin layout of HLO.md section 4), each a valid value
@@ -175,6 +182,20 @@ typedef enum ffu_fft_type {
  */
 FFU_API ffu_node ffu_build_fft(ffu_builder *b, ffu_node x, const ffu_node *twiddles, ffu_fft_type type,
 			       bool bit_reverse);
+
+/* ---- dot */
+
+/*
+ * XLA's dot_general (docs/hlo.md "dot") of two arrays of one field or extension type:
+ * lhs dimension lhs_contracting[t] contracts with rhs dimension rhs_contracting[t]
+ * (n_contracting pairs, 0 for an outer product), lhs_batch[t] pairs with rhs_batch[t]
+ * (n_batch pairs; NULL lists where n is 0). The result has the batch dimensions, then
+ * lhs's other dimensions, then rhs's, each in order. lhs may be a CSR parameter
+ * (ffu_build_parameter_csr), contracting its dimension 1 without batch dimensions.
+ */
+FFU_API ffu_node ffu_build_dot(ffu_builder *b, ffu_node lhs, ffu_node rhs, const int64_t *lhs_contracting,
+			       const int64_t *rhs_contracting, int n_contracting, const int64_t *lhs_batch,
+			       const int64_t *rhs_batch, int n_batch);
 
 /* A tuple of the nodes (a program with several outputs has a tuple ROOT). */
 FFU_API ffu_node ffu_build_tuple(ffu_builder *b, const ffu_node *xs, int n);

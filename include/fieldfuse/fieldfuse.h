@@ -82,6 +82,11 @@ typedef struct ffu_array_info {
 	size_t count;            /* elements (1 for a scalar; 0 if a dimension is 0) */
 	size_t elem_bytes;       /* canonical storage bytes per element */
 	size_t bytes;            /* count * elem_bytes: the buffer size run and interpret use */
+	/* -1 for a dense array. A CSR sparse matrix input (a dot's lhs, layout D(D, C), rank 2):
+	   its stored entries, and `bytes` is ZKX's CSR layout instead, little-endian, no
+	   padding: row_ptrs u32[dims[0] + 1], col_indices u32[nnz], values[nnz] of elem_bytes
+	   each (docs/hlo.md "dot"); `count` is still dims[0] * dims[1]. */
+	int64_t nnz;
 } ffu_array_info;
 
 /*

@@ -62,4 +62,8 @@ ffu_status ffu__api_describe(ffu_array_info *info, const char *name, const ffu_s
 ffu_status ffu__api_shape(ffu_shape *out, const char *type, int rank, const int64_t *dims, const char *call,
 			  ffu_error *e);
 
+/* A device buffer of array shape s (a CSR matrix's: ZKX's CSR bytes), contents undefined;
+   ffu_buffer_create and the executable's create_input / create_output go through it. */
+ffu_status ffu__buffer_create_shape(ffu_buffer **out, ffu_device *d, const ffu_shape *s, ffu_error *e);
+
 #endif

@@ -11,6 +11,8 @@
  * x * R mod p). Data given or wanted in the other form is converted on the host, element by
  * element (coefficient by coefficient for an extension), with the reference arithmetic of
  * fields/: a conversion is one Montgomery product per element, far cheaper than the copy.
+ * A CSR matrix (an input shaped by ffu_buffer_create_input) holds ZKX's CSR bytes: forms
+ * apply to its values only, and an upload checks its row pointers and columns too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +45,18 @@ ffu_status ffu_buffer_create(ffu_buffer **out, ffu_device *d, const char *type, 
 		return ffu__err(e, FFU_STATUS_EINVAL, "%s: %s is NULL", call, !out ? "out" : "device");
 	*out = NULL;
 	ffu_shape s;
+	ffu_status st = ffu__api_shape(&s, type, rank, dims, call, e);
+	return st ? st : ffu__buffer_create_shape(out, d, &s, e);
+}
+
+ffu_status ffu__buffer_create_shape(ffu_buffer **out, ffu_device *d, const ffu_shape *s, ffu_error *e)
+{
 	ffu_buffer *b = NULL;
 	ffu_status st;
-	if ((st = ffu__api_shape(&s, type, rank, dims, call, e)) || (st = new_buffer(&b, d, &s, e)))
+	if (!out)
+		return ffu__err(e, FFU_STATUS_EINVAL, "out is NULL");
+	*out = NULL;
+	if ((st = new_buffer(&b, d, s, e)))
 		return st;
 	if ((st = ffu__cl_buffer(&d->cl, &b->mem, b->info.bytes, e))) {
 		ffu_buffer_destroy(&b);
@@ -173,6 +184,23 @@ static ffu_status check_transfer(const ffu_buffer *b, const void *host, size_t b
 	return FFU_STATUS_OK;
 }
 
+/* Where b's field elements are and how many: all of it, or a CSR matrix's values (ir/csr.c),
+   whose row pointers and columns no form changes. */
+static size_t values_at(const ffu_buffer *b, size_t *count)
+{
+	*count = b->shape.csr ? (size_t)b->shape.nnz : b->info.count;
+	return b->shape.csr ? ffu__csr_values_offset(&b->shape) : 0;
+}
+
+/* A CSR matrix's bytes in the form b stores, checked whole (EINVAL naming what is wrong). */
+static ffu_status check_csr(const ffu_buffer *b, const unsigned char *data, const char *call, ffu_error *e)
+{
+	char why[320];
+	if (!ffu__csr_check(&b->shape, data, b->info.bytes, why, sizeof why))
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: not a CSR matrix as ZKX stores it: %s", call, why);
+	return FFU_STATUS_OK;
+}
+
 ffu_status ffu_buffer_upload(ffu_buffer *b, const void *host, size_t bytes, ffu_form form, ffu_error *e)
 {
 	const char *call = "ffu_buffer_upload";
@@ -182,10 +210,12 @@ ffu_status ffu_buffer_upload(ffu_buffer *b, const void *host, size_t bytes, ffu_
 		return st;
 	const ffu_field *f = ffu__shape_field(&b->shape);
 	const unsigned char *src = host;
-	size_t eb = b->info.elem_bytes;
+	size_t eb = b->info.elem_bytes, count, at = values_at(b, &count);
 	if (stored_form(b, form)) {
 		/* every element a valid value of the type: never reduced silently (HLO.md section 1) */
-		for (size_t k = 0; k < b->info.count; k++)
+		if (b->shape.csr && (st = check_csr(b, src, call, e)))
+			return st;
+		for (size_t k = 0; k < count && !b->shape.csr; k++)
 			if (!ffu__fp_canonical(f, src + k * eb))
 				return ffu__err(e, FFU_STATUS_EINVAL, "%s: element %zu is not a valid %s value (not less than p)",
 						call, k, f->name);
@@ -198,14 +228,17 @@ ffu_status ffu_buffer_upload(ffu_buffer *b, const void *host, size_t bytes, ffu_
 	unsigned char *tmp = malloc(bytes ? bytes : 1);
 	if (!tmp)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory converting %zu bytes", bytes);
-	size_t cb = given->storage_bytes, n = b->info.count * (size_t)units;
+	memcpy(tmp, src, at); /* a CSR matrix's row pointers and columns */
+	size_t cb = given->storage_bytes, n = count * (size_t)units;
 	for (size_t k = 0; k < n && st == FFU_STATUS_OK; k++) {
-		if (!ffu__fp_canonical(given, src + k * cb))
+		if (!ffu__fp_canonical(given, src + at + k * cb))
 			st = ffu__err(e, FFU_STATUS_EINVAL, "%s: element %zu is not a valid %s value in %s form (not less than p)",
 				      call, k / (size_t)units, f->name, form == FFU_FORM_MONTGOMERY ? "Montgomery" : "canonical");
 		else
-			ffu__fp_convert(stored, tmp + k * cb, given, src + k * cb);
+			ffu__fp_convert(stored, tmp + at + k * cb, given, src + at + k * cb);
 	}
+	if (st == FFU_STATUS_OK && b->shape.csr)
+		st = check_csr(b, tmp, call, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_write(&b->dev->cl, b->mem, tmp, bytes, e);
 	free(tmp);
@@ -226,8 +259,9 @@ ffu_status ffu_buffer_download(const ffu_buffer *b, void *host, size_t bytes, ff
 		return st;
 	if ((st = ffu__cl_read(&b->dev->cl, b->mem, host, bytes, e)) || !wanted)
 		return st;
-	unsigned char *p = host, one[FFU_FIELD_MAX_BYTES];
-	size_t cb = stored->storage_bytes, n = b->info.count * (size_t)units;
+	unsigned char one[FFU_FIELD_MAX_BYTES];
+	size_t count, at = values_at(b, &count), cb = stored->storage_bytes, n = count * (size_t)units;
+	unsigned char *p = (unsigned char *)host + at;
 	for (size_t k = 0; k < n; k++) {
 		ffu__fp_convert(wanted, one, stored, p + k * cb);
 		memcpy(p + k * cb, one, cb);

@@ -25,27 +25,55 @@ static bool shape_arg(ffu_builder *b, ffu_shape *s, const char *type, int rank, 
 	return false;
 }
 
-ffu_node ffu_build_parameter(ffu_builder *b, const char *name, const char *type, int rank, const int64_t *dims)
+/* The next entry parameter, named name, of shape s (the caller checked the builder). */
+static ffu_node parameter(ffu_builder *b, const char *call, const char *name, const ffu_shape *s)
 {
-	const char *call = "ffu_build_parameter";
-	if (!ffu__bld_usable(b, call))
-		return FFU_NODE_INVALID;
-	if (!ffu__bld_hlo_name(name))
-		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "name '%s' is not an HLO name ([A-Za-z0-9_.-]+)",
-			    name ? name : "(null)");
-	if (ffu__bld_name_taken(b, name))
-		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "name '%s' is already used in the module", name);
-	ffu_shape s;
-	if (!shape_arg(b, &s, type, rank, dims, call))
-		return FFU_NODE_INVALID;
 	if (!ffu__grow((void **)&b->params, &b->cap_params, b->n_params + 1, sizeof *b->params))
 		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
-	ffu_node n = ffu__bld_add(b, call, FFU_OP_PARAMETER, name, &s, NULL, 0, NULL, NULL);
+	ffu_node n = ffu__bld_add(b, call, FFU_OP_PARAMETER, name, s, NULL, 0, NULL, NULL);
 	if (n == FFU_NODE_INVALID)
 		return n;
 	b->nodes[n]->index = b->n_params;
 	b->params[b->n_params++] = b->nodes[n];
 	return n;
+}
+
+/* A usable builder and a new, valid parameter name; else the error recorded under call. */
+static bool param_name_ok(ffu_builder *b, const char *call, const char *name)
+{
+	if (!ffu__bld_usable(b, call))
+		return false;
+	if (!ffu__bld_hlo_name(name)) {
+		ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "name '%s' is not an HLO name ([A-Za-z0-9_.-]+)",
+			      name ? name : "(null)");
+		return false;
+	}
+	if (ffu__bld_name_taken(b, name)) {
+		ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "name '%s' is already used in the module", name);
+		return false;
+	}
+	return true;
+}
+
+ffu_node ffu_build_parameter(ffu_builder *b, const char *name, const char *type, int rank, const int64_t *dims)
+{
+	const char *call = "ffu_build_parameter";
+	ffu_shape s;
+	if (!param_name_ok(b, call, name) || !shape_arg(b, &s, type, rank, dims, call))
+		return FFU_NODE_INVALID;
+	return parameter(b, call, name, &s);
+}
+
+ffu_node ffu_build_parameter_csr(ffu_builder *b, const char *name, const char *type, int64_t rows, int64_t cols,
+				 int64_t nnz)
+{
+	const char *call = "ffu_build_parameter_csr";
+	ffu_shape s;
+	if (!param_name_ok(b, call, name) || !shape_arg(b, &s, type, 2, (const int64_t[]){rows, cols}, call))
+		return FFU_NODE_INVALID;
+	s.csr = true; /* the verifier checks the type and nnz */
+	s.nnz = nnz;
+	return parameter(b, call, name, &s);
 }
 
 static void set_literal(ffu_inst *in, const void *arg)

@@ -213,6 +213,16 @@ static ffu_status verify_one(ffu_builder *b, const ffu_inst *in, ffu_error *e)
 	if (in->op == FFU_OP_PARAMETER)
 		copy->index = c->n_params++; /* its own number is the real entry's business */
 	c->root = copy;
+	/* A CSR parameter (a dot's lhs) may not be a result: read it as a dot's lhs here, after
+	   the parameter's own checks, so that the ROOT rule is the finished module's business. */
+	if (copy->op == FFU_OP_PARAMETER && copy->shape.csr && copy->shape.rank == 2) {
+		ffu_shape vs = {.type = copy->shape.type, .rank = 1, .dims = {copy->shape.dims[1]}};
+		ffu_shape rs = {.type = copy->shape.type, .rank = 1, .dims = {copy->shape.dims[0]}};
+		ffu_inst *dv[2] = {copy, placeholder(c, &vs, "dot/rhs", 0)};
+		if (!dv[1] || !(c->root = ffu__inst_new(c, FFU_OP_DOT, "dot/lhs", &rs, dv, 2)))
+			goto oom;
+		c->root->dot = (ffu_dot_attrs){.n_contract = 1, .lhs_contract = {1}};
+	}
 	if (c->n_params > 0) {
 		if (!(c->params = ffu__arena_alloc(&s->arena, sizeof *c->params * (size_t)c->n_params)))
 			goto oom;
@@ -249,6 +259,12 @@ ffu_node ffu__bld_add(ffu_builder *b, const char *call, ffu_op op, const char *n
 	ffu_inst *in = ffu__inst_new(b->entry, op, name, shape, ops, n);
 	if (!in)
 		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
+	/* a shape inferred from a CSR operand is dense: only a parameter is sparse, and the
+	   verifier then names the sparse operand rather than a sparse result */
+	if (op != FFU_OP_PARAMETER && in->shape.type != FFU_TYPE_TUPLE) {
+		in->shape.csr = false;
+		in->shape.nnz = 0;
+	}
 	if (set_attrs)
 		set_attrs(in, arg);
 	ffu_error e = {0};

@@ -176,8 +176,7 @@ ffu_status ffu_buffer_create_input(ffu_buffer **out, const ffu_executable *x, in
 			*out = NULL;
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_buffer_create_input: %s", !x ? "executable is NULL" : "no such input");
 	}
-	const ffu_shape *s = ffu__exec_input_shape(x->x, i);
-	return ffu_buffer_create(out, x->dev, ffu__type_name(s->type), s->rank, s->dims, e);
+	return ffu__buffer_create_shape(out, x->dev, ffu__exec_input_shape(x->x, i), e);
 }
 
 ffu_status ffu_buffer_create_output(ffu_buffer **out, const ffu_executable *x, int i, ffu_error *e)
@@ -188,8 +187,7 @@ ffu_status ffu_buffer_create_output(ffu_buffer **out, const ffu_executable *x, i
 			*out = NULL;
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_buffer_create_output: %s", !x ? "executable is NULL" : "no such output");
 	}
-	const ffu_shape *s = ffu__exec_output_shape(x->x, i);
-	return ffu_buffer_create(out, x->dev, ffu__type_name(s->type), s->rank, s->dims, e);
+	return ffu__buffer_create_shape(out, x->dev, ffu__exec_output_shape(x->x, i), e);
 }
 
 /* ---------------------------------------------------------------- arguments */

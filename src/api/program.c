@@ -58,6 +58,12 @@ ffu_status ffu__api_describe(ffu_array_info *info, const char *name, const ffu_s
 	info->count = count;
 	info->elem_bytes = f->storage_bytes;
 	info->bytes = count * f->storage_bytes;
+	info->nnz = -1;
+	if (s->csr) { /* ZKX's CSR bytes (ir/csr.c) */
+		info->nnz = s->nnz;
+		if ((info->bytes = ffu__csr_bytes(s)) == SIZE_MAX)
+			return ffu__err(e, FFU_STATUS_ELIMIT, "%s %d (%s) is too large for host memory", what, i, name);
+	}
 	return FFU_STATUS_OK;
 }
 
@@ -229,7 +235,8 @@ ffu_status ffu_program_output(const ffu_program *p, int i, ffu_array_info *info)
 /* ---------------------------------------------------------------- running */
 
 /*
- * Wraps the caller's input buffers as values after checking every element is canonical.
+ * Wraps the caller's input buffers as values after checking every element is canonical
+ * (a CSR matrix: its row pointers and columns too).
  * The values borrow the caller's memory rather than copying it (a 2^24-element bn254 input
  * is 512 MiB): the executor and the interpreter only read their inputs, so the const cast
  * is never written through. in[i].data must therefore not be freed.
@@ -246,7 +253,11 @@ static ffu_status wrap_inputs(const ffu_program *p, const void *const *inputs, f
 		if (!inputs[i] && info->bytes)
 			return ffu__err(e, FFU_STATUS_EINVAL, "input %d (%s) is NULL", i, info->name);
 		const unsigned char *data = inputs[i] ? inputs[i] : empty;
-		for (size_t k = 0; k < info->count; k++)
+		char why[320];
+		if (s->csr && !ffu__csr_check(s, data, info->bytes, why, sizeof why))
+			return ffu__err(e, FFU_STATUS_EINVAL, "input %d (%s) is not a CSR matrix as ZKX stores it: %s", i,
+					info->name, why);
+		for (size_t k = 0; k < info->count && !s->csr; k++)
 			if (!ffu__fp_canonical(f, data + k * info->elem_bytes))
 				return ffu__err(e, FFU_STATUS_EINVAL,
 						"input %d (%s) element %zu is not less than the %s modulus", i,

@@ -155,7 +155,8 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 {
 	const wide_plan none = {WIDE_NONE, 1, NULL};
 	const ffu_computation *fc = fusion->callee;
-	if (lanes <= 1 || ffu__codegen_is_reduction(fusion) || fusion->fusion_kind == FFU_FUSION_FFT)
+	if (lanes <= 1 || ffu__codegen_is_reduction(fusion) || fusion->fusion_kind == FFU_FUSION_FFT ||
+	    fusion->fusion_kind == FFU_FUSION_DOT)
 		return none;
 	const ffu_field *vx = vector_field(fc);
 	if (vx)
@@ -276,6 +277,10 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 					     : NULL;
 		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
 			fo.limb_bits = 64;
+		/* so does a dot's sum in a loop (codegen/dot.c) */
+		f = in->op == FFU_OP_FUSION ? ffu__codegen_dot_loop_field(in) : NULL;
+		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
+			fo.limb_bits = 64;
 	}
 	return fo;
 }
@@ -326,7 +331,8 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 			continue;
 		int k = pk->n++;
 		ffu_fusion_kernels *fk = &pk->fusions[k];
-		ffu_status st = in->fusion_kind == FFU_FUSION_FFT ? ffu__codegen_emit_fft(sb, fk, in, k, t, e)
+		ffu_status st = in->fusion_kind == FFU_FUSION_FFT   ? ffu__codegen_emit_fft(sb, fk, in, k, t, e)
+				: in->fusion_kind == FFU_FUSION_DOT ? ffu__codegen_emit_dot(sb, fk, in, k, e)
 				: ffu__codegen_is_reduction(in)
 					? ffu__codegen_emit_reduction(sb, fk, in, k, t->fold == FFU_FOLD_SERIAL, e)
 					: emit_loop_kernel(sb, fk, in, k, lanes, e);

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "codegen/field_cl.h"
+#include "codegen/helper.h"
 #include "codegen/kgen.h"
 #include "device/target.h"
 
@@ -129,75 +130,24 @@ static void mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *
 		ffu__sb_printf(sb, "%s_mul(%s, %s)", pl->f->base->name, a, w);
 }
 
-/* The parameter list of the fusion's inputs (and outputs), for the helper functions. */
-static void io_params(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
-{
-	for (int j = 0; j < pl->n_in; j++)
-		ffu__sb_printf(sb, "__global const uint *restrict in%d, ", j);
-	for (int o = 0; outputs && o < pl->n_out; o++)
-		ffu__sb_printf(sb, "__global uint *restrict out%d, ", o);
-}
-
 static void io_args(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
 {
-	for (int j = 0; j < pl->n_in; j++)
-		ffu__sb_printf(sb, "in%d, ", j);
-	for (int o = 0; outputs && o < pl->n_out; o++)
-		ffu__sb_printf(sb, "out%d, ", o);
+	ffu__helper_io_args(sb, pl->n_in, outputs ? pl->n_out : 0);
 }
 
 /*
  * ffu_k<k>_x(inputs, i): element i of the fft's operand in its storage form (the
  * producers fused in front), and ffu_k<k>_y(inputs, outputs, i, fv): the fusion's outputs
- * at element i given the transform's element i, fv (the consumers fused behind). Both are
- * kernel bodies of the value generator (kgen.h) at index i.
+ * at element i given the transform's element i, fv (the consumers fused behind):
+ * codegen/helper.c.
  */
 static ffu_status emit_helpers(ffu_strbuf *sb, const fft_plan *pl, const ffu_inst *fusion, int k, ffu_error *e)
 {
-	const ffu_computation *fc = fusion->callee;
-	const ffu_inst *const *outs;
-	int n_out = ffu__kgen_outputs(fc, &outs);
-	kgen g;
-	ffu_status st = ffu__kgen_init(&g, fc, "i", e);
-	if (st == FFU_STATUS_OK) {
-		int v = ffu__kgen_value_at(&g, pl->fft->operands[0]->id, IX_MAIN);
-		ffu__kgen_plan(&g);
-		st = ffu__kgen_emit_body(&g, e);
-		if (st == FFU_STATUS_OK)
-			ffu__kgen_emit_return(&g, pl->f, v);
-		if (st == FFU_STATUS_OK && (st = ffu__body_status(g.b, e)) == FFU_STATUS_OK) {
-			ffu__sb_printf(sb, "static inline %s ffu_k%d_x(", pl->ft, k);
-			io_params(sb, pl, false);
-			ffu__sb_append(sb, "const ulong i)\n{\n");
-			ffu__body_print(sb, g.b, &ffu__body_scalar);
-			ffu__sb_append(sb, "}\n\n");
-		}
-	}
-	ffu__kgen_free(&g);
-	if (st)
-		return st;
-	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
-	if (!ov)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	st = ffu__kgen_init(&g, fc, "i", e);
-	if (st == FFU_STATUS_OK) {
-		for (int o = 0; o < n_out; o++)
-			ov[o] = ffu__kgen_value_at(&g, outs[o]->id, IX_MAIN);
-		ffu__kgen_plan(&g);
-		st = ffu__kgen_emit_body(&g, e);
-		for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-			ffu__kgen_emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o]);
-		if (st == FFU_STATUS_OK && (st = ffu__body_status(g.b, e)) == FFU_STATUS_OK) {
-			ffu__sb_printf(sb, "static inline void ffu_k%d_y(", k);
-			io_params(sb, pl, true);
-			ffu__sb_printf(sb, "const ulong i, const %s fv)\n{\n", pl->ft);
-			ffu__body_print(sb, g.b, &ffu__body_scalar);
-			ffu__sb_append(sb, "}\n\n");
-		}
-	}
-	ffu__kgen_free(&g);
-	free(ov);
-	return st;
+	char name[32];
+	snprintf(name, sizeof name, "ffu_k%d_x", k);
+	ffu_status st = ffu__helper_value(sb, fusion, name, pl->fft->operands[0]->id, pl->f, NULL, e);
+	snprintf(name, sizeof name, "ffu_k%d_y", k);
+	return st ? st : ffu__helper_outputs(sb, fusion, name, pl->ft, 'c', e);
 }
 
 /* The twiddle table's kernel: the roots' powers (once), or the operand's entries (per run). */

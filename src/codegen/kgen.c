@@ -134,9 +134,10 @@ void ffu__kgen_plan(kgen *g)
 {
 	for (int id = g->fc->n_insts - 1; id >= 0 && !g->oom; id--) {
 		const ffu_inst *in = g->fc->insts[id];
-		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE || in->op == FFU_OP_FFT)
+		if (in->op == FFU_OP_TUPLE || in->op == FFU_OP_REDUCE || in->op == FFU_OP_FFT || in->op == FFU_OP_DOT)
 			continue; /* outputs: their operands were requested by the caller; an fft's
-				     result is the last pass's value (codegen/fft.c) */
+				     result is the last pass's value (codegen/fft.c), a dot's the sum its
+				     kernel computed (codegen/dot.c) */
 		for (int vn = g->first[id]; vn >= 0 && !g->oom; vn = g->v[vn].next) {
 			if (!ffu__grow((void **)&g->opv, &g->capopv, g->nopv + in->n_operands + 1, sizeof *g->opv)) {
 				g->oom = true;
@@ -314,15 +315,28 @@ static void emit_product(kgen *g, int vn)
 	ffu__kgen_set_form(g, vn, fr);
 }
 
-/* The stored value read by a load: parameter `in` at the value's index, or an fft's result,
-   which the last NTT pass hands its store function as `fv` (codegen/fft.c), in storage form. */
+/*
+ * The stored value read by a load: parameter `in` at the value's index, or an fft's result,
+ * which the last NTT pass hands its store function as `fv` (codegen/fft.c), in storage form.
+ * A CSR matrix parameter (ir/csr.c) is read at its stored entry: the value's words one by
+ * one, since ZKX's layout puts the values at a word offset that a wider load (a 64-bit
+ * field's ulong) may not be aligned for (codegen/dot.c).
+ */
 static void print_src(kgen *g, int vn, const ffu_field *ft)
 {
 	const ffu_inst *in = inst_of(g, vn);
-	if (in->op == FFU_OP_FFT)
+	if (in->op == FFU_OP_FFT) {
 		ffu__body_printf(g->b, "fv");
-	else
+	} else if (in->shape.csr) {
+		size_t w = ffu__cl_words(ft), off = ffu__csr_values_offset(&in->shape) / 4;
+		ffu__body_printf(g->b, "%F(", ft, "make");
+		for (size_t k = 0; k < w; k++)
+			ffu__body_printf(g->b, "%sin%lld[%zuUL + %I * %zuUL]", k ? ", " : "", (long long)in->index, off + k,
+					 g->v[vn].ix, w);
+		ffu__body_printf(g->b, ")");
+	} else {
 		ffu__body_printf(g->b, "%F(in%lld, %I)", ft, "load", (long long)in->index, g->v[vn].ix);
+	}
 }
 
 /* Loads parameter (or fft result) `in` at the value's index into c and/or m form. */
@@ -465,10 +479,17 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 			emit_linear(g, vn);
 		return FFU_STATUS_OK;
 	case FFU_KIND_TRANSFORM:
-		/* the fusion pass lets an fft's result be read element-wise only */
-		if (g->v[vn].ix != IX_MAIN)
+	case FFU_KIND_CONTRACT:
+		/* the fusion pass lets an fft's or a dot's result be read element-wise only */
+		if (g->v[vn].ix != IX_MAIN && in->shape.rank != 0) /* a scalar's index is IX_ZERO */
 			return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s read at another index", in->name);
-		emit_load(g, vn);
+		if (in->op == FFU_OP_FFT) {
+			emit_load(g, vn);
+		} else { /* the dot kernel hands its sum to ffu_k<k>_y in form fv_form (codegen/dot.c) */
+			ffu__kgen_decl(g, vn, g->fv_form);
+			ffu__body_printf(g->b, "fv;\n");
+			ffu__kgen_set_form(g, vn, g->fv_form);
+		}
 		return FFU_STATUS_OK;
 	default:
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "codegen: %s inside a fusion", ffu__ops[in->op].keyword);
@@ -538,6 +559,15 @@ void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 	ffu__body_printf(g->b, ");\n");
 }
 
+char ffu__kgen_emit_return_any(kgen *g, int vn)
+{
+	vn = ffu__kgen_resolve(g, vn);
+	char form = ffu__kgen_has(g, vn, 'c') ? 'c' : 'm';
+	ffu__kgen_need(g, vn, form);
+	ffu__body_printf(g->b, "\treturn %L;\n", form, vn);
+	return form;
+}
+
 void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
@@ -551,6 +581,7 @@ ffu_status ffu__kgen_init(kgen *g, const ffu_computation *fc, const char *main_i
 {
 	memset(g, 0, sizeof *g);
 	g->b = &g->body;
+	g->fv_form = 'c';
 	ffu__body_init(g->b, main_ix);
 	g->fc = fc;
 	g->first = malloc(sizeof(int) * (size_t)(fc->n_insts + 1));

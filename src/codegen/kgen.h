@@ -52,6 +52,7 @@ typedef struct kgen {
 	int nix, capix;
 	int *uses;        /* uses of each instruction in the fused computation */
 	int *mul_uses;    /* of those, how many are multiply operands (x * x once) */
+	char fv_form;     /* the form ('c', 'm') of fv, a dot's sum handed to ffu_k<k>_y (dot.c) */
 	bool oom;
 } kgen;
 
@@ -76,6 +77,9 @@ int ffu__kgen_resolve(const kgen *g, int vn);
 void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn);
 /* "return <vn in f's storage form>;": what a load of type f would have read (codegen/fft.c). */
 void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn);
+/* "return <vn in a form it has>;" in the base field's type: canonical where that exists,
+   else Montgomery; which one it returned ('c' or 'm': codegen/dot.c's products). */
+char ffu__kgen_emit_return_any(kgen *g, int vn);
 /* The OpenCL type of values of f ("babybear_t", "u32_t"), into buf. */
 const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64]);
 /* A fusion's outputs: the root's tuple operands, or the root; their count. */
@@ -88,4 +92,10 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 /* fft.c: an NTT fusion's kernels (kind kFft): its twiddle kernel and passes, for target t. */
 ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
 				 const ffu_target *t, ffu_error *e);
+/* dot.c: the element type of this fusion's dot (kind kDot) where its kernel sums in a loop,
+   which runs scalar on a CPU (a CSR row, a contraction too long to unroll); else NULL. */
+const ffu_field *ffu__codegen_dot_loop_field(const ffu_inst *fusion);
+/* dot.c: a dot fusion's kernel (kind kDot): one result element per work-item. */
+ffu_status ffu__codegen_emit_dot(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
+				 ffu_error *e);
 #endif

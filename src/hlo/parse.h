@@ -27,6 +27,11 @@ typedef struct parser {
 	ffu_symtab all_insts;  /* first instruction of each name in the module, for messages */
 	ffu_symtab comps;
 	bool plain_is_mont;    /* dialect zkx-2026.01: a plain field name means Montgomery form */
+	/* dot's four dimension lists of the instruction being read (lhs_batch_dims,
+	   rhs_batch_dims, lhs_contracting_dims, rhs_contracting_dims): entries written, -1 if
+	   absent, and where; the IR keeps one count per pair, settled after the attributes */
+	int dot_n[4];
+	ffu_token dot_tok[4];
 	/* scratch reused across instructions (malloc'd) */
 	ffu_inst **ops;
 	size_t ops_cap;

@@ -134,8 +134,8 @@ void ffu__hp_choose_dialect(parser *p, const char *text, size_t len, ffu_parse_o
 
 /*
  * `{minor_to_major[:attributes]}` as ZKX's ParseLayout reads it. Only what fieldfuse gives a
- * meaning is accepted (MONT, and D/NNZ to recognise CSR); every other attribute is an error
- * naming it.
+ * meaning is accepted (MONT, and D/NNZ for a CSR sparse matrix, dot's lhs); every other
+ * attribute is an error naming it.
  */
 typedef struct layout {
 	ffu_token open;
@@ -265,8 +265,9 @@ static ffu_status parse_layout(parser *p, layout *lo)
 	return FFU_STATUS_OK;
 }
 
-/* The layout against its array shape: a permutation of the dimensions; dense row-major or CSR. */
-static ffu_status check_layout(parser *p, const layout *lo, const ffu_shape *s)
+/* The layout against its array shape: a permutation of the dimensions; dense row-major or
+   CSR, which marks the shape sparse (s->csr, s->nnz: ir/csr.c). */
+static ffu_status check_layout(parser *p, const layout *lo, ffu_shape *s)
 {
 	char sb[128];
 	ffu__shape_format(s, sb, sizeof sb);
@@ -295,12 +296,17 @@ static ffu_status check_layout(parser *p, const layout *lo, const ffu_shape *s)
 		return PERR(&lo->nnz_tok, "NNZ(%lld) exceeds the %lld elements of %s", (long long)lo->nnz,
 			    (long long)ffu__shape_count(s), sb);
 	if (sparse) {
-		bool csr = s->rank == 2 && !lo->compressed[0] && lo->compressed[1] && row_major;
+		/* ZKX's LayoutUtil::IsCSR; CSC ({0,1}) and COO (D(C, S)) are its other two */
+		bool csr = s->rank == 2 && !lo->compressed[0] && lo->compressed[1] && lo->n_order == 2 && row_major;
 		if (!csr)
 			return UNSUPPORTED(&lo->levels_tok, "sparse layout of %s is not supported: the only sparse layout is CSR "
 				    "(D(D, C) on a rank-2 array, minor_to_major {1,0})", sb);
-		return UNSUPPORTED(&lo->levels_tok, "CSR sparse array %s: sparse arrays are the matrix operand of `dot`, "
-			    "which fieldfuse does not support yet", sb);
+		if (lo->nnz < 0)
+			return PERR(&lo->levels_tok, "CSR sparse array %s needs NNZ(n), its number of stored entries (ZKX: "
+				    "the size of its column and value arrays)", sb);
+		s->csr = true;
+		s->nnz = lo->nnz;
+		return FFU_STATUS_OK;
 	}
 	if (!row_major)
 		return UNSUPPORTED(&lo->open, "layout of %s is not row-major: fieldfuse arrays are dense row-major "

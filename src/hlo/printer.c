@@ -52,6 +52,8 @@ static ffu_status put_shape(ffu_strbuf *sb, const ffu_shape *s, int depth, ffu_e
 	for (int i = 0; i < s->rank; i++)
 		ffu__sb_printf(sb, i ? ",%lld" : "%lld", (long long)s->dims[i]);
 	ffu__sb_append(sb, "]");
+	if (s->csr) /* the layout that makes it a CSR matrix (ir/csr.c) */
+		ffu__sb_printf(sb, "{1,0:D(D, C) NNZ(%lld)}", (long long)s->nnz);
 	return FFU_STATUS_OK;
 }
 
@@ -123,6 +125,29 @@ static void put_slice(ffu_strbuf *sb, const ffu_inst *in)
 	ffu__sb_append(sb, "}");
 }
 
+/* dot's lists that are not empty, as XLA prints them; the contracting ones always, so that
+   the text never relies on the parser's default for ZKX's sparse dot. */
+static void put_dot(ffu_strbuf *sb, const ffu_inst *in)
+{
+	const ffu_dot_attrs *a = &in->dot;
+	const struct {
+		const char *name;
+		const int64_t *list;
+		int n;
+	} lists[] = {{"lhs_batch_dims", a->lhs_batch, a->n_batch},
+		     {"rhs_batch_dims", a->rhs_batch, a->n_batch},
+		     {"lhs_contracting_dims", a->lhs_contract, a->n_contract},
+		     {"rhs_contracting_dims", a->rhs_contract, a->n_contract}};
+	for (int k = 0; k < 4; k++) {
+		if (k < 2 && lists[k].n == 0)
+			continue;
+		ffu__sb_printf(sb, ", %s={", lists[k].name);
+		for (int j = 0; j < lists[k].n && j < FFU_MAX_RANK; j++)
+			ffu__sb_printf(sb, j ? ",%lld" : "%lld", (long long)lists[k].list[j]);
+		ffu__sb_append(sb, "}");
+	}
+}
+
 static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_inst *in, ffu_error *e)
 {
 	if (!printable_name(in->name))
@@ -192,12 +217,16 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 		ffu__sb_printf(sb, ", kind=%s, calls=%%%s",
 			       in->fusion_kind == FFU_FUSION_INPUT ? "kInput"
 			       : in->fusion_kind == FFU_FUSION_FFT ? "kFft"
+			       : in->fusion_kind == FFU_FUSION_DOT ? "kDot"
 								   : "kLoop",
 			       in->callee->name);
 		break;
 	case FFU_OP_MSM:
 		if (in->window_bits)
 			ffu__sb_printf(sb, ", window_bits=%d", in->window_bits);
+		break;
+	case FFU_OP_DOT:
+		put_dot(sb, in);
 		break;
 	case FFU_OP_FFT:
 		ffu__sb_printf(sb, ", fft_type=%s, fft_length=%lld", in->fft.inverse ? "IFFT" : "FFT",

@@ -6,7 +6,9 @@
  * is 0 or 1, one byte per element in .bin files, as for any type of the field table);
  * surrounding spaces/tabs and a trailing \r are ignored; blank lines are ignored; lines
  * starting with '#' are comments (so the header lines and `# output I:` lines are optional
- * and never checked). Errors are FILE:LINE with column 0.
+ * and never checked). Errors are FILE:LINE with column 0. A CSR sparse matrix (ir/csr.c)
+ * is its dense elements in text (read_csr: at most NNZ of them non-zero) and ZKX's CSR
+ * bytes in a .bin file.
  *
  * Files are read line by line (getline), never whole, since a 2^24-element bn254 input is
  * over a gigabyte of text. Writing goes to a mkstemp() file next to the target and is
@@ -52,8 +54,11 @@ static const char *not_a_value(const ffu_field *f, char *buf, size_t size)
 	return buf;
 }
 
-static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
+/* max_nonzero >= 0: a CSR matrix's dense text holds at most that many non-zero elements. */
+static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, int64_t max_nonzero,
+			    ffu_error *e)
 {
+	int64_t nonzero = 0;
 	size_t eb = f->storage_bytes, count = v->bytes / eb, got = 0;
 	char *line = NULL, qbuf[96];
 	size_t cap = 0;
@@ -91,6 +96,13 @@ static ffu_status read_text(ffu_value *v, FILE *fp, const char *path, const ffu_
 					 quote(qbuf, sizeof qbuf, s, n), why ? why : "invalid");
 			goto out;
 		}
+		if (max_nonzero >= 0 && !ffu__fp_is_zero(f, v->data + got * eb) && ++nonzero > max_nonzero) {
+			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, lineno, 0,
+					 "the sparse matrix has more non-zero elements than its layout's NNZ(%lld): the "
+					 "%lldth is this one, row %zu, column %zu", (long long)max_nonzero, (long long)nonzero,
+					 got / (size_t)v->shape.dims[1], got % (size_t)v->shape.dims[1]);
+			goto out;
+		}
 		got++;
 	}
 	if (ferror(fp)) {
@@ -105,24 +117,105 @@ out:
 	return st;
 }
 
-static ffu_status read_bin(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
+/* The file's bytes into v, which must be exactly v->bytes long. */
+static ffu_status read_raw(ffu_value *v, FILE *fp, const char *path, ffu_error *e)
 {
 	struct stat sbuf;
-	char why[96];
+	char sh[160];
 	if (fstat(fileno(fp), &sbuf) != 0)
 		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "stat failed: %s", strerror(errno));
-	if (!S_ISREG(sbuf.st_mode) || (uint64_t)sbuf.st_size != (uint64_t)v->bytes)
+	if (!S_ISREG(sbuf.st_mode) || (uint64_t)sbuf.st_size != (uint64_t)v->bytes) {
+		const ffu_field *f = ffu__shape_field(&v->shape);
+		ffu__shape_format(&v->shape, sh, sizeof sh);
+		if (v->shape.csr)
+			return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
+					   "size is %lld bytes, expected %zu (%s: row_ptrs u32[%lld], col_indices u32[%lld], values of %zu bytes)",
+					   (long long)sbuf.st_size, v->bytes, sh, (long long)v->shape.dims[0] + 1,
+					   (long long)v->shape.nnz, f->storage_bytes);
 		return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
 				   "size is %lld bytes, expected %zu (%zu %s elements of %zu bytes)",
 				   (long long)sbuf.st_size, v->bytes, v->bytes / f->storage_bytes, f->name,
 				   f->storage_bytes);
+	}
 	if (v->bytes && fread(v->data, 1, v->bytes, fp) != v->bytes)
 		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "short read");
+	return FFU_STATUS_OK;
+}
+
+static ffu_status read_bin(ffu_value *v, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
+{
+	char why[96];
+	ffu_status st = read_raw(v, fp, path, e);
+	if (st)
+		return st;
 	for (size_t off = 0; off < v->bytes; off += f->storage_bytes)
 		if (!ffu__fp_canonical(f, v->data + off))
 			return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0, "element %zu is not %s", off / f->storage_bytes,
 					   not_a_value(f, why, sizeof why));
 	return FFU_STATUS_OK;
+}
+
+/*
+ * A CSR matrix's dense text (its M x N elements, row-major, zeros included) as ZKX's CSR
+ * bytes: the non-zero elements row by row, and where there are fewer than NNZ of them, the
+ * first zero elements in row-major order stored too (the matrix is the same; the layout
+ * says how many entries its buffers hold). More non-zeros than NNZ is an error at the line
+ * of the first one too many (read_text).
+ */
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	for (int b = 0; b < 4; b++)
+		p[b] = (unsigned char)(v >> (8 * b));
+}
+
+static void dense_to_csr(ffu_value *out, const ffu_value *dense)
+{
+	const ffu_shape *s = &out->shape;
+	const ffu_field *f = ffu__shape_field(s);
+	size_t eb = f->storage_bytes, m = (size_t)s->dims[0], n = (size_t)s->dims[1];
+	int64_t nonzero = 0;
+	for (size_t k = 0; k < m * n; k++)
+		nonzero += !ffu__fp_is_zero(f, dense->data + k * eb);
+	int64_t zeros_stored = s->nnz - nonzero; /* >= 0: read_text refused more non-zeros */
+	unsigned char *cols = out->data + ffu__csr_cols_offset(s), *vals = out->data + ffu__csr_values_offset(s);
+	uint32_t e = 0;
+	for (size_t r = 0; r < m; r++) {
+		for (size_t c = 0; c < n; c++) {
+			const unsigned char *x = dense->data + (r * n + c) * eb;
+			if (ffu__fp_is_zero(f, x)) {
+				if (zeros_stored == 0)
+					continue;
+				zeros_stored--;
+			}
+			put_u32(cols + 4 * (size_t)e, (uint32_t)c);
+			memcpy(vals + (size_t)e * eb, x, eb);
+			e++;
+		}
+		put_u32(out->data + 4 * (r + 1), e); /* row_ptrs[0] stays 0 */
+	}
+}
+
+/* A CSR matrix parameter: dense text converted (dense_to_csr), or .bin CSR bytes checked. */
+static ffu_status read_csr(ffu_value *out, FILE *fp, const char *path, const ffu_field *f, ffu_error *e)
+{
+	char why[320];
+	if (ends_with(path, ".bin")) {
+		ffu_status st = read_raw(out, fp, path, e);
+		if (st == FFU_STATUS_OK && !ffu__csr_check(&out->shape, out->data, out->bytes, why, sizeof why))
+			st = ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0, "not a CSR matrix as ZKX stores it: %s", why);
+		return st;
+	}
+	ffu_shape ds = out->shape;
+	ds.csr = false;
+	ds.nnz = 0;
+	ffu_value dense;
+	ffu_status st = ffu__value_alloc(&dense, &ds, e);
+	if (st)
+		return st;
+	if ((st = read_text(&dense, fp, path, f, out->shape.nnz, e)) == FFU_STATUS_OK)
+		dense_to_csr(out, &dense);
+	ffu__value_free(&dense);
+	return st;
 }
 
 ffu_status ffu__values_read(ffu_value *out, const char *path, const ffu_shape *expect, ffu_error *e)
@@ -141,7 +234,9 @@ ffu_status ffu__values_read(ffu_value *out, const char *path, const ffu_shape *e
 		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
 		goto out;
 	}
-	st = ends_with(path, ".bin") ? read_bin(out, fp, path, f, e) : read_text(out, fp, path, f, e);
+	st = expect->csr		 ? read_csr(out, fp, path, f, e)
+	     : ends_with(path, ".bin") ? read_bin(out, fp, path, f, e)
+					 : read_text(out, fp, path, f, -1, e);
 	fclose(fp);
 out:
 	if (st)

@@ -271,6 +271,10 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 				return ffu__err(e, FFU_STATUS_EINVAL, "input %lld (%s): expected %s, got %s",
 						(long long)in->index, in->name, want, got);
 			}
+			char why[320]; /* a CSR matrix's row pointers and columns are read as indices */
+			if (a->shape.csr && !ffu__csr_check(&a->shape, a->data, a->bytes, why, sizeof why))
+				return ffu__err(e, FFU_STATUS_EINVAL, "input %lld (%s) is not a CSR matrix as ZKX stores it: %s",
+						(long long)in->index, in->name, why);
 			out->n = 1;
 			out->v = (ffu_value *)a;
 			out->borrowed = true;
@@ -305,6 +309,11 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 		if ((st = slot_alloc(out, &in->shape, e)))
 			return st;
 		return ffu__interp_msm(in, arg(in, slots, 0), arg(in, slots, 1), &out->v[0]);
+	case FFU_KIND_CONTRACT:
+		if ((st = slot_alloc(out, &in->shape, e)))
+			return st;
+		ffu__interp_dot(in, arg(in, slots, 0), arg(in, slots, 1), &out->v[0]);
+		return FFU_STATUS_OK;
 	case FFU_KIND_TUPLE:
 		if (in->op == FFU_OP_TUPLE) {
 			out->v = calloc((size_t)(in->n_operands ? in->n_operands : 1), sizeof *out->v);

@@ -15,4 +15,7 @@ ffu_status ffu__interp_points(const ffu_inst *in, const unsigned char *a, const 
 /* msm `in` of scalars k and bases p into the scalar point o (interp/points.c). */
 ffu_status ffu__interp_msm(const ffu_inst *in, const ffu_value *k, const ffu_value *p, ffu_value *o);
 
+/* dot `in` of x and y (x may be a CSR matrix) into o, allocated with in's shape (interp/dot.c). */
+void ffu__interp_dot(const ffu_inst *in, const ffu_value *x, const ffu_value *y, ffu_value *o);
+
 #endif

@@ -59,6 +59,7 @@ typedef enum ffu_op {
 
 typedef enum {
 	FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_REDUCE, FFU_KIND_TRANSFORM, FFU_KIND_MSM,
+	FFU_KIND_CONTRACT,
 	FFU_KIND_TUPLE, FFU_KIND_CALL
 } ffu_op_kind;
 typedef enum { FFU_COST_CHEAP, FFU_COST_EXPENSIVE } ffu_op_cost;
@@ -83,12 +84,18 @@ struct ffu_shape {
 	ffu_type type;
 	int rank;                 /* arrays: 0..FFU_MAX_RANK */
 	int64_t dims[FFU_MAX_RANK];
+	/* A CSR sparse matrix (layout {1,0:D(D, C) NNZ(n)}: ir/csr.c): rank 2, nnz stored
+	   entries; its values are ZKX's CSR bytes. Only a parameter has one, only dot's lhs
+	   reads one (the verifier). false: dense row-major, nnz 0. */
+	bool csr;
+	int64_t nnz;
 	int n_elems;              /* tuples: element count */
 	ffu_shape *elems;         /* tuples: element shapes (arena) */
 };
 
-/* kLoop, kInput (reductions) as XLA names them; kFft: a fusion around one fft (codegen/fft.c). */
-typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT, FFU_FUSION_FFT } ffu_fusion_kind;
+/* kLoop, kInput (reductions) as XLA names them; kFft: a fusion around one fft (codegen/fft.c);
+   kDot: a fusion around one dot (codegen/dot.c). */
+typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT, FFU_FUSION_FFT, FFU_FUSION_DOT } ffu_fusion_kind;
 
 /* fft's attributes (ZKX: fft_type=FFT|IFFT, fft_length=N, fft_do_bit_reverse, default true). */
 typedef struct ffu_fft_attrs {
@@ -96,6 +103,16 @@ typedef struct ffu_fft_attrs {
 	bool bit_reverse;         /* natural order in and out (false: FFT input / IFFT output bit-reversed) */
 	int64_t length;           /* fft_length: the transform length, the operand's last dimension */
 } ffu_fft_attrs;
+/*
+ * dot's dimension numbers (XLA's dot_general: lhs_batch_dims, rhs_batch_dims,
+ * lhs_contracting_dims, rhs_contracting_dims): lists of equal length per pair, each entry a
+ * dimension of its operand (ir/dot.c).
+ */
+typedef struct ffu_dot_attrs {
+	int n_batch, n_contract;
+	int64_t lhs_batch[FFU_MAX_RANK], rhs_batch[FFU_MAX_RANK];
+	int64_t lhs_contract[FFU_MAX_RANK], rhs_contract[FFU_MAX_RANK];
+} ffu_dot_attrs;
 /* compare direction=: the ordered four compare canonical values (src/ir/order.c) */
 typedef enum { FFU_CMP_EQ, FFU_CMP_NE, FFU_CMP_LT, FFU_CMP_LE, FFU_CMP_GT, FFU_CMP_GE, FFU_CMP_COUNT } ffu_compare_dir;
 
@@ -121,6 +138,7 @@ struct ffu_inst {
 	ffu_fusion_kind fusion_kind;
 	ffu_fft_attrs fft;        /* fft */
 	int window_bits;          /* msm: bits per window, 0 = chosen from the size (any gives one result) */
+	ffu_dot_attrs dot;        /* dot */
 	/* bookkeeping */
 	ffu_computation *parent;
 	int line, col;            /* source position; 0 if built through the API */
@@ -184,6 +202,41 @@ ffu_type ffu__fft_twiddle_type(ffu_type t);
 /* Transforms in an array of shape s: the product of every dimension but the last. */
 int64_t ffu__fft_rows(const ffu_shape *s);
 
+/* --- dot (ir/dot.c): XLA's dot_general over fields, a CSR lhs as ZKX's sparse dot --- */
+/* What a dot reads: its operands' free dimensions (neither batch nor contracting), in order. */
+typedef struct ffu_dot_dims {
+	int n_lfree, n_rfree;
+	int64_t lfree[FFU_MAX_RANK], rfree[FFU_MAX_RANK];
+} ffu_dot_dims;
+void ffu__dot_free_dims(const ffu_inst *in, ffu_dot_dims *out);
+/* The result shape of dot `in` (XLA's order: batch, lhs free, rhs free dimensions); false
+   with a reason in why[] if the dimension numbers do not fit the operands. */
+bool ffu__dot_result_shape(const ffu_inst *in, ffu_shape *out, char *why, size_t why_size);
+/* Result elements that read each element of operand j: the other operand's free dimensions'
+   product (1: a producer of operand j is computed once per use, so it fuses: passes/fusion.c). */
+int64_t ffu__dot_operand_reuse(const ffu_inst *in, int j);
+/* dot's verifier rule (docs/hlo.md "dot"); errors name file:line:col of in. */
+ffu_status ffu__dot_verify(const ffu_inst *in, const char *file, ffu_error *e);
+
+/*
+ * --- CSR sparse matrices (ir/csr.c): ZKX's bytes, little-endian, no padding: row_ptrs
+ * u32[M+1], col_indices u32[NNZ], values T[NNZ] (T's storage) ---
+ */
+/* Bytes of a CSR value of shape s (SIZE_MAX when it does not fit a size_t). */
+size_t ffu__csr_bytes(const ffu_shape *s);
+/* Offsets of col_indices and values in those bytes. */
+size_t ffu__csr_cols_offset(const ffu_shape *s);
+size_t ffu__csr_values_offset(const ffu_shape *s);
+/* Is data (bytes of it) a valid CSR value of s: row_ptrs[0] = 0, non-decreasing, row_ptrs[M]
+   = NNZ, every column < the column count, every value valid for the type? If not, why[]
+   says where (sized why_size). */
+bool ffu__csr_check(const ffu_shape *s, const unsigned char *data, size_t bytes, char *why, size_t why_size);
+/* Fills out (ffu__csr_bytes(s)) with a random valid CSR matrix of s: NNZ distinct
+   positions, as ZKX's SparseMatrix::Random draws them, values uniform. */
+void ffu__csr_random(const ffu_shape *s, unsigned char *out, uint64_t *state);
+/* Bytes of one value of array shape s (CSR or dense), SIZE_MAX when it overflows. */
+size_t ffu__shape_bytes(const ffu_shape *s);
+
 /* --- module building (ir/module.c) --- */
 ffu_module *ffu__module_new(const char *name);
 void ffu__module_free(ffu_module *m);
@@ -223,6 +276,9 @@ int *ffu__comp_use_counts(const ffu_computation *c);
 
 /* --- verifier (ir/verify.c) --- */
 ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *e);
+/* EVERIFY at in's source position, "'%name' (opcode): " and the message: the form of every
+   verifier error, for the rules kept with their ops (ir/order.c, ir/dot.c). */
+ffu_status ffu__verify_err(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...) FFU_PRINTF(4, 5);
 
 /*
  * --- ordered ops (ir/order.c): compare LT/LE/GT/GE, maximum, minimum, clamp, and the

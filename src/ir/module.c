@@ -206,6 +206,7 @@ void ffu__inst_copy_attrs(ffu_inst *dst, const ffu_inst *src)
 	dst->reduce_fn = src->reduce_fn;
 	dst->fusion_kind = src->fusion_kind;
 	dst->fft = src->fft;
+	dst->dot = src->dot;
 }
 
 static int cmp_comp_pos(const void *a, const void *b)

@@ -12,7 +12,6 @@
  * extensions and its emitter has no ordered compare for them, so fieldfuse refuses them
  * in the verifier rather than invent one.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -110,20 +109,6 @@ int64_t ffu__order_perm_coord(const ffu_inst *in, int d, int64_t c)
 
 /* ---- verifier rules ---- */
 
-static ffu_status verr(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...) FFU_PRINTF(4, 5);
-
-/* The verifier's message form (verify.c: inst_err): position, then "'%name' (op): ". */
-static ffu_status verr(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return ffu__err_at(e, FFU_STATUS_EVERIFY, file, in->line, in->col, "'%%%s' (%s): %s", in->name,
-			   ffu__ops[in->op].keyword, msg);
-}
-
 /* Why type t has no order, for the messages below. */
 static const char *unordered_why(ffu_type t)
 {
@@ -140,9 +125,9 @@ static ffu_status verify_compare(const ffu_inst *in, const char *file, ffu_error
 	const ffu_shape *x = &in->operands[0]->shape;
 	const char *name = ffu__cmp_dir_name(in->direction);
 	if (!name)
-		return verr(e, file, in, "invalid compare direction %d (EQ, NE, LT, LE, GT or GE)", (int)in->direction);
+		return ffu__verify_err(e, file, in, "invalid compare direction %d (EQ, NE, LT, LE, GT or GE)", (int)in->direction);
 	if (in->direction != FFU_CMP_EQ && in->direction != FFU_CMP_NE && !ffu__type_ordered(x->type))
-		return verr(e, file, in,
+		return ffu__verify_err(e, file, in,
 			    "direction=%s needs ordered operands (a prime field, its _mont twin, u32 or u64), not %s: %s",
 			    name, ffu__type_name(x->type), unordered_why(x->type));
 	return FFU_STATUS_OK;
@@ -155,9 +140,9 @@ static ffu_status verify_minmax(const ffu_inst *in, const char *file, ffu_error 
 	const ffu_shape *s = &in->shape;
 	int main_op = in->op == FFU_OP_CLAMP ? 1 : 0;
 	if (!ffu__shape_is_array(s))
-		return verr(e, file, in, "result must be an array");
+		return ffu__verify_err(e, file, in, "result must be an array");
 	if (!ffu__type_ordered(s->type))
-		return verr(e, file, in, "%s needs an ordered element type (a prime field, its _mont twin, u32 or u64), not %s: %s",
+		return ffu__verify_err(e, file, in, "%s needs an ordered element type (a prime field, its _mont twin, u32 or u64), not %s: %s",
 			    ffu__ops[in->op].keyword, ffu__type_name(s->type), unordered_why(s->type));
 	for (int j = 0; j < in->n_operands; j++) {
 		const ffu_shape *o = &in->operands[j]->shape;
@@ -167,7 +152,7 @@ static ffu_status verify_minmax(const ffu_inst *in, const char *file, ffu_error 
 			continue;
 		ffu__shape_format(o, a, sizeof a);
 		ffu__shape_format(s, b, sizeof b);
-		return verr(e, file, in, "operand %d ('%%%s') has shape %s, expected %s%s", j, in->operands[j]->name, a, b,
+		return ffu__verify_err(e, file, in, "operand %d ('%%%s') has shape %s, expected %s%s", j, in->operands[j]->name, a, b,
 			    in->op == FFU_OP_CLAMP ? " (clamp's bounds: the operand's shape, or a scalar of its type)"
 						   : " (operands and result must have identical shapes)");
 	}
@@ -181,27 +166,27 @@ static ffu_status verify_perm(const ffu_inst *in, const char *file, ffu_error *e
 	const ffu_shape *s = &in->shape, *x = &in->operands[0]->shape;
 	const char *kw = ffu__ops[in->op].keyword;
 	if (!ffu__shape_is_array(x))
-		return verr(e, file, in, "operand ('%%%s') must be an array", in->operands[0]->name);
+		return ffu__verify_err(e, file, in, "operand ('%%%s') must be an array", in->operands[0]->name);
 	if (!ffu__shape_eq(s, x)) {
 		ffu__shape_format(s, a, sizeof a);
 		ffu__shape_format(x, b, sizeof b);
-		return verr(e, file, in, "result %s must have the operand's shape %s", a, b);
+		return ffu__verify_err(e, file, in, "result %s must have the operand's shape %s", a, b);
 	}
 	if (in->n_dims < 0 || (in->n_dims > 0 && !in->dims))
-		return verr(e, file, in, "malformed dimensions list");
+		return ffu__verify_err(e, file, in, "malformed dimensions list");
 	bool seen[FFU_MAX_RANK] = {false};
 	for (int k = 0; k < in->n_dims; k++) {
 		int64_t d = in->dims[k];
 		ffu__shape_format(x, a, sizeof a);
 		if (d < 0 || d >= x->rank)
-			return verr(e, file, in, "dimensions[%d] = %lld is out of range for the operand %s (0..%d)", k,
+			return ffu__verify_err(e, file, in, "dimensions[%d] = %lld is out of range for the operand %s (0..%d)", k,
 				    (long long)d, a, x->rank - 1);
 		if (seen[d])
-			return verr(e, file, in, "dimension %lld is listed twice in dimensions", (long long)d);
+			return ffu__verify_err(e, file, in, "dimension %lld is listed twice in dimensions", (long long)d);
 		seen[d] = true;
 		int64_t n = x->dims[d];
 		if (in->op == FFU_OP_BIT_REVERSE && (n <= 0 || (n & (n - 1)) != 0))
-			return verr(e, file, in, "%s dimension %lld has size %lld, which is not a power of two (%s)", kw,
+			return ffu__verify_err(e, file, in, "%s dimension %lld has size %lld, which is not a power of two (%s)", kw,
 				    (long long)d, (long long)n, a);
 	}
 	return FFU_STATUS_OK;

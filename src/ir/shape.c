@@ -64,7 +64,7 @@ bool ffu__shape_eq(const ffu_shape *a, const ffu_shape *b)
 				return false;
 		return true;
 	}
-	return ffu__shape_same_dims(a, b);
+	return ffu__shape_same_dims(a, b) && a->csr == b->csr && (!a->csr || a->nnz == b->nnz);
 }
 
 bool ffu__shape_same_dims(const ffu_shape *a, const ffu_shape *b)
@@ -112,6 +112,14 @@ size_t ffu__shape_elem_bytes(const ffu_shape *s)
 	return f ? f->storage_bytes : 0;
 }
 
+size_t ffu__shape_bytes(const ffu_shape *s)
+{
+	if (s->csr)
+		return ffu__csr_bytes(s);
+	uint64_t n = (uint64_t)ffu__shape_count(s), eb = ffu__shape_elem_bytes(s);
+	return eb && n > SIZE_MAX / eb ? SIZE_MAX : (size_t)(n * eb);
+}
+
 static size_t format_into(const ffu_shape *s, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -134,6 +142,8 @@ static size_t format_into(const ffu_shape *s, char *buf, size_t size)
 	for (int i = 0; i < s->rank; i++)
 		PUT(i ? ",%lld" : "%lld", (long long)s->dims[i]);
 	PUT("]");
+	if (s->csr) /* the layout that makes it one: how the text writes it back */
+		PUT("{1,0:D(D, C) NNZ(%lld)}", (long long)s->nnz);
 #undef PUT
 	return n;
 }

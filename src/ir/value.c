@@ -31,14 +31,17 @@ ffu_status ffu__value_alloc(ffu_value *v, const ffu_shape *shape, ffu_error *e)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "value of shape too large for host memory");
 		count *= (size_t)d;
 	}
+	size_t bytes = shape->csr ? ffu__csr_bytes(shape) : count * eb; /* CSR: ZKX's bytes (ir/csr.c) */
+	if (bytes == SIZE_MAX)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "value of shape too large for host memory");
 	v->shape = *shape;
 	v->shape.elems = NULL;
 	v->shape.n_elems = 0;
-	v->bytes = count * eb;
+	v->bytes = bytes;
 	v->data = calloc(v->bytes ? v->bytes : 1, 1);
 	if (!v->data) {
 		v->bytes = 0;
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory allocating %zu bytes of values", count * eb);
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory allocating %zu bytes of values", bytes);
 	}
 	return FFU_STATUS_OK;
 }
@@ -56,6 +59,10 @@ void ffu__value_random(ffu_value *v, uint64_t *state)
 	const ffu_field *f = v ? ffu__shape_field(&v->shape) : NULL;
 	if (!f || !v->data)
 		return;
+	if (v->shape.csr) {
+		ffu__csr_random(&v->shape, v->data, state);
+		return;
+	}
 	for (size_t off = 0; off + f->storage_bytes <= v->bytes; off += f->storage_bytes)
 		ffu__fp_random(f, v->data + off, state);
 }

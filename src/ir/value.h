@@ -1,7 +1,8 @@
 /*
  * src/ir/value.h: host-side arrays of values: program inputs and outputs, interpreter
  * temporaries. Data is canonical little-endian storage bytes, row-major, exactly as value
- * files' .bin form and device buffers hold it. The owner frees data with ffu__value_free.
+ * files' .bin form and device buffers hold it; a CSR sparse matrix holds ZKX's CSR bytes
+ * (ir/csr.c). The owner frees data with ffu__value_free.
  */
 #ifndef FFU_IR_VALUE_H
 #define FFU_IR_VALUE_H
@@ -10,7 +11,7 @@
 
 typedef struct ffu_value {
 	ffu_shape shape;      /* array shape (tuples are lists of ffu_value) */
-	unsigned char *data;  /* malloc'd, ffu__shape_count * elem bytes */
+	unsigned char *data;  /* malloc'd, ffu__shape_count * elem bytes (CSR: ffu__csr_bytes) */
 	size_t bytes;
 } ffu_value;
 
@@ -19,7 +20,7 @@ ffu_status ffu__value_alloc(ffu_value *v, const ffu_shape *shape, ffu_error *e);
 void ffu__value_free(ffu_value *v);
 /* Frees n values and the array holding them (what the interpreter and exec return). NULL-safe. */
 void ffu__values_free(ffu_value *v, int n);
-/* Fills with uniform random field elements from *state. */
+/* Fills with uniform random field elements from *state (a CSR matrix: random positions too). */
 void ffu__value_random(ffu_value *v, uint64_t *state);
 
 /*

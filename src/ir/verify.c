@@ -3,8 +3,9 @@
  * from the builder API, checked before any pass, interpreter or code generator sees it.
  * Owned by the HLO front end; later ops add their rules in check_inst's switch.
  * This file is the framework (context and error helpers, check_inst's dispatch, element-wise
- * ops, constants, tuples, reduce and fusion callees, computations, names); the rules of the
- * layout/index ops and the fft live in ir/verify_ops.c, sharing ir/verify_impl.h.
+ * ops, constants, tuples, reduce and fusion callees, computations, names, where sparse
+ * arrays may be); the rules of the layout/index ops and the fft live in ir/verify_ops.c,
+ * sharing ir/verify_impl.h, dot's in ir/dot.c.
  *
  * The rules are XLA's shape rules for every opcode (docs/hlo.md section 3), narrowed where
  * fieldfuse is stricter on purpose (ordered ops only on ordered types: ir/order.c, broadcast
@@ -26,15 +27,31 @@ static int comp_index(const vctx *v, const ffu_computation *c)
 	return ffu__comp_pos_find(v->pos, v->m->n_comps, c);
 }
 
-ffu_status ffu__verify_inst_err(const vctx *v, ffu_status st, const ffu_inst *in, const char *fmt, ...)
+static ffu_status inst_err_v(ffu_error *e, ffu_status st, const char *file, const ffu_inst *in, const char *fmt,
+			     va_list ap)
 {
 	char msg[768];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return ffu__err_at(e, st, file, in->line, in->col, "'%%%s' (%s): %s", in->name ? in->name : "?",
+			   ffu__ops[in->op].keyword, msg);
+}
+
+ffu_status ffu__verify_inst_err(const vctx *v, ffu_status st, const ffu_inst *in, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	ffu_status r = inst_err_v(v->e, st, v->file, in, fmt, ap);
 	va_end(ap);
-	return ffu__err_at(v->e, st, v->file, in->line, in->col, "'%%%s' (%s): %s", in->name ? in->name : "?",
-			   ffu__ops[in->op].keyword, msg);
+	return r;
+}
+
+ffu_status ffu__verify_err(ffu_error *e, const char *file, const ffu_inst *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ffu_status r = inst_err_v(e, FFU_STATUS_EVERIFY, file, in, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 /* Structural validity of a shape; depth guards against a cyclic or corrupt elems chain. */
@@ -64,6 +81,39 @@ static ffu_status check_shape(const vctx *v, const ffu_inst *in, const ffu_shape
 		if (s->dims[i] > 0 && count > INT64_MAX / s->dims[i])
 			return IERR(FFU_STATUS_EVERIFY, in, "shape has more than 2^63 elements");
 		count *= s->dims[i];
+	}
+	return FFU_STATUS_OK;
+}
+
+/*
+ * CSR sparse matrices (ir/csr.c): a rank-2 field array of at most 2^32 - 1 rows and stored
+ * entries (u32 row pointers), NNZ within the element count. Only a parameter holds one
+ * (a sparse result is ZKX's "Unhandled sparse array layout"), and only dot's lhs or a
+ * fusion (whose parameter then is one) reads one.
+ */
+static ffu_status check_sparse(const vctx *v, const ffu_inst *in)
+{
+	char a[160];
+	const ffu_shape *s = &in->shape;
+	if (s->type != FFU_TYPE_TUPLE && s->csr) {
+		fmt_shape(s, a, sizeof a);
+		if (in->op != FFU_OP_PARAMETER)
+			return IERR(FFU_STATUS_EVERIFY, in, "result %s is sparse: sparse results are not supported (only a "
+				    "parameter may have a sparse layout, the lhs of a dot)", a);
+		ffu_elem_kind k = ffu__shape_field(s)->kind;
+		if (s->rank != 2 || (k != FFU_ELEM_PRIME && k != FFU_ELEM_MONT && k != FFU_ELEM_EXT))
+			return IERR(FFU_STATUS_EVERIFY, in, "a CSR sparse array is a rank-2 array of a field type, not %s", a);
+		if (s->nnz < 0 || s->nnz > ffu__shape_count(s) || s->dims[0] >= (int64_t)UINT32_MAX ||
+		    s->nnz > (int64_t)UINT32_MAX)
+			return IERR(FFU_STATUS_EVERIFY, in, "%s: NNZ must lie in 0..rows x columns, and rows and NNZ below 2^32 "
+				    "(u32 row pointers and column indices)", a);
+	}
+	for (int j = 0; j < in->n_operands; j++) {
+		const ffu_shape *o = &in->operands[j]->shape;
+		if (o->type == FFU_TYPE_TUPLE || !o->csr || (in->op == FFU_OP_DOT && j == 0) || in->op == FFU_OP_FUSION)
+			continue;
+		return IERR(FFU_STATUS_EVERIFY, in, "operand %d ('%%%s') is the CSR sparse matrix %s: only the lhs of a dot "
+			    "reads a sparse array", j, in->operands[j]->name, fmt_shape(o, a, sizeof a));
 	}
 	return FFU_STATUS_OK;
 }
@@ -333,7 +383,7 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 				    j, op->name ? op->name : "?", c->name);
 	}
 	ffu_status st = check_shape(v, in, &in->shape, 0);
-	if (st)
+	if (st || (st = check_sparse(v, in)))
 		return st;
 
 	const ffu_shape *s = &in->shape;
@@ -415,12 +465,14 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 		return ffu__verify_fft(v, in);
 	case FFU_OP_MSM:
 		return ffu__verify_msm(v, in);
+	case FFU_OP_DOT:
+		return ffu__dot_verify(in, v->file, v->e);
 	case FFU_OP_FUSION: {
 		if ((st = check_callee(v, c, in, "calls")))
 			return st;
 		const ffu_computation *f = in->callee;
 		if (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT &&
-		    in->fusion_kind != FFU_FUSION_FFT)
+		    in->fusion_kind != FFU_FUSION_FFT && in->fusion_kind != FFU_FUSION_DOT)
 			return IERR(FFU_STATUS_EVERIFY, in, "invalid fusion kind %d", (int)in->fusion_kind);
 		if (in->n_operands != f->n_params)
 			return IERR(FFU_STATUS_EVERIFY, in, "has %d operands but '%%%s' takes %d parameters", in->n_operands,
@@ -459,6 +511,10 @@ static ffu_status check_comp(const vctx *v, const ffu_computation *c)
 	if (c->root->parent != c)
 		return ffu__err_at(v->e, FFU_STATUS_EVERIFY, file, c->line, c->col,
 				   "ROOT of computation '%%%s' is not one of its instructions", c->name);
+	if (c->root->shape.type != FFU_TYPE_TUPLE && c->root->shape.csr)
+		return ffu__err_at(v->e, FFU_STATUS_EVERIFY, file, c->root->line, c->root->col,
+				   "ROOT '%%%s' of '%%%s' is a CSR sparse matrix: sparse results are not supported "
+				   "(ZKX: Unhandled sparse array layout)", c->root->name, c->name);
 	int n_params = 0;
 	for (int i = 0; i < c->n_insts; i++) {
 		ffu_status st = check_inst(v, c, i);

@@ -118,6 +118,8 @@ static bool same(const ffu_inst *a, const ffu_inst *b)
 	case FFU_OP_FFT:
 		return a->fft.inverse == b->fft.inverse && a->fft.length == b->fft.length &&
 		       a->fft.bit_reverse == b->fft.bit_reverse;
+	case FFU_OP_DOT: /* unused entries are zero (parser, builder): the whole struct compares */
+		return memcmp(&a->dot, &b->dot, sizeof a->dot) == 0;
 	case FFU_OP_FUSION:
 		return a->callee == b->callee && a->fusion_kind == b->fusion_kind;
 	case FFU_OP_MSM: /* every window width gives the same point: kept apart all the same */

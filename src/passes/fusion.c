@@ -57,7 +57,7 @@ static bool is_kernel_op(const ffu_inst *in)
 {
 	ffu_op_kind k = ffu__ops[in->op].kind;
 	return k == FFU_KIND_ELEMENTWISE || k == FFU_KIND_INDEX || k == FFU_KIND_REDUCE || k == FFU_KIND_TRANSFORM ||
-	       in->op == FFU_OP_IOTA;
+	       k == FFU_KIND_CONTRACT || in->op == FFU_OP_IOTA;
 }
 
 static bool is_inlined_const(const ffu_inst *in)
@@ -201,22 +201,51 @@ static bool is_fft_group(fuse_ctx *x, int g)
 	return x->c->insts[x->iter[g]]->op == FFU_OP_FFT;
 }
 
+static bool is_dot_group(fuse_ctx *x, int g)
+{
+	return x->c->insts[x->iter[g]]->op == FFU_OP_DOT;
+}
+
+/* A group built around one fft or one dot: its own kernel plan (codegen/fft.c, dot.c). */
+static bool is_plan_group(fuse_ctx *x, int g)
+{
+	return is_fft_group(x, g) || is_dot_group(x, g);
+}
+
 /*
- * May loop group a join fft group f (the header's rules)? In the union, a value depends on
- * the transform when it is the fft or reads such a value; those may only be read
- * element-wise (no index op or reduce reads one: it would need the result at another
- * index than the one the last pass holds). The values the fft's operand is computed from
- * are computed in the first pass, which writes nothing else: none of them may be needed
- * outside the union. The twiddles are a parameter of the fusion.
+ * Does operand j of the plan op (an fft or a dot) fuse its producers? An fft's transformed
+ * operand (0) does: the first pass reads each element once; its twiddles are read as
+ * given. A dense dot operand does when each of its elements is read by one result element
+ * only (the other operand has no free dimensions: the lhs of a matrix-vector product, both
+ * sides of a vector product); else the producers would run once per result element that
+ * reads them (the vector of a matrix-vector product, M times), so they stay a kernel of
+ * their own. A CSR lhs is always a parameter.
  */
-static bool fft_group_ok(fuse_ctx *x, int a, int f)
+static bool operand_fuses(const ffu_inst *op, int j)
+{
+	if (op->op == FFU_OP_FFT)
+		return j == 0;
+	return !op->operands[j]->shape.csr && ffu__dot_operand_reuse(op, j) == 1;
+}
+
+/*
+ * May loop group a join plan group f (the header's rules)? In the union, a value depends
+ * on the fft or dot when it is that op or reads such a value; those may only be read
+ * element-wise (no index op or reduce reads one: it would need the result at another
+ * index than the one the kernel holds when it stores). The values a fusing operand is
+ * computed from are computed where the op reads that operand (the fft's first pass, the
+ * dot's operand helper), which writes nothing else: none of them may be needed outside
+ * the union. A non-fusing operand is a parameter of the fusion.
+ */
+static bool plan_group_ok(fuse_ctx *x, int a, int f)
 {
 	const ffu_computation *c = x->c;
 	const ffu_inst *fft = c->insts[x->iter[f]];
-	if (is_reduction_group(x, a) || is_fft_group(x, a))
+	if (is_reduction_group(x, a) || is_plan_group(x, a))
 		return false;
-	if (fft->n_operands > 1 && x->group[fft->operands[1]->id] >= 0 && find(x, fft->operands[1]->id) == a)
-		return false;
+	for (int j = 0; j < fft->n_operands; j++)
+		if (!operand_fuses(fft, j) && x->group[fft->operands[j]->id] >= 0 && find(x, fft->operands[j]->id) == a)
+			return false;
 	int lo = x->lo[a] < x->lo[f] ? x->lo[a] : x->lo[f];
 	int hi = x->hi[a] > x->hi[f] ? x->hi[a] : x->hi[f];
 	memset(x->seen, 0, (size_t)x->n); /* 1: depends on the fft; 2: feeds its operand */
@@ -235,11 +264,17 @@ static bool fft_group_ok(fuse_ctx *x, int a, int f)
 				x->seen[i] = 1;
 			}
 	}
-	/* backwards from the operand: the first pass's values, none read outside the union */
-	for (int i = fft->operands[0]->id; i >= lo; i--) {
+	/* backwards from the fusing operands: their values, none read outside the union */
+	int top = -1;
+	for (int j = 0; j < fft->n_operands; j++)
+		if (operand_fuses(fft, j)) {
+			x->seen[fft->operands[j]->id] = 2;
+			top = fft->operands[j]->id > top ? fft->operands[j]->id : top;
+		}
+	for (int i = top; i >= lo; i--) {
 		if (x->group[i] < 0 || (find(x, i) != a && find(x, i) != f))
 			continue;
-		if (i != fft->operands[0]->id && x->seen[i] != 2)
+		if (x->seen[i] != 2)
 			continue;
 		const ffu_inst *in = c->insts[i];
 		if (in == c->root)
@@ -292,10 +327,10 @@ static bool merge(fuse_ctx *x, int a, int b)
 	return true;
 }
 
-/* Merges loop group a into fft group f if that is legal; f's root (the fft) stays. */
-static bool merge_into_fft(fuse_ctx *x, int a, int f)
+/* Merges loop group a into plan group f if that is legal; f's root (the fft or dot) stays. */
+static bool merge_into_plan(fuse_ctx *x, int a, int f)
 {
-	return fft_group_ok(x, a, f) && merge(x, a, f);
+	return plan_group_ok(x, a, f) && merge(x, a, f);
 }
 
 /* Operand j of instruction `consumer` is produced by instruction `producer`. */
@@ -305,10 +340,10 @@ static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
 	int a = find(x, producer), b = find(x, consumer);
 	if (a == b)
 		return false;
-	if (is_fft_group(x, b))
-		return !(in->op == FFU_OP_FFT && j != 0) && merge_into_fft(x, a, b);
-	if (is_fft_group(x, a))
-		return merge_into_fft(x, b, a);
+	if (is_plan_group(x, b))
+		return !(in == x->c->insts[x->iter[b]] && !operand_fuses(in, j)) && merge_into_plan(x, a, b);
+	if (is_plan_group(x, a))
+		return merge_into_plan(x, b, a);
 	if (is_reduction_group(x, a))
 		return false; /* a reduction's result is read by another kernel */
 	if (in->op == FFU_OP_BROADCAST || in->op == FFU_OP_CONCATENATE)
@@ -520,6 +555,7 @@ static ffu_status emit_group(rewrite *r, int g, ffu_error *e)
 		goto out;
 	fusion->callee = fc;
 	fusion->fusion_kind = is_fft_group(x, g)	      ? FFU_FUSION_FFT
+			      : is_dot_group(x, g)	      ? FFU_FUSION_DOT
 			      : is_reduction_group(x, g) ? FFU_FUSION_INPUT
 							 : FFU_FUSION_LOOP;
 	r->out[r->n_out++] = fusion;

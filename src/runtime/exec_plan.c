@@ -17,10 +17,7 @@
  */
 size_t ffu__exec_value_bytes(const ffu_shape *s)
 {
-	uint64_t n = (uint64_t)ffu__shape_count(s), eb = ffu__shape_elem_bytes(s);
-	if (eb && n > SIZE_MAX / eb)
-		return SIZE_MAX;
-	return (size_t)(n * eb);
+	return ffu__shape_bytes(s); /* a CSR matrix: ZKX's bytes (ir/csr.c) */
 }
 
 static size_t sat_add(size_t a, size_t b)

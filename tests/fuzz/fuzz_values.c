@@ -1,9 +1,11 @@
 /*
  * tests/fuzz/fuzz_values.c: fuzz target for the value-file reader (hlo/values.c). The first
  * three bytes choose what the file is read as: byte 0 the field, byte 1 the shape (low
- * nibble n = 0..15; high nibble mod 3: [n], [] or [2,n]), byte 2 bit 0 text or .bin. The
- * rest is written to a file and read; a rejection needs a FILE:LINE message, and anything
- * accepted is written back (text and .bin) and must read back to the same bytes.
+ * nibble n = 0..15; high nibble mod 4: [n], [], [2,n] or a CSR matrix [2,n] whose NNZ is
+ * byte 2's upper bits mod 2n + 1), byte 2 bit 0 text or .bin. The rest is written to a
+ * file and read; a rejection needs a FILE:LINE message, and anything accepted is written
+ * back (text and .bin) and must read back to the same bytes, a CSR matrix (which no output
+ * is) must be a valid one.
  *
  * Ownership: the reader's API takes a path, so the input goes through files in one
  * temporary directory per process (tmpfs when there is one: the writer fsyncs), removed at
@@ -86,7 +88,7 @@ int ffu_fuzz_values(const uint8_t *data, size_t size)
 	make_dir();
 	shape.type = (ffu_type)(data[0] % FFU_FIELD_COUNT);
 	int64_t n = data[1] & 15;
-	switch ((data[1] >> 4) % 3) {
+	switch ((data[1] >> 4) % 4) {
 	case 0:
 		shape.rank = 1;
 		shape.dims[0] = n;
@@ -94,10 +96,17 @@ int ffu_fuzz_values(const uint8_t *data, size_t size)
 	case 1:
 		shape.rank = 0;
 		break;
-	default:
+	case 2:
 		shape.rank = 2;
 		shape.dims[0] = 2;
 		shape.dims[1] = n;
+		break;
+	default: /* a CSR matrix [2, n] with NNZ from byte 2 (ir/csr.c) */
+		shape.rank = 2;
+		shape.dims[0] = 2;
+		shape.dims[1] = n;
+		shape.csr = true;
+		shape.nnz = (data[2] >> 1) % (2 * n + 1);
 		break;
 	}
 	bool bin = data[2] & 1;
@@ -114,6 +123,13 @@ int ffu_fuzz_values(const uint8_t *data, size_t size)
 		goto out;
 	}
 	const ffu_field *f = ffu__shape_field(&shape);
+	if (shape.csr) { /* never written (no output is sparse): what was read is a valid matrix */
+		char why[320];
+		CHECK(v.bytes == ffu__csr_bytes(&shape), "read %zu bytes for a CSR matrix of %zu", v.bytes,
+		      ffu__csr_bytes(&shape));
+		CHECK(ffu__csr_check(&shape, v.data, v.bytes, why, sizeof why), "read an invalid CSR matrix: %s", why);
+		goto out;
+	}
 	CHECK(v.bytes == (size_t)ffu__shape_count(&shape) * f->storage_bytes, "read %zu bytes for %lld elements",
 	      v.bytes, (long long)ffu__shape_count(&shape));
 	check_roundtrip(&v, "out.txt");

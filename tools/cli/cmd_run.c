@@ -112,7 +112,7 @@ static ffu_status check_inputs_fit(const ffu_computation *entry, const ffu_devic
 		const ffu_field *f = ffu__shape_field(&in->shape);
 		if (!f)
 			continue; /* a tuple parameter: exec.c's plan checks it */
-		unsigned long long bytes = (unsigned long long)ffu__shape_count(&in->shape) * f->storage_bytes;
+		unsigned long long bytes = ffu__shape_bytes(&in->shape); /* a CSR matrix: its CSR bytes */
 		if (bytes > dev->max_alloc)
 			return ffu__err(e, FFU_STATUS_ELIMIT, "parameter %d (%s) needs %llu bytes; %s allows at most %llu per buffer",
 					p, in->name, bytes, dev->name, (unsigned long long)dev->max_alloc);

@@ -181,7 +181,7 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 		ffu__gen_op_select, ffu__gen_op_slice, ffu__gen_op_slice, ffu__gen_op_reshape,
 		ffu__gen_op_broadcast, ffu__gen_op_broadcast, ffu__gen_op_iota, ffu__gen_op_concatenate,
 		ffu__gen_op_reduce, ffu__gen_op_reduce, ffu__gen_op_fft, ffu__gen_op_order,
-		ffu__gen_op_permute,
+		ffu__gen_op_permute, ffu__gen_op_dot,
 	};
 	for (int k = 2 + (int)pick(g, (unsigned)g->max_steps - 1); k > 0; k--)
 		ops[pick(g, sizeof ops / sizeof ops[0])](g);

@@ -100,5 +100,6 @@ int ffu__gen_op_iota(gen *g);
 int ffu__gen_op_concatenate(gen *g);
 int ffu__gen_op_reduce(gen *g);
 int ffu__gen_op_fft(gen *g);
+int ffu__gen_op_dot(gen *g);
 
 #endif

@@ -664,3 +664,110 @@ int ffu__gen_op_fft(gen *g)
 			       br ? "" : ", fft_do_bit_reverse=false");
 	return i;
 }
+
+/* " NAME={a,b}" for a dot's dimension list, or nothing for an empty batch list. */
+static void dot_list(gen *g, const char *name, const int64_t *list, int n, bool always)
+{
+	char attr[64];
+	if (!n && !always)
+		return;
+	dims_attr(attr, sizeof attr, list, n);
+	ffu__sb_printf(g->sb, ", %s=%s", name, attr);
+}
+
+/*
+ * dot: lhs a pool value x; most often dense, x's contracting dimensions (none now and then:
+ * an outer product) and maybe a batch dimension paired with a made or found rhs whose
+ * other dimensions are small; sometimes a new CSR parameter times x (the rhs), contracting
+ * the matrix's columns with one dimension of x. The result stays within a few times the
+ * program's element budget in products.
+ */
+int ffu__gen_op_dot(gen *g)
+{
+	int a = any(g, ok_arith_array);
+	if (a < 0)
+		return -1;
+	val x = g->v[a];
+	int64_t rd[FFU_MAX_RANK], lc[FFU_MAX_RANK], rc[FFU_MAX_RANK], lb[1], rb[1];
+	if (chance(g, 4)) { /* CSR [m, k] times x, x's dimension c contracted */
+		int c = (int)pick(g, (unsigned)x.rank), rank = 1;
+		int64_t m = 1 + pick(g, 6), k = x.dims[c], nnz = (int64_t)pick(g, (unsigned)(m * k + 1));
+		rd[0] = m;
+		for (int d = 0; d < x.rank; d++)
+			if (d != c)
+				rd[rank++] = x.dims[d];
+		if (k > 64 || count(rank, rd) > g->max_elems)
+			return -1;
+		char name[NAME_LEN];
+		snprintf(name, sizeof name, "%sv%d", g->prefix, g->counter++);
+		ffu__sb_printf(g->sb, "  %%%s = %s[%lld,%lld]{1,0:D(D, C) NNZ(%lld)} parameter(%d)\n", name,
+			       ffu__type_name(x.type), (long long)m, (long long)k, (long long)nnz,
+			       g->param_base + g->n_params++);
+		int i = begin(g, x.type, rank, rd);
+		if (i >= 0)
+			ffu__sb_printf(g->sb, "dot(%%%s, %%%s), lhs_contracting_dims={1}, rhs_contracting_dims={%d}\n", name,
+				       x.name, c);
+		return i;
+	}
+	/* x's dimensions: each contracted (1 in 2), one of the others maybe a batch dimension */
+	int nc = 0, nb = 0, nfree = 0, rrank = 0;
+	int64_t rdims[FFU_MAX_RANK], free_sizes = 1, k = 1;
+	for (int d = 0; d < x.rank; d++) {
+		if (chance(g, 2) && !chance(g, 8)) {
+			lc[nc++] = d;
+			k *= x.dims[d];
+		} else if (nb == 0 && chance(g, 4)) {
+			lb[nb++] = d;
+		} else {
+			nfree++;
+			free_sizes *= x.dims[d];
+		}
+	}
+	/* rhs: the batch dimension, the contracted ones, and up to two free ones, in that order */
+	for (int t = 0; t < nb; t++) {
+		rb[t] = rrank;
+		rdims[rrank++] = x.dims[lb[t]];
+	}
+	for (int t = 0; t < nc; t++) {
+		rc[t] = rrank;
+		rdims[rrank++] = x.dims[lc[t]];
+	}
+	int rfree = (int)pick(g, 3);
+	while (rfree > 0 && (nb + nfree + rfree > FFU_MAX_RANK || rrank + rfree > FFU_MAX_RANK))
+		rfree--;
+	for (int t = 0; t < rfree; t++) {
+		static const int64_t sizes[] = {1, 2, 3, 4, 7};
+		rdims[rrank++] = sizes[pick(g, 5)];
+		free_sizes *= rdims[rrank - 1];
+	}
+	int n_res = nb + nfree + rfree;
+	if (n_res > FFU_MAX_RANK || (nb && free_sizes * x.dims[lb[0]] > g->max_elems) || free_sizes > g->max_elems ||
+	    free_sizes * k > 16 * (int64_t)g->max_elems)
+		return -1;
+	int b = operand(g, x.type, rrank, rdims);
+	if (b < 0)
+		return -1;
+	/* the result: batch, x's free dimensions, rhs's free ones (ir/dot.c) */
+	int r = 0;
+	for (int t = 0; t < nb; t++)
+		rd[r++] = x.dims[lb[t]];
+	for (int d = 0; d < x.rank; d++) {
+		bool used = nb && lb[0] == d;
+		for (int t = 0; t < nc; t++)
+			used |= lc[t] == d;
+		if (!used)
+			rd[r++] = x.dims[d];
+	}
+	for (int t = nb + nc; t < rrank; t++)
+		rd[r++] = rdims[t];
+	int i = begin(g, x.type, r, rd);
+	if (i < 0)
+		return -1;
+	ffu__sb_printf(g->sb, "dot(%%%s, %%%s)", x.name, g->v[b].name);
+	dot_list(g, "lhs_batch_dims", lb, nb, false);
+	dot_list(g, "rhs_batch_dims", rb, nb, false);
+	dot_list(g, "lhs_contracting_dims", lc, nc, true);
+	dot_list(g, "rhs_contracting_dims", rc, nc, true);
+	ffu__sb_append(g->sb, "\n");
+	return i;
+}

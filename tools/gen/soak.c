@@ -114,9 +114,11 @@ static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint6
 			return st;
 		ffu__value_random(&in[p], &rng);
 		const ffu_field *f = ffu__shape_field(&in[p].shape);
-		int64_t n = ffu__shape_count(&in[p].shape);
+		const ffu_shape *s = &in[p].shape; /* a CSR matrix: its first stored values (ir/csr.c) */
+		int64_t n = s->csr ? s->nnz : ffu__shape_count(s);
+		unsigned char *first = in[p].data + (s->csr ? ffu__csr_values_offset(s) : 0);
 		for (int64_t i = 0; i < n && i < 3 && f->kind != FFU_ELEM_PRED; i++) {
-			unsigned char *d = in[p].data + (size_t)i * f->storage_bytes;
+			unsigned char *d = first + (size_t)i * f->storage_bytes;
 			ffu__fp_set_u64(f, d, i == 2 ? 1 : (uint64_t)i);
 			if (i == 2 && f->kind == FFU_ELEM_UINT)
 				memset(d, 0xff, f->storage_bytes);
