@@ -30,6 +30,12 @@
  * or R_mont (the extension's scale_ by the constant (R_mont^+-1, 0, ...): d products, not
  * a full product's d^2). u32/u64/pred values exist only in c form (the integer).
  *
+ * Columns (ffu__kgen_columns, for the NTT's first pass, codegen/fft.c): where the caller
+ * knows the range of the main index's last coordinate, index variables that only shift
+ * that coordinate are column variables (row base + column - offset, no division), a
+ * concatenate along it reads the one operand the range lies in, and a zero constant so
+ * read folds what it feeds (fold_zero), so a slot of zero padding costs nothing.
+ *
  * The special element-wise ops (inverse, divide, power, convert, compare, select and the
  * ordered ops) are emitted by codegen/kgen_special.c, through codegen/kgen_impl.h.
  */
@@ -100,19 +106,25 @@ void ffu__kgen_columns(kgen *g, int64_t n, int64_t lo, int64_t hi)
 	g->ix[IX_MAIN].col_shift = 0;
 }
 
+/* Is concatenate `in` read at ix along its columns: ix a column variable of rows as long
+   as its last dimension, which it concatenates? */
+static bool concat_at_column(const kgen *g, const ffu_inst *in, int ix)
+{
+	const int d = in->shape.rank - 1;
+	return g->cols.on && g->ix[ix].col && d >= 0 && in->dims[0] == d && in->shape.dims[d] == g->ix[ix].col_n;
+}
+
 /*
  * Concatenate `in` read at index variable ix: the operand every column of ix lies in, or
- * -1 where ix is no column variable, the concatenate is not along the last dimension of
- * rows of ix's length, or the columns span several operands (then it is read as anywhere
- * else: every operand clamped, one selected).
+ * -1 where it is not read along its columns or they span several operands (then it is
+ * read as anywhere else: every operand clamped, one selected).
  */
 static int concat_pick(const kgen *g, const ffu_inst *in, int ix)
 {
-	const ixvar *x = &g->ix[ix];
-	const int d = in->shape.rank - 1;
-	if (!g->cols.on || !x->col || d < 0 || in->dims[0] != d || in->shape.dims[d] != x->col_n)
+	if (!concat_at_column(g, in, ix))
 		return -1;
-	const int64_t lo = g->cols.lo - x->col_shift, hi = g->cols.hi - x->col_shift;
+	const int d = in->shape.rank - 1;
+	const int64_t lo = g->cols.lo - g->ix[ix].col_shift, hi = g->cols.hi - g->ix[ix].col_shift;
 	int64_t off = 0;
 	for (int j = 0; j < in->n_operands; j++) {
 		int64_t nj = in->operands[j]->shape.dims[d];
@@ -121,13 +133,6 @@ static int concat_pick(const kgen *g, const ffu_inst *in, int ix)
 		off += nj;
 	}
 	return -1;
-}
-
-/* Is concatenate `in` read at ix one concat_pick decides (a column along its dimension)? */
-static bool concat_at_column(const kgen *g, const ffu_inst *in, int ix)
-{
-	const int d = in->shape.rank - 1;
-	return g->cols.on && g->ix[ix].col && d >= 0 && in->dims[0] == d && in->shape.dims[d] == g->ix[ix].col_n;
 }
 
 static void ix_name(const kgen *g, int ix, char buf[24])
