@@ -547,7 +547,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	 * ("instruction return type cannot be vectorized"): the whole pass ran scalar. So on
 	 * a CPU the stride is `one`, a 1 that only the kernel's compile for its local size
 	 * can fold: the work-items vectorise and the stores become interleaved vector stores
-	 * (ntt_babybear 2^20 on PoCL: 10.2 -> 7.5 ms of CPU time; bench/results/lde.txt).
+	 * (ntt_babybear 2^20 on PoCL: 8.7-10.0 -> 6.5-7.5 ms of CPU time; bench/results/lde-pocl-2core.txt).
 	 */
 	const bool hide = lp == 0 && pl->cpu && R > 1 && !rev_out; /* bit-reversed stores are not consecutive */
 	ffu__sb_printf(sb, "\tconst ulong o = (blk << %d) + kk;\n", r);
