@@ -581,6 +581,98 @@ Test(fft, rusticl_fused, .timeout = 600)
 }
 
 /*
+ * Random concatenates along the transformed dimension: 2 to 4 pieces, each a parameter or
+ * zeros, cut at multiples of n/8 or anywhere (so some slots span two pieces), maybe
+ * times a shift and plus a parameter, then FFT or IFFT; fused, against the interpreter.
+ */
+static uint64_t rnd(uint64_t *s) /* splitmix64 */
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static char *columns_program(uint64_t *rng)
+{
+	static const char *const types[] = {"babybear", "goldilocks", "koalabear_mont", "babybearx4"};
+	enum { CAP = 4096 };
+	char *buf = malloc(CAP);
+	cr_assert(buf);
+	const char *ty = types[rnd(rng) % 4];
+	const bool ext = strcmp(ty, "babybearx4") == 0;
+	const int k = 4 + (int)(rnd(rng) % 6), rows = 1 + (int)(rnd(rng) % 3), pieces = 2 + (int)(rnd(rng) % 3);
+	const long long n = 1LL << k;
+	long long cut[5] = {0};
+	for (int j = 1; j < pieces; j++) /* increasing cuts in (0, n) */
+		cut[j] = rnd(rng) % 2 ? (long long)(rnd(rng) % 7 + 1) * n / 8
+						: (long long)(rnd(rng) % (uint64_t)(n - 1)) + 1;
+	cut[pieces] = n;
+	for (int a = 1; a < pieces; a++) /* sort, then drop repeated cuts */
+		for (int b = a + 1; b < pieces; b++)
+			if (cut[b] < cut[a]) {
+				long long t = cut[a];
+				cut[a] = cut[b];
+				cut[b] = t;
+			}
+	int w = snprintf(buf, CAP, "ENTRY %%m {\n %%z0 = %s[] constant(%s)\n", ty, ext ? "(0, 0, 0, 0)" : "0");
+	int np = 0, m = 0;
+	char ops[256] = "";
+	for (int j = 0; j < pieces; j++) {
+		long long len = cut[j + 1] - cut[j];
+		if (len == 0)
+			continue;
+		bool zero = rnd(rng) % 2;
+		if (zero)
+			w += snprintf(buf + w, CAP - (size_t)w, " %%q%d = %s[%d,%lld] broadcast(%%z0), dimensions={}\n", m, ty, rows, len);
+		else
+			w += snprintf(buf + w, CAP - (size_t)w, " %%q%d = %s[%d,%lld] parameter(%d)\n", m, ty, rows, len, np++);
+		snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%%q%d", m ? ", " : "", m);
+		m++;
+	}
+	w += snprintf(buf + w, CAP - (size_t)w, " %%p = %s[%d,%lld] concatenate(%s), dimensions={1}\n", ty, rows, n, ops);
+	const char *x = "%p";
+	if (rnd(rng) % 2) {
+		w += snprintf(buf + w, CAP - (size_t)w, " %%sh = %s[%d,%lld] parameter(%d)\n %%s = %s[%d,%lld] multiply(%%p, %%sh)\n",
+			      ty, rows, n, np++, ty, rows, n);
+		x = "%s";
+	}
+	if (rnd(rng) % 3 == 0) {
+		w += snprintf(buf + w, CAP - (size_t)w, " %%v = %s[%d,%lld] parameter(%d)\n %%t = %s[%d,%lld] add(%s, %%v)\n",
+			      ty, rows, n, np++, ty, rows, n, x);
+		x = "%t";
+	}
+	w += snprintf(buf + w, CAP - (size_t)w, " ROOT %%y = %s[%d,%lld] fft(%s), fft_type=%s, fft_length=%lld\n}\n", ty, rows, n,
+		      x, rnd(rng) % 2 ? "FFT" : "IFFT", n);
+	cr_assert_lt(w, CAP);
+	return buf;
+}
+
+static void run_columns(const char *device)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	uint64_t rng = 0xc01;
+	for (size_t i = 0; i < ffu_test_count(8, 40); i++) {
+		char *text = columns_program(&rng);
+		int kf = device_vs_interp(&cl, text, true, 300 + (uint64_t)i);
+		cr_expect_eq(kf, 1, "%d fusions, expected one\n%s", kf, text);
+		free(text);
+	}
+	ffu__cl_close(&cl);
+}
+
+Test(fft, pocl_columns, .timeout = 600)
+{
+	run_columns(ffu_test_devices[0]);
+}
+
+Test(fft, rusticl_columns, .timeout = 600)
+{
+	run_columns(ffu_test_devices[1]);
+}
+
+/*
  * The first pass of fusion k in the program generated for a CPU (lanes 4) or a GPU
  * (lanes 1): its radix, and how many of its slots call a helper per class of columns
  * (ffu_k<k>_x<c>) or the one helper at the linear index (ffu_k<k>_x).
