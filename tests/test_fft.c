@@ -475,38 +475,89 @@ Test(fft, rusticl_lengths, .timeout = 900)
 	run_lengths(ffu_test_devices[1]);
 }
 
-/* Batched rows, and the fused chains: each against the interpreter, fused and not. */
+/* Batched rows, and the fused chains (FUSED_* name the ones first_pass_columns reads). */
+enum { FUSED_LDE = 5, FUSED_STRADDLE = 9, FUSED_BITREV = 12, FUSED_ROWS = 13 };
+static const char *const programs[] = {
+	/* rows of a trace matrix, both ranks */
+	"ENTRY %m {\n %x = babybear[3,64] parameter(0)\n ROOT %y = babybear[3,64] fft(%x), fft_type=FFT, fft_length=64\n}\n",
+	/* a batch over 1 MiB: the target's radix for big transforms (device/target.c) */
+	"ENTRY %m {\n %x = babybear[16,32768] parameter(0)\n"
+	" ROOT %y = babybear[16,32768] fft(%x), fft_type=IFFT, fft_length=32768\n}\n",
+	"ENTRY %m {\n %x = goldilocks[2,3,16] parameter(0)\n"
+	" ROOT %y = goldilocks[2,3,16] fft(%x), fft_type=IFFT, fft_length=16, fft_do_bit_reverse=false\n}\n",
+	/* evaluate constraints, then interpolate: the products fuse into the first pass */
+	"ENTRY %m {\n %a = babybear[1024] parameter(0)\n %b = babybear[1024] parameter(1)\n %c = babybear[1024] parameter(2)\n"
+	" %ab = babybear[1024] multiply(%a, %b)\n %q = babybear[1024] subtract(%ab, %c)\n"
+	" ROOT %y = babybear[1024] fft(%q), fft_type=IFFT, fft_length=1024\n}\n",
+	/* consumers in the last pass, the transform also an output */
+	"ENTRY %m {\n %x = bn254_sf[64] parameter(0)\n %s = bn254_sf[64] parameter(1)\n"
+	" %y = bn254_sf[64] fft(%x), fft_type=FFT, fft_length=64\n %z = bn254_sf[64] multiply(%y, %s)\n"
+	" %u = bn254_sf[64] add(%z, %x)\n ROOT %t = (bn254_sf[64], bn254_sf[64]) tuple(%u, %y)\n}\n",
+	/* coset low-degree extension by 2 of 4 columns: ifft, zero-pad, shift, fft */
+	"ENTRY %m {\n %e = babybear[4,256] parameter(0)\n %sh = babybear[4,512] parameter(1)\n"
+	" %c = babybear[4,256] fft(%e), fft_type=IFFT, fft_length=256\n %z0 = babybear[] constant(0)\n"
+	" %z = babybear[4,256] broadcast(%z0), dimensions={}\n"
+	" %p = babybear[4,512] concatenate(%c, %z), dimensions={1}\n %s = babybear[4,512] multiply(%p, %sh)\n"
+	" ROOT %y = babybear[4,512] fft(%s), fft_type=FFT, fft_length=512\n}\n",
+	/* an extension column with the prime field's twiddles, then a consumer */
+	"ENTRY %m {\n %x = babybearx4[128] parameter(0)\n %w = babybear[128] parameter(1)\n"
+	" %y = babybearx4[128] fft(%x, %w), fft_type=FFT, fft_length=128\n"
+	" ROOT %z = babybearx4[128] multiply(%y, %y)\n}\n",
+	/*
+	 * The first pass's columns (codegen/fft.c): each slot reads the concatenate's
+	 * operand it lies in, zero slots fold. Zeros first, 3 Goldilocks columns, shift:
+	 */
+	"ENTRY %m {\n %e = goldilocks[3,128] parameter(0)\n %sh = goldilocks[3,256] parameter(1)\n"
+	" %c = goldilocks[3,128] fft(%e), fft_type=IFFT, fft_length=128\n %z0 = goldilocks[] constant(0)\n"
+	" %z = goldilocks[3,128] broadcast(%z0), dimensions={}\n"
+	" %p = goldilocks[3,256] concatenate(%z, %c), dimensions={1}\n %s = goldilocks[3,256] multiply(%p, %sh)\n"
+	" ROOT %y = goldilocks[3,256] fft(%s), fft_type=FFT, fft_length=256\n}\n",
+	/* blowup 4 by nested concatenates, _mont, one row of shift powers for both columns */
+	"ENTRY %m {\n %e = babybear_mont[2,256] parameter(0)\n %pw = babybear_mont[1024] parameter(1)\n"
+	" %c = babybear_mont[2,256] fft(%e), fft_type=IFFT, fft_length=256\n %z0 = babybear_mont[] constant(0)\n"
+	" %z1 = babybear_mont[2,256] broadcast(%z0), dimensions={}\n"
+	" %z2 = babybear_mont[2,512] broadcast(%z0), dimensions={}\n"
+	" %q = babybear_mont[2,512] concatenate(%c, %z1), dimensions={1}\n"
+	" %p = babybear_mont[2,1024] concatenate(%q, %z2), dimensions={1}\n"
+	" %sh = babybear_mont[2,1024] broadcast(%pw), dimensions={1}\n"
+	" %s = babybear_mont[2,1024] multiply(%p, %sh)\n"
+	" ROOT %y = babybear_mont[2,1024] fft(%s), fft_type=FFT, fft_length=1024\n}\n",
+	/* an operand boundary inside a slot (272 = 8.5 x 32, 4.25 x 64): that slot clamps */
+	"ENTRY %m {\n %a = babybear[4,272] parameter(0)\n %z0 = babybear[] constant(0)\n"
+	" %z = babybear[4,240] broadcast(%z0), dimensions={}\n"
+	" %p = babybear[4,512] concatenate(%a, %z), dimensions={1}\n"
+	" ROOT %y = babybear[4,512] fft(%p), fft_type=IFFT, fft_length=512\n}\n",
+	/* zeros in both halves: a - 0 is a, 0 - b is computed; then a negation */
+	"ENTRY %m {\n %a = koalabear[256] parameter(0)\n %b = koalabear[256] parameter(1)\n"
+	" %z0 = koalabear[] constant(0)\n %z = koalabear[256] broadcast(%z0), dimensions={}\n"
+	" %p = koalabear[512] concatenate(%a, %z), dimensions={0}\n"
+	" %q = koalabear[512] concatenate(%z, %b), dimensions={0}\n"
+	" %d = koalabear[512] subtract(%p, %q)\n %n = koalabear[512] negate(%d)\n"
+	" ROOT %y = koalabear[512] fft(%n), fft_type=IFFT, fft_length=512\n}\n",
+	/* an extension column's LDE */
+	"ENTRY %m {\n %e = babybearx4[64] parameter(0)\n %sh = babybearx4[128] parameter(1)\n"
+	" %c = babybearx4[64] fft(%e), fft_type=IFFT, fft_length=64\n %z0 = babybearx4[] constant((0, 0, 0, 0))\n"
+	" %z = babybearx4[64] broadcast(%z0), dimensions={}\n"
+	" %p = babybearx4[128] concatenate(%c, %z), dimensions={0}\n %s = babybearx4[128] multiply(%p, %sh)\n"
+	" ROOT %y = babybearx4[128] fft(%s), fft_type=FFT, fft_length=128\n}\n",
+	/* read at bit-reversed indices, rows concatenated, all zero: the one helper */
+	"ENTRY %m {\n %a = babybear[2,64] parameter(0)\n %z0 = babybear[] constant(0)\n"
+	" %z = babybear[2,64] broadcast(%z0), dimensions={}\n"
+	" %p = babybear[2,128] concatenate(%a, %z), dimensions={1}\n"
+	" ROOT %y = babybear[2,128] fft(%p), fft_type=FFT, fft_length=128, fft_do_bit_reverse=false\n}\n",
+	"ENTRY %m {\n %a = babybear[2,64] parameter(0)\n %b = babybear[2,64] parameter(1)\n"
+	" %p = babybear[4,64] concatenate(%a, %b), dimensions={0}\n"
+	" ROOT %y = babybear[4,64] fft(%p), fft_type=FFT, fft_length=64\n}\n",
+	"ENTRY %m {\n %z0 = babybear[] constant(0)\n %z = babybear[2,64] broadcast(%z0), dimensions={}\n"
+	" %p = babybear[2,128] concatenate(%z, %z), dimensions={1}\n"
+	" ROOT %y = babybear[2,128] fft(%p), fft_type=FFT, fft_length=128\n}\n",
+};
+/* Each against the interpreter, fused and not. */
 static void run_fused(const char *device)
 {
-	static const char *const programs[] = {
-		/* rows of a trace matrix, both ranks */
-		"ENTRY %m {\n %x = babybear[3,64] parameter(0)\n ROOT %y = babybear[3,64] fft(%x), fft_type=FFT, fft_length=64\n}\n",
-		/* a batch over 1 MiB: the target's radix for big transforms (device/target.c) */
-		"ENTRY %m {\n %x = babybear[16,32768] parameter(0)\n"
-		" ROOT %y = babybear[16,32768] fft(%x), fft_type=IFFT, fft_length=32768\n}\n",
-		"ENTRY %m {\n %x = goldilocks[2,3,16] parameter(0)\n"
-		" ROOT %y = goldilocks[2,3,16] fft(%x), fft_type=IFFT, fft_length=16, fft_do_bit_reverse=false\n}\n",
-		/* evaluate constraints, then interpolate: the products fuse into the first pass */
-		"ENTRY %m {\n %a = babybear[1024] parameter(0)\n %b = babybear[1024] parameter(1)\n %c = babybear[1024] parameter(2)\n"
-		" %ab = babybear[1024] multiply(%a, %b)\n %q = babybear[1024] subtract(%ab, %c)\n"
-		" ROOT %y = babybear[1024] fft(%q), fft_type=IFFT, fft_length=1024\n}\n",
-		/* consumers in the last pass, the transform also an output */
-		"ENTRY %m {\n %x = bn254_sf[64] parameter(0)\n %s = bn254_sf[64] parameter(1)\n"
-		" %y = bn254_sf[64] fft(%x), fft_type=FFT, fft_length=64\n %z = bn254_sf[64] multiply(%y, %s)\n"
-		" %u = bn254_sf[64] add(%z, %x)\n ROOT %t = (bn254_sf[64], bn254_sf[64]) tuple(%u, %y)\n}\n",
-		/* coset low-degree extension by 2 of 4 columns: ifft, zero-pad, shift, fft */
-		"ENTRY %m {\n %e = babybear[4,256] parameter(0)\n %sh = babybear[4,512] parameter(1)\n"
-		" %c = babybear[4,256] fft(%e), fft_type=IFFT, fft_length=256\n %z0 = babybear[] constant(0)\n"
-		" %z = babybear[4,256] broadcast(%z0), dimensions={}\n"
-		" %p = babybear[4,512] concatenate(%c, %z), dimensions={1}\n %s = babybear[4,512] multiply(%p, %sh)\n"
-		" ROOT %y = babybear[4,512] fft(%s), fft_type=FFT, fft_length=512\n}\n",
-		/* an extension column with the prime field's twiddles, then a consumer */
-		"ENTRY %m {\n %x = babybearx4[128] parameter(0)\n %w = babybear[128] parameter(1)\n"
-		" %y = babybearx4[128] fft(%x, %w), fft_type=FFT, fft_length=128\n"
-		" ROOT %z = babybearx4[128] multiply(%y, %y)\n}\n",
-	};
 	/* kernels (fusions) fused: the LDE is two transforms and nothing else */
-	static const int fused_kernels[] = {1, 1, 1, 1, 1, 2, 1};
+	static const int fused_kernels[] = {1, 1, 1, 1, 1, 2, 1, 2, 2, 1, 1, 2, 1, 1, 1};
+	cr_assert_eq(sizeof fused_kernels / sizeof fused_kernels[0], sizeof programs / sizeof programs[0]);
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
 	for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {
@@ -527,6 +578,164 @@ Test(fft, pocl_fused, .timeout = 600)
 Test(fft, rusticl_fused, .timeout = 600)
 {
 	run_fused(ffu_test_devices[1]);
+}
+
+/*
+ * Random concatenates along the transformed dimension: 2 to 4 pieces, each a parameter or
+ * zeros, cut at multiples of n/8 or anywhere (so some slots span two pieces), maybe
+ * times a shift and plus a parameter, then FFT or IFFT; fused, against the interpreter.
+ */
+static uint64_t rnd(uint64_t *s) /* splitmix64 */
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static char *columns_program(uint64_t *rng)
+{
+	static const char *const types[] = {"babybear", "goldilocks", "koalabear_mont", "babybearx4"};
+	enum { CAP = 4096 };
+	char *buf = malloc(CAP);
+	cr_assert(buf);
+	const char *ty = types[rnd(rng) % 4];
+	const bool ext = strcmp(ty, "babybearx4") == 0;
+	const int k = 4 + (int)(rnd(rng) % 6), rows = 1 + (int)(rnd(rng) % 3), pieces = 2 + (int)(rnd(rng) % 3);
+	const long long n = 1LL << k;
+	long long cut[5] = {0};
+	for (int j = 1; j < pieces; j++) /* increasing cuts in (0, n) */
+		cut[j] = rnd(rng) % 2 ? (long long)(rnd(rng) % 7 + 1) * n / 8
+						: (long long)(rnd(rng) % (uint64_t)(n - 1)) + 1;
+	cut[pieces] = n;
+	for (int a = 1; a < pieces; a++) /* sort, then drop repeated cuts */
+		for (int b = a + 1; b < pieces; b++)
+			if (cut[b] < cut[a]) {
+				long long t = cut[a];
+				cut[a] = cut[b];
+				cut[b] = t;
+			}
+	int w = snprintf(buf, CAP, "ENTRY %%m {\n %%z0 = %s[] constant(%s)\n", ty, ext ? "(0, 0, 0, 0)" : "0");
+	int np = 0, m = 0;
+	char ops[256] = "";
+	for (int j = 0; j < pieces; j++) {
+		long long len = cut[j + 1] - cut[j];
+		if (len == 0)
+			continue;
+		bool zero = rnd(rng) % 2;
+		if (zero)
+			w += snprintf(buf + w, CAP - (size_t)w, " %%q%d = %s[%d,%lld] broadcast(%%z0), dimensions={}\n", m, ty, rows, len);
+		else
+			w += snprintf(buf + w, CAP - (size_t)w, " %%q%d = %s[%d,%lld] parameter(%d)\n", m, ty, rows, len, np++);
+		snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%%q%d", m ? ", " : "", m);
+		m++;
+	}
+	w += snprintf(buf + w, CAP - (size_t)w, " %%p = %s[%d,%lld] concatenate(%s), dimensions={1}\n", ty, rows, n, ops);
+	const char *x = "%p";
+	if (rnd(rng) % 2) {
+		w += snprintf(buf + w, CAP - (size_t)w, " %%sh = %s[%d,%lld] parameter(%d)\n %%s = %s[%d,%lld] multiply(%%p, %%sh)\n",
+			      ty, rows, n, np++, ty, rows, n);
+		x = "%s";
+	}
+	if (rnd(rng) % 3 == 0) {
+		w += snprintf(buf + w, CAP - (size_t)w, " %%v = %s[%d,%lld] parameter(%d)\n %%t = %s[%d,%lld] add(%s, %%v)\n",
+			      ty, rows, n, np++, ty, rows, n, x);
+		x = "%t";
+	}
+	w += snprintf(buf + w, CAP - (size_t)w, " ROOT %%y = %s[%d,%lld] fft(%s), fft_type=%s, fft_length=%lld\n}\n", ty, rows, n,
+		      x, rnd(rng) % 2 ? "FFT" : "IFFT", n);
+	cr_assert_lt(w, CAP);
+	return buf;
+}
+
+static void run_columns(const char *device)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	uint64_t rng = 0xc01;
+	for (size_t i = 0; i < ffu_test_count(8, 40); i++) {
+		char *text = columns_program(&rng);
+		int kf = device_vs_interp(&cl, text, true, 300 + (uint64_t)i);
+		cr_expect_eq(kf, 1, "%d fusions, expected one\n%s", kf, text);
+		free(text);
+	}
+	ffu__cl_close(&cl);
+}
+
+Test(fft, pocl_columns, .timeout = 600)
+{
+	run_columns(ffu_test_devices[0]);
+}
+
+Test(fft, rusticl_columns, .timeout = 600)
+{
+	run_columns(ffu_test_devices[1]);
+}
+
+/*
+ * The first pass of fusion k in the program generated for a CPU (lanes 4) or a GPU
+ * (lanes 1): its radix, and how many of its slots call a helper per class of columns
+ * (ffu_k<k>_x<c>) or the one helper at the linear index (ffu_k<k>_x).
+ */
+static void first_pass(const char *text, int k, int lanes, int *radix, int *per_class, int *one, char **cl)
+{
+	char *src = ffu_test_generate(text, lanes, NULL), name[64], call[64];
+	snprintf(name, sizeof name, "__kernel void ffu_k%d_p0(", k);
+	char *p = strstr(src, name);
+	cr_assert(p, "no first pass of fusion %d\n%s", k, src);
+	char *c = p;
+	while (c > src && strncmp(c, "/* pass 1 of ", 13) != 0)
+		c--;
+	int np = 0;
+	cr_assert_eq(sscanf(c, "/* pass 1 of %d: radix %d", &np, radix), 2, "%.80s", c);
+	char *end = strstr(p, "\n}\n");
+	cr_assert(end);
+	*per_class = *one = 0;
+	snprintf(call, sizeof call, "= ffu_k%d_x", k);
+	for (char *q = strstr(p, call); q && q < end; q = strstr(q + 1, call))
+		*(q[strlen(call)] == '(' ? one : per_class) += 1;
+	*cl = src;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *q = strstr(s, what); q; q = strstr(q + 1, what))
+		n++;
+	return n;
+}
+
+/*
+ * The LDE's second transform reads each slot of its first pass from the concatenate's
+ * operand it lies in (codegen/fft.c, "Columns"): the zero half is not read, nothing is
+ * clamped; an operand boundary inside a slot clamps in that slot only; bit-reversed reads
+ * and a concatenate of rows keep the one helper. Device results: run_fused.
+ */
+Test(fft, first_pass_columns)
+{
+	for (int lanes = 1; lanes <= 4; lanes += 3) {
+		int radix, cls, one;
+		char *src;
+		first_pass(programs[FUSED_LDE], 1, lanes, &radix, &cls, &one, &src);
+		cr_expect(radix >= 2 && cls == radix / 2 && one == 0, "lanes %d: radix %d, %d + %d slots read", lanes, radix,
+			  cls, one);
+		cr_expect_eq(count(src, "min(max("), 0, "%s", src);
+		cr_expect_eq(count(src, "static inline babybear_t ffu_k1_x0("), 1, "%s", src);
+		free(src);
+		/* columns 0 .. 271 of 512 from %a: slots below 272 / T, one across it */
+		first_pass(programs[FUSED_STRADDLE], 0, lanes, &radix, &cls, &one, &src);
+		int T = 512 / radix;
+		cr_expect(cls == (272 + T - 1) / T && one == 0, "lanes %d: radix %d, %d + %d slots read", lanes, radix, cls,
+			  one);
+		cr_expect_eq(count(src, "min(max("), 2, "%s", src); /* both operands, in the one slot */
+		free(src);
+		first_pass(programs[FUSED_BITREV], 0, lanes, &radix, &cls, &one, &src);
+		cr_expect(cls == 0 && one == radix, "lanes %d: %d + %d of %d", lanes, cls, one, radix);
+		free(src);
+		first_pass(programs[FUSED_ROWS], 0, lanes, &radix, &cls, &one, &src);
+		cr_expect(cls == 0 && one == radix, "lanes %d: %d + %d of %d", lanes, cls, one, radix);
+		free(src);
+	}
 }
 
 /* ffu_build_fft makes what the parser makes; its errors name the call. */

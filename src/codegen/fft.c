@@ -26,6 +26,19 @@
  * fft_do_bit_reverse=false: the FFT reads its input at bit-reversed indices, the IFFT
  * stores its output at bit-reversed indices (ZKX's meaning, docs/hlo.md).
  *
+ * Columns of the first pass: its slot t reads columns tT .. tT + T - 1 of a row (T = n/R).
+ * Where the fft's operand is (or is computed from) a concatenate along the last dimension,
+ * such as the zero-padding of a low-degree extension, every slot whose columns lie inside
+ * one operand of it reads that operand directly: the producers are generated once per slot
+ * with their columns known (kgen.h: ffu__kgen_columns), so the concatenate picks its operand
+ * at compile time, no index is clamped and nothing is selected (a clamped index made PoCL
+ * gather every load). A slot that comes out as the constant zero (a zero operand, and the
+ * products it feeds) is neither loaded nor computed, and the radix-2 stages fold it: x + 0
+ * and x - 0 are x, 0 + y and 0 - y are y and -y, 0 * w is 0. Slots with the same picks
+ * share one helper, ffu_k<k>_x<c>(inputs, rb, col) (rb = the row's first index). A slot
+ * spanning two operands keeps the clamped reads for that concatenate; a program with no
+ * such concatenate, or read at bit-reversed indices, gets the one helper ffu_k<k>_x(i).
+ *
  * Why registers and not local memory: on a CPU (PoCL) a work-item's R values stay in
  * vector registers or L1 across its r stages and work-items vectorise, with no barrier;
  * the passes then cost bandwidth, P reads and writes of the array.
@@ -40,6 +53,7 @@
 #include "device/target.h"
 
 enum { TW_BLOCK = 64 }; /* table entries per work-item of the generating kernel */
+enum { MAX_RADIX = 64 }; /* 2^6: FIELDFUSE_FFT_RADIX's largest (util/config.c) */
 
 typedef struct fft_plan {
 	const ffu_inst *fft;     /* in the fused computation */
@@ -55,6 +69,12 @@ typedef struct fft_plan {
 	int n_in, n_out;
 	size_t wg;               /* the passes' work-group size (the target's; at most T) */
 	char ft[64], pt[64];     /* OpenCL types of the elements and of the prime field */
+	bool rev_in;             /* the first pass reads at bit-reversed indices */
+	bool cpu;                /* the target is a CPU (the stores of a pass with p = 1: emit_pass) */
+	/* the first pass's slots (the file comment's "Columns"): cols, slot t's helper class
+	   slot[t] (ffu_k<k>_x<c>) or -1 where it is the constant zero; else one helper */
+	bool cols;
+	int slot[MAX_RADIX];
 } fft_plan;
 
 static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t, ffu_error *e)
@@ -109,6 +129,8 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->n_out = ffu__kgen_outputs(fc, &outs);
 	ffu__kgen_cl_type(pl->f, pl->ft);
 	ffu__cl_type_name(pl->p, pl->pt);
+	pl->rev_in = !fft->fft.inverse && !fft->fft.bit_reverse && pl->k > 0;
+	pl->cpu = t->cls == FFU_DEVICE_CLASS_CPU;
 	return FFU_STATUS_OK;
 }
 
@@ -135,19 +157,130 @@ static void io_args(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
 	ffu__helper_io_args(sb, pl->n_in, outputs ? pl->n_out : 0);
 }
 
+/* The helper's parameters and first line: the linear index i, or the row's first index
+   rb and the column col (class c >= 0). */
+static void x_header(ffu_strbuf *sb, const fft_plan *pl, int k, int c)
+{
+	ffu__sb_printf(sb, "static inline %s ffu_k%d_x", pl->ft, k);
+	if (c >= 0)
+		ffu__sb_printf(sb, "%d", c);
+	ffu__sb_append(sb, "(");
+	ffu__helper_io_params(sb, pl->n_in, 0);
+	if (c >= 0)
+		ffu__sb_append(sb, "const ulong rb, const ulong col)\n{\n\tconst ulong i = rb + col;\n");
+	else
+		ffu__sb_append(sb, "const ulong i)\n{\n");
+}
+
+/*
+ * The producers' body for the fft's operand at the kernel's index, in g: with columns
+ * [lo, hi) where lo < hi (ffu__kgen_columns), else at any index. *zero: it is the constant
+ * zero.
+ */
+static ffu_status x_body(kgen *g, const fft_plan *pl, const ffu_computation *fc, int64_t lo, int64_t hi, bool *zero,
+			 ffu_error *e)
+{
+	ffu_status st = ffu__kgen_init(g, fc, "i", e);
+	if (st)
+		return st;
+	if (lo < hi)
+		ffu__kgen_columns(g, pl->n, lo, hi);
+	int v = ffu__kgen_value_at(g, pl->fft->operands[0]->id, IX_MAIN);
+	ffu__kgen_plan(g);
+	if ((st = ffu__kgen_emit_body(g, e)))
+		return st;
+	*zero = ffu__kgen_zero(g, v);
+	ffu__kgen_emit_return(g, pl->f, v);
+	return ffu__body_status(g->b, e);
+}
+
+static bool same_picks(const kgen *a, const kgen *b)
+{
+	return a->cols.npicks == b->cols.npicks &&
+	       (a->cols.npicks == 0 || memcmp(a->cols.picks, b->cols.picks, sizeof(int) * (size_t)a->cols.npicks) == 0);
+}
+
+/*
+ * The first pass's slots (plan: cols, slot) and their helpers: one body per slot with its
+ * columns, the slots with the same picks sharing a class. Used only where some
+ * concatenate was picked and some slot is not zero; else *used stays false and nothing is
+ * printed.
+ */
+static ffu_status emit_x_columns(ffu_strbuf *sb, fft_plan *pl, const ffu_computation *fc, int k, bool *used,
+				 ffu_error *e)
+{
+	const int R = 1 << pl->lr[0];
+	const int64_t T = pl->n / R;
+	kgen *cls = calloc((size_t)R, sizeof *cls), g;
+	if (!cls)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	int ncls = 0;
+	bool picked = false, nonzero = false;
+	ffu_status st = FFU_STATUS_OK;
+	*used = false;
+	for (int t = 0; t < R && st == FFU_STATUS_OK; t++) {
+		bool zero = false;
+		st = x_body(&g, pl, fc, t * T, (t + 1) * T, &zero, e);
+		for (int j = 0; j < g.cols.npicks; j++)
+			picked |= g.cols.picks[j] >= 0;
+		int c = zero ? -1 : 0;
+		while (c >= 0 && c < ncls && !same_picks(&cls[c], &g))
+			c++;
+		pl->slot[t] = c;
+		if (st == FFU_STATUS_OK && c == ncls) {
+			cls[ncls] = g; /* kept: its body is printed below */
+			cls[ncls].b = &cls[ncls].body;
+			ncls++;
+			nonzero = true;
+			continue;
+		}
+		ffu__kgen_free(&g);
+	}
+	if (st == FFU_STATUS_OK && picked && nonzero) {
+		*used = true;
+		for (int c = 0; c < ncls; c++) {
+			x_header(sb, pl, k, c);
+			ffu__body_print(sb, cls[c].b, &ffu__body_scalar);
+			ffu__sb_append(sb, "}\n\n");
+		}
+	}
+	for (int c = 0; c < ncls; c++)
+		ffu__kgen_free(&cls[c]);
+	free(cls);
+	return st;
+}
+
 /*
  * ffu_k<k>_x(inputs, i): element i of the fft's operand in its storage form (the
- * producers fused in front), and ffu_k<k>_y(inputs, outputs, i, fv): the fusion's outputs
- * at element i given the transform's element i, fv (the consumers fused behind):
- * codegen/helper.c.
+ * producers fused in front; per class of the first pass's slots where columns are known:
+ * emit_x_columns), and ffu_k<k>_y(inputs, outputs, i, fv): the fusion's outputs at element
+ * i given the transform's element i, fv (the consumers fused behind): ffu_k<k>_x a kernel
+ * body of the value generator (kgen.h) at index i, ffu_k<k>_y codegen/helper.c's.
  */
-static ffu_status emit_helpers(ffu_strbuf *sb, const fft_plan *pl, const ffu_inst *fusion, int k, ffu_error *e)
+static ffu_status emit_helpers(ffu_strbuf *sb, fft_plan *pl, const ffu_inst *fusion, int k, ffu_error *e)
 {
+	const ffu_computation *fc = fusion->callee;
+	kgen g;
+	ffu_status st = FFU_STATUS_OK;
+	if (!pl->rev_in && pl->fft->operands[0]->op != FFU_OP_PARAMETER)
+		st = emit_x_columns(sb, pl, fc, k, &pl->cols, e);
+	if (st)
+		return st;
+	if (!pl->cols) {
+		bool zero = false;
+		st = x_body(&g, pl, fc, 0, 0, &zero, e);
+		if (st == FFU_STATUS_OK) {
+			x_header(sb, pl, k, -1);
+			ffu__body_print(sb, g.b, &ffu__body_scalar);
+			ffu__sb_append(sb, "}\n\n");
+		}
+		ffu__kgen_free(&g);
+		if (st)
+			return st;
+	}
 	char name[32];
-	snprintf(name, sizeof name, "ffu_k%d_x", k);
-	ffu_status st = ffu__helper_value(sb, fusion, name, pl->fft->operands[0]->id, pl->f, NULL, e);
 	snprintf(name, sizeof name, "ffu_k%d_y", k);
-	return st ? st : ffu__helper_outputs(sb, fusion, name, pl->ft, 'c', e);
+	return ffu__helper_outputs(sb, fusion, name, pl->ft, 'c', e);
 }
 
 /* The twiddle table's kernel: the roots' powers (once), or the operand's entries (per run). */
@@ -280,13 +413,19 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	else
 		ffu__sb_printf(sb, "\tconst ulong kk = i & %lluUL, blk = i - kk;\n",
 			       (unsigned long long)((UINT64_C(1) << lp) - 1));
-	/* loads */
-	bool rev_in = first && !pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
+	/* loads; a slot known to be zero is not loaded (the file comment's "Columns") */
+	const bool rev_in = first && pl->rev_in;
 	for (int t = 0; t < R; t++) {
 		char ix[64];
 		snprintf(ix, sizeof ix, "i + %lluUL", (unsigned long long)t << lt);
+		if (first && pl->cols && pl->slot[t] < 0)
+			continue;
 		ffu__sb_printf(sb, "\t%s u%d = ", pl->ft, t);
-		if (first) {
+		if (first && pl->cols) {
+			ffu__sb_printf(sb, "ffu_k%d_x%d(", k, pl->slot[t]);
+			io_args(sb, pl, false);
+			ffu__sb_printf(sb, "base, %s);\n", ix);
+		} else if (first) {
 			ffu__sb_printf(sb, "ffu_k%d_x(", k);
 			io_args(sb, pl, false);
 			if (rev_in)
@@ -312,17 +451,26 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 	for (int j = 1; j < R / 2; j++)
 		ffu__sb_printf(sb, "\tconst %s w%d = %s_load(tw, %lluUL);\n", pl->pt, j, pl->p->name,
 			       (unsigned long long)j << lt);
+	/* zero[j]: cur[j] is the constant zero, which folds (the file comment's "Columns") */
 	char (*cur)[16] = calloc((size_t)1 << r, sizeof *cur);
-	if (!cur)
+	bool *zero = calloc((size_t)1 << r, sizeof *zero);
+	if (!cur || !zero) {
+		free(cur);
+		free(zero);
 		return false;
-	for (int j = 0; j < R; j++)
-		snprintf(cur[j], sizeof cur[j], "u%u", (unsigned)ffu__bitrev((uint64_t)j, r));
+	}
+	for (int j = 0; j < R; j++) {
+		unsigned t = (unsigned)ffu__bitrev((uint64_t)j, r);
+		snprintf(cur[j], sizeof cur[j], "u%u", t);
+		zero[j] = first && pl->cols && pl->slot[t] < 0;
+	}
 	int v = 0;
 	for (int m = 2; m <= R; m *= 2)
 		for (int s = 0; s < R; s += m)
 			for (int j = 0; j < m / 2; j++) {
 				char *lo = cur[s + j], *hi = cur[s + j + m / 2], tn[16];
-				if (j == 0) {
+				bool *zlo = &zero[s + j], *zhi = &zero[s + j + m / 2];
+				if (j == 0 || *zhi) {
 					snprintf(tn, sizeof tn, "%s", hi);
 				} else {
 					char w[16];
@@ -332,11 +480,22 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 					mulw(sb, pl, hi, w);
 					ffu__sb_append(sb, ";\n");
 				}
-				int x = v++, y = v++;
-				ffu__sb_printf(sb, "\tconst %s a%d = %s_add(%s, %s), a%d = %s_sub(%s, %s);\n", pl->ft, x, b, lo, tn, y,
-					       b, lo, tn);
-				snprintf(lo, 16, "a%d", x);
-				snprintf(hi, 16, "a%d", y);
+				if (*zhi) { /* lo +- 0 */
+					snprintf(hi, 16, "%s", lo);
+					*zhi = *zlo;
+				} else if (*zlo) { /* 0 +- tn */
+					int y = v++;
+					ffu__sb_printf(sb, "\tconst %s a%d = %s_neg(%s);\n", pl->ft, y, b, tn);
+					snprintf(lo, 16, "%s", tn);
+					snprintf(hi, 16, "a%d", y);
+					*zlo = false;
+				} else {
+					int x = v++, y = v++;
+					ffu__sb_printf(sb, "\tconst %s a%d = %s_add(%s, %s), a%d = %s_sub(%s, %s);\n", pl->ft, x,
+						       b, lo, tn, y, b, lo, tn);
+					snprintf(lo, 16, "a%d", x);
+					snprintf(hi, 16, "a%d", y);
+				}
 			}
 	/* stores: dst[(i - kk) R + kk + t p] */
 	bool rev_out = last && pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
@@ -349,10 +508,25 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 		mont_const(sb, pl->p, ninv);
 		ffu__sb_append(sb, ";\n");
 	}
+	/*
+	 * With p = 1 (the first pass) a work-item stores R consecutive elements. Written as
+	 * o + t, LLVM's SLP vectoriser packs them into one vector store when PoCL builds the
+	 * program, and PoCL's work-group vectoriser then refuses the vector-typed body
+	 * ("instruction return type cannot be vectorized"): the whole pass ran scalar. So on
+	 * a CPU the stride is `one`, a 1 that only the kernel's compile for its local size
+	 * can fold: the work-items vectorise and the stores become interleaved vector stores
+	 * (ntt_babybear 2^20 on PoCL: 8.7-10.0 -> 6.5-7.5 ms of CPU time; bench/results/lde-pocl-2core.txt).
+	 */
+	const bool hide = lp == 0 && pl->cpu && R > 1 && !rev_out; /* bit-reversed stores are not consecutive */
 	ffu__sb_printf(sb, "\tconst ulong o = (blk << %d) + kk;\n", r);
+	if (hide)
+		ffu__sb_append(sb, "\tconst ulong one = get_local_size(0) != 0;\n");
 	for (int t = 0; t < R; t++) {
 		char ix[64], vt[96];
-		snprintf(ix, sizeof ix, "o + %lluUL", (unsigned long long)t << lp);
+		if (hide)
+			snprintf(ix, sizeof ix, "o + %d * one", t);
+		else
+			snprintf(ix, sizeof ix, "o + %lluUL", (unsigned long long)t << lp);
 		if (scale) {
 			ffu_strbuf tmp = {0};
 			mulw(&tmp, pl, cur[t], "ninv");
@@ -373,6 +547,7 @@ static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl
 		}
 	}
 	free(cur);
+	free(zero);
 	ffu__sb_append(sb, "}\n\n");
 	return true;
 }

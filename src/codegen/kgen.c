@@ -30,6 +30,12 @@
  * or R_mont (the extension's scale_ by the constant (R_mont^+-1, 0, ...): d products, not
  * a full product's d^2). u32/u64/pred values exist only in c form (the integer).
  *
+ * Columns (ffu__kgen_columns, for the NTT's first pass, codegen/fft.c): where the caller
+ * knows the range of the main index's last coordinate, index variables that only shift
+ * that coordinate are column variables (row base + column - offset, no division), a
+ * concatenate along it reads the one operand the range lies in, and a zero constant so
+ * read folds what it feeds (fold_zero), so a slot of zero padding costs nothing.
+ *
  * The special element-wise ops (inverse, divide, power, convert, compare, select and the
  * ordered ops) are emitted by codegen/kgen_special.c, through codegen/kgen_impl.h.
  */
@@ -71,8 +77,62 @@ static int ix_intern(kgen *g, const char *key, const ffu_inst *in, int j, int ba
 		g->oom = true;
 		return IX_ZERO;
 	}
-	g->ix[g->nix] = (ixvar){s, in, j, base};
+	g->ix[g->nix] = (ixvar){.key = s, .in = in, .j = j, .base = base};
 	return g->nix++;
+}
+
+/* The column variable of rows of n elements at column col - shift (kgen.h: ixvar). */
+static int col_intern(kgen *g, int64_t n, int64_t shift)
+{
+	char key[64];
+	snprintf(key, sizeof key, "col %lld %lld", (long long)n, (long long)shift);
+	int k = ix_intern(g, key, NULL, 0, IX_MAIN);
+	if (!g->oom && k > IX_ZERO) {
+		g->ix[k].col = true;
+		g->ix[k].col_n = n;
+		g->ix[k].col_shift = shift;
+	}
+	return k;
+}
+
+void ffu__kgen_columns(kgen *g, int64_t n, int64_t lo, int64_t hi)
+{
+	g->cols.on = true;
+	g->cols.n = n;
+	g->cols.lo = lo;
+	g->cols.hi = hi;
+	g->ix[IX_MAIN].col = true;
+	g->ix[IX_MAIN].col_n = n;
+	g->ix[IX_MAIN].col_shift = 0;
+}
+
+/* Is concatenate `in` read at ix along its columns: ix a column variable of rows as long
+   as its last dimension, which it concatenates? */
+static bool concat_at_column(const kgen *g, const ffu_inst *in, int ix)
+{
+	const int d = in->shape.rank - 1;
+	return g->cols.on && g->ix[ix].col && d >= 0 && in->dims[0] == d && in->shape.dims[d] == g->ix[ix].col_n;
+}
+
+/*
+ * Concatenate `in` read at index variable ix: the operand every column of ix lies in, or
+ * -1 where it is not read along its columns or they span several operands (then it is
+ * read as anywhere else: every operand clamped, one selected).
+ */
+static int concat_pick(const kgen *g, const ffu_inst *in, int ix)
+{
+	if (!concat_at_column(g, in, ix))
+		return -1;
+	const int d = in->shape.rank - 1;
+	const int64_t lo = g->cols.lo - g->ix[ix].col_shift, hi = g->cols.hi - g->ix[ix].col_shift;
+	int64_t off = 0;
+	for (int j = 0; j < in->n_operands; j++) {
+		int64_t nj = in->operands[j]->shape.dims[d];
+		if (lo >= off && hi <= off + nj)
+			return j;
+		off += nj;
+	}
+	return -1;
 }
 
 static void ix_name(const kgen *g, int ix, char buf[24])
@@ -129,6 +189,32 @@ int ffu__kgen_value_at(kgen *g, int id, int ix)
 	return g->nv++;
 }
 
+/*
+ * Concatenate value vn read at a column variable: logs concat_pick's answer (kgen.h:
+ * cols.picks) and returns it. A picked operand is read at its own column variable (its
+ * offset added to the shift), and every operand slot of vn holds that one value.
+ */
+static int plan_concat_column(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	const int ix = g->v[vn].ix, pick = concat_pick(g, in, ix), d = in->shape.rank - 1;
+	if (!ffu__grow((void **)&g->cols.picks, &g->cols.cappicks, g->cols.npicks + 1, sizeof *g->cols.picks)) {
+		g->oom = true;
+		return -1;
+	}
+	g->cols.picks[g->cols.npicks++] = pick;
+	if (pick < 0)
+		return -1;
+	int64_t off = 0;
+	for (int j = 0; j < pick; j++)
+		off += in->operands[j]->shape.dims[d];
+	const ffu_inst *op = in->operands[pick];
+	int ov = ffu__kgen_value_at(g, op->id, col_intern(g, op->shape.dims[d], g->ix[ix].col_shift + off));
+	for (int j = 0; j < in->n_operands && ov >= 0; j++)
+		g->opv[g->v[vn].ops + j] = ov;
+	return pick;
+}
+
 /* Records, for every value requested so far, which operand values it reads (backwards). */
 void ffu__kgen_plan(kgen *g)
 {
@@ -145,6 +231,9 @@ void ffu__kgen_plan(kgen *g)
 			}
 			g->v[vn].ops = g->nopv;
 			g->nopv += in->n_operands;
+			if (in->op == FFU_OP_CONCATENATE && concat_at_column(g, in, g->v[vn].ix) &&
+			    plan_concat_column(g, vn) >= 0)
+				continue;
 			for (int j = 0; j < in->n_operands; j++) {
 				int oix = operand_ix(g, in, j, g->v[vn].ix);
 				int ov = ffu__kgen_value_at(g, in->operands[j]->id, oix);
@@ -435,6 +524,39 @@ static void emit_dynamic_update_slice(kgen *g, int vn)
 	ffu__kgen_set_form(g, vn, form);
 }
 
+static const unsigned char zero_bytes[FFU_FIELD_MAX_BYTES];
+
+bool ffu__kgen_zero(const kgen *g, int vn)
+{
+	const val *v = &g->v[ffu__kgen_resolve(g, vn)];
+	return v->literal && memcmp(v->literal, zero_bytes, field_of(g, vn)->storage_bytes) == 0;
+}
+
+/*
+ * Operands known to be zero: a constant 0 read through a concatenate that columns
+ * resolved (ffu__kgen_columns; the simplify pass has folded every other x * 0 and x + 0
+ * away). A product by one, a negation or a sum of them is zero, a sum with one or a
+ * difference less one is the other operand: no code. Zero's storage is all zero bits in
+ * every element type (0 R = 0 for _mont). Whether it folded vn.
+ */
+static bool fold_zero(kgen *g, int vn)
+{
+	const ffu_inst *in = inst_of(g, vn);
+	if (in->op != FFU_OP_MULTIPLY && in->op != FFU_OP_ADD && in->op != FFU_OP_SUBTRACT && in->op != FFU_OP_NEGATE)
+		return false;
+	const int a = opval(g, vn, 0), b = in->n_operands > 1 ? opval(g, vn, 1) : a;
+	const bool za = ffu__kgen_zero(g, a), zb = ffu__kgen_zero(g, b);
+	if ((za && zb) || (in->op == FFU_OP_MULTIPLY && (za || zb)))
+		g->v[vn].literal = zero_bytes;
+	else if (zb && in->op != FFU_OP_NEGATE)
+		g->v[vn].alias = ffu__kgen_resolve(g, a);
+	else if (za && in->op == FFU_OP_ADD)
+		g->v[vn].alias = ffu__kgen_resolve(g, b);
+	else
+		return false;
+	return true;
+}
+
 static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 {
 	const ffu_inst *in = inst_of(g, vn);
@@ -463,7 +585,7 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
 					"codegen: dynamic-update-slice '%%%s' with an empty update and the simplify pass disabled",
 					in->name);
-		if (in->op == FFU_OP_CONCATENATE && in->n_operands > 1)
+		if (in->op == FFU_OP_CONCATENATE && in->n_operands > 1 && concat_pick(g, in, g->v[vn].ix) < 0)
 			emit_concatenate(g, vn);
 		else if (in->op == FFU_OP_DYNAMIC_UPDATE_SLICE)
 			emit_dynamic_update_slice(g, vn);
@@ -471,6 +593,8 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 			g->v[vn].alias = opval(g, vn, 0);
 		return FFU_STATUS_OK;
 	case FFU_KIND_ELEMENTWISE:
+		if (fold_zero(g, vn))
+			return FFU_STATUS_OK;
 		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR)
 			emit_product(g, vn);
 		else if (ffu__ops[in->op].form == FFU_FORM_SPECIAL)
@@ -496,6 +620,21 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 	}
 }
 
+/* Column variable k: rb / n * col_n + col - col_shift (rb: a multiple of n). */
+static void emit_column(kgen *g, int k)
+{
+	const ixvar *x = &g->ix[k];
+	ffu__body_printf(g->b, "\tconst ulong %I = ", k);
+	if (x->col_n == g->cols.n)
+		ffu__body_printf(g->b, "rb");
+	else
+		ffu__body_printf(g->b, "rb / %lluUL * %lluUL", (unsigned long long)g->cols.n, (unsigned long long)x->col_n);
+	ffu__body_printf(g->b, " + col");
+	if (x->col_shift)
+		ffu__body_printf(g->b, " - %lluUL", (unsigned long long)x->col_shift);
+	ffu__body_printf(g->b, ";\n");
+}
+
 /* Emits the index variables (after the kernel's own) and every planned value, in order. */
 ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
 {
@@ -503,7 +642,10 @@ ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	ffu__body_printf(g->b, "\tconst ulong %I = 0;\n", IX_ZERO);
 	for (int k = IX_ZERO + 1; k < g->nix; k++)
-		ffu__body_printf(g->b, "\tconst ulong %I = %E;\n", k, g->ix[k].in, g->ix[k].j, g->ix[k].base);
+		if (!g->ix[k].col) /* rb and col: the caller's (ffu__kgen_columns); rb / n is uniform */
+			ffu__body_printf(g->b, "\tconst ulong %I = %E;\n", k, g->ix[k].in, g->ix[k].j, g->ix[k].base);
+		else
+			emit_column(g, k);
 	for (int id = 0; id < g->fc->n_insts; id++) {
 		/* values were pushed at the head: emit oldest first for stable output */
 		int n = 0, stack[64], *vs = stack;
@@ -616,6 +758,7 @@ void ffu__kgen_free(kgen *g)
 	free(g->opv);
 	free(g->uses);
 	free(g->mul_uses);
+	free(g->cols.picks);
 }
 
 int ffu__kgen_outputs(const ffu_computation *fc, const ffu_inst *const **outs)

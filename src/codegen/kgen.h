@@ -32,11 +32,15 @@ typedef struct val {
 } val;
 
 /* An index variable: its expression (scalar names) as the interning key, and what it is
-   printed from: operand j of `in` read at index variable `base` (x1 is the literal 0). */
+   printed from: operand j of `in` read at index variable `base` (x1 is the literal 0); or,
+   in a kernel with columns (ffu__kgen_columns), a column variable: rows of col_n elements,
+   the column the kernel's `col` less col_shift (printed as (rb / n) * col_n + col - shift). */
 typedef struct ixvar {
 	char *key;
 	const ffu_inst *in;
 	int j, base;
+	bool col;
+	int64_t col_n, col_shift;
 } ixvar;
 
 typedef struct kgen {
@@ -53,12 +57,31 @@ typedef struct kgen {
 	int *uses;        /* uses of each instruction in the fused computation */
 	int *mul_uses;    /* of those, how many are multiply operands (x * x once) */
 	char fv_form;     /* the form ('c', 'm') of fv, a dot's sum handed to ffu_k<k>_y (dot.c) */
+	/* columns (ffu__kgen_columns): the main index is rb + col, rb a multiple of n and
+	   col in [lo, hi); picks: each concatenate met at a column variable, the operand
+	   chosen (-1: the column range spans several, read clamped and selected) */
+	struct {
+		bool on;
+		int64_t n, lo, hi;
+		int *picks;
+		int npicks, cappicks;
+	} cols;
 	bool oom;
 } kgen;
 
 /* main_ix names the kernel's index variable ("i"; "o" in a reduction's final kernel). */
 ffu_status ffu__kgen_init(kgen *g, const ffu_computation *fc, const char *main_ix, ffu_error *e);
 void ffu__kgen_free(kgen *g);
+/*
+ * Columns (codegen/fft.c's first pass): the main index is split as rb + col, where the
+ * caller's rb (a multiple of n, the row length of the main index's shape) and col (known
+ * to lie in [lo, hi)) are variables in scope; `i` must be defined as rb + col before the
+ * body. A concatenate along the last dimension read at a column whose range lies inside
+ * one operand then reads that operand directly, at rb / n * n_j + col - offset, with no
+ * clamp and no select, and a scalar constant operand makes the value that constant (a
+ * zero folds the products it feeds: ffu__kgen_zero). Call before any value is requested.
+ */
+void ffu__kgen_columns(kgen *g, int64_t n, int64_t lo, int64_t hi);
 /* The value of instruction id at index variable ix (created, operands not yet planned). */
 int ffu__kgen_value_at(kgen *g, int id, int ix);
 /* Plans, backwards, the operand values of every value requested so far. */
@@ -68,6 +91,8 @@ ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e);
 /* Makes value vn available in form 'c' or 'm' (a conversion if needed); whether it is. */
 void ffu__kgen_need(kgen *g, int vn, char form);
 bool ffu__kgen_has(const kgen *g, int vn, char form);
+/* Is value vn (once emitted) the constant zero, known at compile time? */
+bool ffu__kgen_zero(const kgen *g, int vn);
 /* "\t<type> <form><vn> = " of a value about to be defined; then, once defined, its form. */
 void ffu__kgen_decl(kgen *g, int vn, char form);
 void ffu__kgen_set_form(kgen *g, int vn, char form);
