@@ -129,15 +129,17 @@ typedef enum ffu_form {
 /* Device memory for an array of `type` (HLO keyword) and shape (rank, dims); contents undefined. */
 FFU_API ffu_status ffu_buffer_create(ffu_buffer **out, ffu_device *d, const char *type, int rank,
 				     const int64_t *dims, ffu_error *e);
-/* A buffer shaped like input / output i of x, on x's device. */
+/* A buffer shaped like input / output i of x, on x's device (a CSR sparse input's holds its
+   CSR bytes: ffu_array_info.nnz; the only way to make one). */
 FFU_API ffu_status ffu_buffer_create_input(ffu_buffer **out, const ffu_executable *x, int i, ffu_error *e);
 FFU_API ffu_status ffu_buffer_create_output(ffu_buffer **out, const ffu_executable *x, int i, ffu_error *e);
 FFU_API void ffu_buffer_destroy(ffu_buffer **b);
 /* Type and shape (name ""); FFU_STATUS_EINVAL for NULL. */
 FFU_API ffu_status ffu_buffer_info(const ffu_buffer *b, ffu_array_info *info);
 /*
- * Copies `bytes` (exactly the buffer's size: count * elem_bytes) from host into b, given in
- * `form`. Blocking: it is enqueued on the device's queue behind the work already there and
+ * Copies `bytes` (exactly the buffer's size: count * elem_bytes, or a CSR input's
+ * ffu_array_info.bytes, whose row pointers and columns are checked and whose values alone
+ * take the form) from host into b, given in `form`. Blocking: it is enqueued on the device's queue behind the work already there and
  * returns when the copy is done (the host memory may be reused at once).
  */
 FFU_API ffu_status ffu_buffer_upload(ffu_buffer *b, const void *host, size_t bytes, ffu_form form, ffu_error *e);

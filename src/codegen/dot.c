@@ -138,7 +138,7 @@ static void emit_dense(ffu_strbuf *sb, const dot_plan *pl, int k)
 			ffu__sb_printf(sb, "%s#pragma unroll\n", indent);
 		else if (t == a->n_contract - 1 && part > 1)
 			ffu__sb_printf(sb, "%s#pragma unroll %lld\n", indent, (long long)part);
-		ffu__sb_printf(sb, "%sfor (ulong k%d = 0; k%d < %lldUL; k%d++)\n", indent, t, t,
+		ffu__sb_printf(sb, "%sfor (ulong k%d = 0; k%d < %lldUL; k%d++) {\n", indent, t, t,
 			       (long long)x->dims[a->lhs_contract[t]], t);
 		indent[t + 1] = '\t';
 		nl += snprintf(li + nl, sizeof li - (size_t)nl, " + k%d * %lldUL", t,
@@ -147,6 +147,10 @@ static void emit_dense(ffu_strbuf *sb, const dot_plan *pl, int k)
 			       (long long)ffu__shape_stride(y, (int)a->rhs_contract[t]));
 	}
 	emit_step(sb, pl, k, li, ri, indent);
+	for (int t = a->n_contract - 1; t >= 0; t--) { /* each loop braced: a pragma never stands as a body */
+		indent[t + 1] = '\0';
+		ffu__sb_printf(sb, "%s}\n", indent);
+	}
 }
 
 /* The sum over a CSR row's stored entries (the file comment). */

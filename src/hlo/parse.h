@@ -1,9 +1,9 @@
 /*
  * src/hlo/parse.h: the HLO parser's shared state and helpers, internal to src/hlo/parse*.c
  * and parser.c. Owned by the HLO front end. The parser is split by concern: parse_base.c
- * (errors, tokens, integers), parse_shape.c (element types, their ZKX spellings and
- * dialects, layouts, shapes), parse_literal.c (constants) and parser.c (instructions,
- * computations, the module).
+ * (errors, tokens, integers, dimension lists), parse_shape.c (element types, their ZKX
+ * spellings and dialects, layouts, shapes), parse_literal.c (constants), parse_dot.c (dot's
+ * attributes) and parser.c (instructions, computations, the module).
  */
 #ifndef FFU_HLO_PARSE_H
 #define FFU_HLO_PARSE_H
@@ -78,6 +78,16 @@ bool ffu__hp_grow(void **buf, size_t *cap, size_t need, size_t elem);
 ffu_status ffu__hp_int(parser *p, const char *what, int64_t *out);
 /* Skips a balanced {...} group without recursing (ignored attribute values). */
 ffu_status ffu__hp_skip_braces(parser *p);
+/* `{d, ...}`: at most FFU_MAX_RANK dimension numbers into dims, their count into *n. */
+ffu_status ffu__hp_dim_list(parser *p, int64_t dims[FFU_MAX_RANK], int *n);
+
+/* dot's attributes (parse_dot.c): each list into the instruction, then, after all of an
+   instruction's attributes, the pairing of the lists and ZKX's default for a sparse dot. */
+ffu_status ffu__hp_attr_lhs_batch(parser *p, ffu_inst *in);
+ffu_status ffu__hp_attr_rhs_batch(parser *p, ffu_inst *in);
+ffu_status ffu__hp_attr_lhs_contract(parser *p, ffu_inst *in);
+ffu_status ffu__hp_attr_rhs_contract(parser *p, ffu_inst *in);
+ffu_status ffu__hp_dot_finish(parser *p, ffu_inst *in);
 
 /*
  * Settles o->dialect_used (and, for AUTO, where its evidence is) by a first pass over the

@@ -109,3 +109,19 @@ ffu_status ffu__hp_skip_braces(parser *p)
 	} while (depth > 0);
 	return FFU_STATUS_OK;
 }
+
+ffu_status ffu__hp_dim_list(parser *p, int64_t dims[FFU_MAX_RANK], int *n)
+{
+	*n = 0;
+	TRY(ffu__hp_expect(p, FFU_TOK_LBRACE, "'{'"));
+	while (p->tok.kind != FFU_TOK_RBRACE) {
+		if (*n > 0)
+			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or '}'"));
+		if (*n == FFU_MAX_RANK)
+			return PERR(&p->tok, "more than %d dimensions", FFU_MAX_RANK);
+		TRY(ffu__hp_int(p, "a dimension number", &dims[*n]));
+		++*n;
+	}
+	ffu__hp_advance(p);
+	return FFU_STATUS_OK;
+}

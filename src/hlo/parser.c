@@ -117,28 +117,11 @@ static ffu_status parse_operand(parser *p, ffu_inst **out)
 
 typedef ffu_status (*attr_fn)(parser *p, ffu_inst *in);
 
-/* `{d, ...}`: at most FFU_MAX_RANK dimension numbers into dims, their count into *n. */
-static ffu_status dim_list(parser *p, int64_t dims[FFU_MAX_RANK], int *n)
-{
-	*n = 0;
-	TRY(ffu__hp_expect(p, FFU_TOK_LBRACE, "'{'"));
-	while (p->tok.kind != FFU_TOK_RBRACE) {
-		if (*n > 0)
-			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' or '}'"));
-		if (*n == FFU_MAX_RANK)
-			return PERR(&p->tok, "more than %d dimensions", FFU_MAX_RANK);
-		TRY(ffu__hp_int(p, "a dimension number", &dims[*n]));
-		++*n;
-	}
-	ffu__hp_advance(p);
-	return FFU_STATUS_OK;
-}
-
 static ffu_status attr_dimensions(parser *p, ffu_inst *in)
 {
 	int64_t dims[FFU_MAX_RANK];
 	int n;
-	TRY(dim_list(p, dims, &n));
+	TRY(ffu__hp_dim_list(p, dims, &n));
 	in->n_dims = n;
 	if (n > 0) {
 		in->dims = ffu__arena_alloc(&p->m->arena, sizeof *in->dims * (size_t)n);
@@ -308,72 +291,6 @@ static ffu_status attr_window_bits(parser *p, ffu_inst *in)
 	return FFU_STATUS_OK;
 }
 
-/*
- * dot's dimension lists `{d, ...}` (XLA's dot_dimension_numbers): read into the IR's lists,
- * their counts kept in the parser until finish_dot pairs them up.
- */
-static ffu_status attr_dot_list(parser *p, ffu_inst *in, int which)
-{
-	int64_t *list = which == 0 ? in->dot.lhs_batch : which == 1 ? in->dot.rhs_batch
-					   : which == 2 ? in->dot.lhs_contract : in->dot.rhs_contract;
-	p->dot_tok[which] = p->tok;
-	return dim_list(p, list, &p->dot_n[which]);
-}
-
-static ffu_status attr_lhs_batch(parser *p, ffu_inst *in)
-{
-	return attr_dot_list(p, in, 0);
-}
-
-static ffu_status attr_rhs_batch(parser *p, ffu_inst *in)
-{
-	return attr_dot_list(p, in, 1);
-}
-
-static ffu_status attr_lhs_contract(parser *p, ffu_inst *in)
-{
-	return attr_dot_list(p, in, 2);
-}
-
-static ffu_status attr_rhs_contract(parser *p, ffu_inst *in)
-{
-	return attr_dot_list(p, in, 3);
-}
-
-/*
- * The lists pair up (lhs with rhs), an absent one being empty. Without any of them a dot
- * contracts nothing (XLA: an outer product), except ZKX's sparse dot: a CSR matrix times a
- * vector written without dimension numbers, which ZKX's emitter computes as the product
- * of the matrix's columns with the vector (ZKX.md 4.9), so it reads as
- * lhs_contracting_dims={1}, rhs_contracting_dims={0}.
- */
-static ffu_status finish_dot(parser *p, ffu_inst *in)
-{
-	static const char *const names[4] = {"lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims",
-					     "rhs_contracting_dims"};
-	int n[4];
-	bool any = false;
-	for (int k = 0; k < 4; k++) {
-		n[k] = p->dot_n[k] < 0 ? 0 : p->dot_n[k];
-		any |= p->dot_n[k] >= 0;
-	}
-	for (int k = 0; k < 4; k += 2)
-		if (n[k] != n[k + 1]) {
-			const ffu_token *t = p->dot_n[k + 1] >= 0 ? &p->dot_tok[k + 1] : &p->dot_tok[k];
-			return PERR(t, "%s has %d entr%s but %s has %d: they pair up, lhs with rhs", names[k], n[k],
-				    n[k] == 1 ? "y" : "ies", names[k + 1], n[k + 1]);
-		}
-	in->dot.n_batch = n[0];
-	in->dot.n_contract = n[2];
-	const ffu_shape *x = &in->operands[0]->shape, *y = &in->operands[1]->shape;
-	if (!any && ffu__shape_is_array(x) && ffu__shape_is_array(y) && x->csr && x->rank == 2 && y->rank == 1) {
-		in->dot.n_contract = 1;
-		in->dot.lhs_contract[0] = 1;
-		in->dot.rhs_contract[0] = 0;
-	}
-	return FFU_STATUS_OK;
-}
-
 /* Accepted for compatibility with XLA dumps and dropped: a string, word or balanced {...}. */
 static ffu_status attr_ignore(parser *p, ffu_inst *in)
 {
@@ -440,10 +357,10 @@ static const struct attr_def {
 	{"fft_do_bit_reverse", attr_fft_bit_reverse, OPBIT(FFT), 0},
 	{"window_bits", attr_window_bits, OPBIT(MSM), 0},
 	{"calls", attr_calls, OPBIT(FUSION), OPBIT(FUSION)},
-	{"lhs_batch_dims", attr_lhs_batch, OPBIT(DOT), 0},
-	{"rhs_batch_dims", attr_rhs_batch, OPBIT(DOT), 0},
-	{"lhs_contracting_dims", attr_lhs_contract, OPBIT(DOT), 0},
-	{"rhs_contracting_dims", attr_rhs_contract, OPBIT(DOT), 0},
+	{"lhs_batch_dims", ffu__hp_attr_lhs_batch, OPBIT(DOT), 0},
+	{"rhs_batch_dims", ffu__hp_attr_rhs_batch, OPBIT(DOT), 0},
+	{"lhs_contracting_dims", ffu__hp_attr_lhs_contract, OPBIT(DOT), 0},
+	{"rhs_contracting_dims", ffu__hp_attr_rhs_contract, OPBIT(DOT), 0},
 	{"metadata", attr_ignore, ANY_OP, 0},
 	{"backend_config", attr_ignore, ANY_OP, 0},
 	{"frontend_attributes", attr_ignore, ANY_OP, 0},
@@ -571,7 +488,7 @@ static ffu_status parse_instruction(parser *p, ffu_inst **root)
 		p->dot_n[k] = -1;
 	TRY(parse_attrs(p, in, &optok));
 	if (in->op == FFU_OP_DOT && in->n_operands == 2)
-		TRY(finish_dot(p, in));
+		TRY(ffu__hp_dot_finish(p, in));
 	if (is_root) {
 		if (*root)
 			return PERR(&root_tok, "second ROOT in computation '%%%s' (first: '%%%s')", c->name,
