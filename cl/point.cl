@@ -21,6 +21,15 @@
 
 #define FB_t FFU_BFN(t)
 
+/*
+ * The additions and the doubling are called, not inlined: each is a dozen 256-bit products,
+ * and the msm's nine kernels call them from a dozen places; inlined, PoCL spent about 80 s
+ * of CPU building one msm program (n = 1000), called 000 s.
+ */
+#ifndef FFU_POINT_OP
+#define FFU_POINT_OP static __attribute__((noinline))
+#endif
+
 typedef struct {
 	FB_t x, y;
 } FFU_FN(aff);
@@ -72,7 +81,7 @@ FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_neg)(FFU_FN(xyzz) p)
 /* dbl-2008-s-1: U = 2Y, V = U^2, W = U V, S = X V, M = 3 X^2, X3 = M^2 - 2S,
    Y3 = M (S - X3) - W Y, ZZ3 = V ZZ, ZZZ3 = W ZZZ. Y = 0 has no point on these curves of
    odd order; it gives ZZ3 = 0, infinity, which is 2P there all the same. */
-FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_dbl)(FFU_FN(xyzz) p)
+FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_dbl)(FFU_FN(xyzz) p)
 {
 	if (FFU_FN(xyzz_is_zero)(p))
 		return p;
@@ -93,7 +102,7 @@ FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_dbl)(FFU_FN(xyzz) p)
 /* madd-2008-s: p + q with q affine. U2 = X2 ZZ1, S2 = Y2 ZZZ1, P = U2 - X1, R = S2 - Y1,
    PP = P^2, PPP = P PP, Q = X1 PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - Y1 PPP,
    ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP. */
-FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_madd)(FFU_FN(xyzz) p, FFU_FN(aff) q)
+FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_madd)(FFU_FN(xyzz) p, FFU_FN(aff) q)
 {
 	if (FFU_FN(aff_is_zero)(q))
 		return p;
@@ -119,7 +128,7 @@ FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_madd)(FFU_FN(xyzz) p, FFU_FN(aff) q)
 /* add-2008-s: U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1, P = U2 - U1,
    R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q,
    Y3 = R (Q - X3) - S1 PPP, ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP. */
-FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
+FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
 {
 	if (FFU_FN(xyzz_is_zero)(p))
 		return q;
@@ -144,13 +153,22 @@ FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
 	return o;
 }
 
-/* Point i of a buffer of canonical storage coordinates, into and out of the device form
-   (a buffer of _mont coordinates needs FB's user-form conversion instead: the msm plan's). */
+/* Point i of a buffer of canonical storage coordinates, into and out of the device form;
+   the _m twins read and write the device form as it is (the coordinates of a _mont type
+   whose R is the device's, and the msm's working memory). */
 FFU_INLINE FFU_FN(aff) FFU_FN(aff_load)(__global const uint *buf, size_t i)
 {
 	FFU_FN(aff) q;
 	q.x = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 2 * i));
 	q.y = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 2 * i + 1));
+	return q;
+}
+
+FFU_INLINE FFU_FN(aff) FFU_FN(aff_load_m)(__global const uint *buf, size_t i)
+{
+	FFU_FN(aff) q;
+	q.x = FFU_BFN(load)(buf, 2 * i);
+	q.y = FFU_BFN(load)(buf, 2 * i + 1);
 	return q;
 }
 
@@ -164,12 +182,42 @@ FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load)(__global const uint *buf, size_t i)
 	return p;
 }
 
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load_m)(__global const uint *buf, size_t i)
+{
+	FFU_FN(xyzz) p;
+	p.x = FFU_BFN(load)(buf, 4 * i);
+	p.y = FFU_BFN(load)(buf, 4 * i + 1);
+	p.zz = FFU_BFN(load)(buf, 4 * i + 2);
+	p.zzz = FFU_BFN(load)(buf, 4 * i + 3);
+	return p;
+}
+
 FFU_INLINE void FFU_FN(xyzz_store)(__global uint *buf, size_t i, FFU_FN(xyzz) p)
 {
 	FFU_BFN(store)(buf, 4 * i, FFU_BFN(from_mont)(p.x));
 	FFU_BFN(store)(buf, 4 * i + 1, FFU_BFN(from_mont)(p.y));
 	FFU_BFN(store)(buf, 4 * i + 2, FFU_BFN(from_mont)(p.zz));
 	FFU_BFN(store)(buf, 4 * i + 3, FFU_BFN(from_mont)(p.zzz));
+}
+
+FFU_INLINE void FFU_FN(xyzz_store_m)(__global uint *buf, size_t i, FFU_FN(xyzz) p)
+{
+	FFU_BFN(store)(buf, 4 * i, p.x);
+	FFU_BFN(store)(buf, 4 * i + 1, p.y);
+	FFU_BFN(store)(buf, 4 * i + 2, p.zz);
+	FFU_BFN(store)(buf, 4 * i + 3, p.zzz);
+}
+
+/* A jacobian point (X, Y, Z), x = X / Z^2, y = Y / Z^3, as xyzz: ZZ = Z^2, ZZZ = Z^3 (Z = 0,
+   infinity, gives ZZ = 0). */
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_from_jac)(FB_t x, FB_t y, FB_t z)
+{
+	FFU_FN(xyzz) p;
+	p.x = x;
+	p.y = y;
+	p.zz = FFU_BFN(sqr)(z);
+	p.zzz = FFU_BFN(mul)(p.zz, z);
+	return p;
 }
 
 #undef FB_t

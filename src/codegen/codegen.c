@@ -25,6 +25,8 @@
 /* The field whose device functions compute on values of type f (NULL for u32/u64/pred). */
 static const ffu_field *cl_field(const ffu_field *f)
 {
+	if (f->kind == FFU_ELEM_POINT) /* computed in its coordinate field (cl/point.cl) */
+		return f->curve->coord->base;
 	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED ? NULL : f->base;
 }
 
@@ -156,7 +158,7 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 	const wide_plan none = {WIDE_NONE, 1, NULL};
 	const ffu_computation *fc = fusion->callee;
 	if (lanes <= 1 || ffu__codegen_is_reduction(fusion) || fusion->fusion_kind == FFU_FUSION_FFT ||
-	    fusion->fusion_kind == FFU_FUSION_DOT)
+	    fusion->fusion_kind == FFU_FUSION_DOT || fusion->fusion_kind == FFU_FUSION_MSM)
 		return none;
 	const ffu_field *vx = vector_field(fc);
 	if (vx)
@@ -277,6 +279,9 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 					     : NULL;
 		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
 			fo.limb_bits = 64;
+		/* so do an msm's point additions (codegen/msm.c: loops over buckets) */
+		if (in->op == FFU_OP_FUSION && in->fusion_kind == FFU_FUSION_MSM && t->cls == FFU_DEVICE_CLASS_CPU)
+			fo.limb_bits = 64;
 		/* so does a dot's sum in a loop (codegen/dot.c) */
 		f = in->op == FFU_OP_FUSION ? ffu__codegen_dot_loop_field(in) : NULL;
 		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
@@ -325,6 +330,22 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
+	/* the point arithmetic of every curve an msm fusion uses, once each */
+	const ffu_curve *curves[8];
+	int n_curves = 0;
+	for (int i = 0; i < entry->n_insts; i++) {
+		const ffu_inst *in = entry->insts[i];
+		if (in->op != FFU_OP_FUSION || in->fusion_kind != FFU_FUSION_MSM)
+			continue;
+		const ffu_field *pf = ffu__shape_field(in->shape.type == FFU_TYPE_TUPLE ? &in->shape.elems[0] : &in->shape);
+		int c = 0;
+		while (c < n_curves && curves[c] != pf->curve)
+			c++;
+		if (c == n_curves && n_curves < (int)(sizeof curves / sizeof curves[0])) {
+			curves[n_curves++] = pf->curve;
+			ffu__cl_emit_curve_ops(sb, pf->curve);
+		}
+	}
 	for (int i = 0; i < entry->n_insts; i++) {
 		const ffu_inst *in = entry->insts[i];
 		if (in->op != FFU_OP_FUSION)
@@ -333,6 +354,7 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 		ffu_fusion_kernels *fk = &pk->fusions[k];
 		ffu_status st = in->fusion_kind == FFU_FUSION_FFT   ? ffu__codegen_emit_fft(sb, fk, in, k, t, e)
 				: in->fusion_kind == FFU_FUSION_DOT ? ffu__codegen_emit_dot(sb, fk, in, k, e)
+				: in->fusion_kind == FFU_FUSION_MSM ? ffu__codegen_emit_msm(sb, fk, in, k, t, e)
 				: ffu__codegen_is_reduction(in)
 					? ffu__codegen_emit_reduction(sb, fk, in, k, t->fold == FFU_FOLD_SERIAL, e)
 					: emit_loop_kernel(sb, fk, in, k, lanes, e);

@@ -328,8 +328,13 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 
 void ffu__cl_emit_curve(ffu_strbuf *sb, const ffu_curve *c)
 {
-	char cn[64];
 	ffu__cl_emit_field(sb, c->coord);
+	ffu__cl_emit_curve_ops(sb, c);
+}
+
+void ffu__cl_emit_curve_ops(ffu_strbuf *sb, const ffu_curve *c)
+{
+	char cn[64];
 	ffu__sb_printf(sb, "/* curve %s over %s: cl/point.cl */\n#define FP %s\n#define FB %s\n", c->name,
 		       c->coord->name, c->name, inst_name(c->coord, (inst){0}, cn));
 	append_cl(sb, "point");

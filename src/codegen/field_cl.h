@@ -40,9 +40,13 @@ void ffu__cl_emit_common(ffu_strbuf *sb);
    this for both (the prime would be defined twice): use ffu__cl_emit_fields. */
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f);
 /* The coordinate field of curve c (ffu__cl_emit_field) and cl/point.cl over it: types
-   <curve>_aff and <curve>_xyzz, their loads and store, xyzz_zero, _is_zero, _from_aff,
-   _neg, _dbl, _madd (+ affine), _add (fields/curves.def rows; the msm kernels' blocks). */
+   <curve>_aff and <curve>_xyzz, their loads and stores (canonical; _m: the device form as
+   it is), xyzz_zero, _is_zero, _from_aff, _from_jac, _neg, _dbl, _madd (+ affine), _add
+   (fields/curves.def rows; the msm kernels' blocks). */
 void ffu__cl_emit_curve(ffu_strbuf *sb, const ffu_curve *c);
+/* cl/point.cl alone, for a program that has emitted the coordinate field already (with
+   ffu__cl_emit_fields: codegen.c for the msm fusions). */
+void ffu__cl_emit_curve_ops(ffu_strbuf *sb, const ffu_curve *c);
 /* Every field a program uses, each once: used[id] for any id of a prime, _mont or extension
    type (integer ids are ignored); prime fields first (in id order), then extensions. */
 void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);

@@ -45,7 +45,12 @@ ffu_kernel_desc *ffu__kernel_add(ffu_fusion_kernels *fk, ffu_kernel_role role, i
 
 void ffu__kernel_slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ffu_field *f)
 {
-	d->args[d->n_args++] = (ffu_kernel_arg){kind, index, f};
+	d->args[d->n_args++] = (ffu_kernel_arg){kind, index, f, NULL, 0};
+}
+
+void ffu__kernel_value(ffu_kernel_desc *d, const char *name, uint64_t value)
+{
+	d->args[d->n_args++] = (ffu_kernel_arg){FFU_ARG_VALUE, 0, NULL, name, value};
 }
 
 /* Slots kind 0 .. n - 1. */
@@ -138,6 +143,12 @@ void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d)
 			break;
 		case FFU_ARG_TWIDDLES_OUT:
 			ffu__sb_printf(sb, "%s__global uint *restrict tw", sep);
+			break;
+		case FFU_ARG_SCRATCH:
+			ffu__sb_printf(sb, "%s__global uint *restrict scr", sep);
+			break;
+		case FFU_ARG_VALUE:
+			ffu__sb_printf(sb, "%sconst ulong %s", sep, a->name);
 			break;
 		case FFU_ARG_LOCAL:
 			/* values in their device type: u32/u64/pred their own, fields their base's */

@@ -15,6 +15,7 @@
 #define FFU_CODEGEN_KERNEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "field.h"
 #include "ir/ir.h"
@@ -34,12 +35,17 @@ typedef enum ffu_arg_kind {
 	FFU_ARG_SCRATCH_OUT, /* an NTT pass's destination: scratch buffer `index` */
 	FFU_ARG_TWIDDLES,    /* the NTT's twiddle table, read (passes) */
 	FFU_ARG_TWIDDLES_OUT,/* the same, written (the twiddle kernel) */
+	FFU_ARG_SCRATCH,     /* an msm step's working memory: the fusion's one scratch buffer, read and written */
+	FFU_ARG_VALUE,       /* ulong `name`: a number the plan fixed (value), passed at launch, not printed into
+	                        the text, so that plans of other sizes share one program (codegen/msm.c) */
 } ffu_arg_kind;
 
 typedef struct ffu_kernel_arg {
 	ffu_arg_kind kind;
 	int index;
 	const ffu_field *f;  /* FFU_ARG_LOCAL: the value type */
+	const char *name;    /* FFU_ARG_VALUE: its name in the kernel (a static string) */
+	uint64_t value;      /* FFU_ARG_VALUE: its value */
 } ffu_kernel_arg;
 
 /* How a kernel is launched (runtime/exec.c). */
@@ -51,9 +57,10 @@ typedef enum ffu_kernel_role {
 	FFU_KERNEL_FINAL,  /* reduction, stage 2: one work-item per output element */
 	FFU_KERNEL_FFT_TWIDDLES, /* NTT: fills the twiddle table (codegen/fft.c: items work-items) */
 	FFU_KERNEL_FFT_PASS,     /* NTT: pass `pass` over memory, `items` work-items */
+	FFU_KERNEL_MSM_STEP,     /* msm: one step of codegen/msm.c's plan, `items` work-items */
 } ffu_kernel_role;
 
-enum { FFU_MAX_FUSION_KERNELS = 16 }; /* an NTT: its twiddle kernel and up to 15 passes */
+enum { FFU_MAX_FUSION_KERNELS = 16 }; /* an NTT: its twiddle kernel and up to 15 passes; an msm: 7 steps */
 
 typedef struct ffu_kernel_desc {
 	char name[40];
@@ -73,8 +80,9 @@ typedef struct ffu_fusion_kernels {
 	const ffu_inst *fusion;
 	bool reduction;
 	bool fft;                  /* an NTT fusion (codegen/fft.c): twiddles, then passes */
-	size_t scratch_bytes;      /* fft: bytes of each scratch buffer its passes use (0: none) */
+	size_t scratch_bytes;      /* fft: bytes of each scratch buffer its passes use (0: none); msm: of its one */
 	size_t twiddle_bytes;      /* fft: bytes of the twiddle table */
+	bool msm;                  /* an msm fusion (codegen/msm.c): its steps, on one scratch buffer */
 	ffu_kernel_desc kernels[FFU_MAX_FUSION_KERNELS];
 	int n_kernels;
 } ffu_fusion_kernels;
@@ -102,6 +110,8 @@ bool ffu__kernels_reduction(ffu_fusion_kernels *fk, const ffu_inst *fusion, int 
 ffu_kernel_desc *ffu__kernel_add(ffu_fusion_kernels *fk, ffu_kernel_role role, int k, const char *suffix, int lanes,
 				 int n_args);
 void ffu__kernel_slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ffu_field *f);
+/* A FFU_ARG_VALUE slot: `const ulong name`, bound to value at every launch. */
+void ffu__kernel_value(ffu_kernel_desc *d, const char *name, uint64_t value);
 /* "__kernel void <name>(<slots>)\n{\n": the signature, printed from the descriptor. */
 void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d);
 

@@ -117,6 +117,9 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 /* fft.c: an NTT fusion's kernels (kind kFft): its twiddle kernel and passes, for target t. */
 ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
 				 const ffu_target *t, ffu_error *e);
+/* msm.c: an msm fusion's kernels (kind kMsm): the steps of its bucket method, for target t. */
+ffu_status ffu__codegen_emit_msm(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
+				 const ffu_target *t, ffu_error *e);
 /* dot.c: the element type of this fusion's dot (kind kDot) where its kernel sums in a loop,
    which runs scalar on a CPU (a CSR row, a contraction too long to unroll); else NULL. */
 const ffu_field *ffu__codegen_dot_loop_field(const ffu_inst *fusion);

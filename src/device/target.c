@@ -42,6 +42,12 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 		t->fft_log_radix[i] = forced ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? cpu[i] : gpu[i];
 		t->fft_log_radix_big[i] = forced ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? cpu_big[i] : gpu[i];
 	}
+	/*
+	 * msm (codegen/msm.c): work-items its bucket reduction is split into, all windows
+	 * together. A CPU needs a few per core and SIMD lane (each runs hundreds of point
+	 * additions in a loop); a GPU needs thousands in flight.
+	 */
+	t->msm_reduce_items = t->cls == FFU_DEVICE_CLASS_CPU ? 256 : 16384;
 }
 
 /* Everything but the profile, which the caller has filled. */

@@ -68,6 +68,7 @@ typedef struct ffu_target {
 	int fft_log_radix_big[3];
 	size_t fft_big_bytes;
 	size_t fft_wg;            /* the NTT passes' work-group size (codegen/fft.c: emit_pass) */
+	int msm_reduce_items;     /* work-items of an msm's bucket reduction (codegen/msm.c) */
 	const char *carries;      /* "ptx", "portable" or "none" (ffu__profile_carries) */
 	char build_options[96];   /* ffu__profile_build_options: prepended to every build */
 } ffu_target;

@@ -200,8 +200,10 @@ static ffu_status attr_kind(parser *p, ffu_inst *in)
 		in->fusion_kind = FFU_FUSION_FFT;
 	else if (ffu__tok_is(&p->tok, "kDot"))
 		in->fusion_kind = FFU_FUSION_DOT;
+	else if (ffu__tok_is(&p->tok, "kMsm"))
+		in->fusion_kind = FFU_FUSION_MSM;
 	else if (p->tok.kind == FFU_TOK_WORD)
-		return PERR(&p->tok, "unsupported fusion kind '" TOKFMT "' (kLoop, kInput, kFft or kDot)", TOKARG(&p->tok));
+		return PERR(&p->tok, "unsupported fusion kind '" TOKFMT "' (kLoop, kInput, kFft, kDot or kMsm)", TOKARG(&p->tok));
 	else
 		return ffu__hp_unexpected(p, "a fusion kind");
 	ffu__hp_advance(p);

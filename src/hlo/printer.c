@@ -218,6 +218,7 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 			       in->fusion_kind == FFU_FUSION_INPUT ? "kInput"
 			       : in->fusion_kind == FFU_FUSION_FFT ? "kFft"
 			       : in->fusion_kind == FFU_FUSION_DOT ? "kDot"
+			       : in->fusion_kind == FFU_FUSION_MSM ? "kMsm"
 								   : "kLoop",
 			       in->callee->name);
 		break;

@@ -94,8 +94,8 @@ struct ffu_shape {
 };
 
 /* kLoop, kInput (reductions) as XLA names them; kFft: a fusion around one fft (codegen/fft.c);
-   kDot: a fusion around one dot (codegen/dot.c). */
-typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT, FFU_FUSION_FFT, FFU_FUSION_DOT } ffu_fusion_kind;
+   kDot: a fusion around one dot (codegen/dot.c); kMsm: a fusion around one msm (codegen/msm.c). */
+typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT, FFU_FUSION_FFT, FFU_FUSION_DOT, FFU_FUSION_MSM } ffu_fusion_kind;
 
 /* fft's attributes (ZKX: fft_type=FFT|IFFT, fft_length=N, fft_do_bit_reverse, default true). */
 typedef struct ffu_fft_attrs {

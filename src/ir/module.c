@@ -207,6 +207,7 @@ void ffu__inst_copy_attrs(ffu_inst *dst, const ffu_inst *src)
 	dst->fusion_kind = src->fusion_kind;
 	dst->fft = src->fft;
 	dst->dot = src->dot;
+	dst->window_bits = src->window_bits;
 }
 
 static int cmp_comp_pos(const void *a, const void *b)

@@ -472,7 +472,8 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 			return st;
 		const ffu_computation *f = in->callee;
 		if (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT &&
-		    in->fusion_kind != FFU_FUSION_FFT && in->fusion_kind != FFU_FUSION_DOT)
+		    in->fusion_kind != FFU_FUSION_FFT && in->fusion_kind != FFU_FUSION_DOT &&
+		    in->fusion_kind != FFU_FUSION_MSM)
 			return IERR(FFU_STATUS_EVERIFY, in, "invalid fusion kind %d", (int)in->fusion_kind);
 		if (in->n_operands != f->n_params)
 			return IERR(FFU_STATUS_EVERIFY, in, "has %d operands but '%%%s' takes %d parameters", in->n_operands,

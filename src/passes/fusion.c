@@ -20,6 +20,11 @@
  *    the last pass's stores when they read it element-wise only (the last pass holds
  *    element i of the result when it stores element i), and may be outputs; the twiddles
  *    are read from memory as given (fft_group_ok);
+ *  - an msm is a group of its own kind too (codegen/msm.c: its steps over memory), which
+ *    takes no producer: its scalars and bases are read from memory. A `convert` of its
+ *    point, when that is the msm's only reader, joins it even with fusion off
+ *    (attach_msm_converts): the msm's last step holds the point and writes it in any point
+ *    type of its curve, and point values have no element-wise kernels yet;
  * Then sibling reductions (same operand dimensions, same reduced dimensions, reading a
  * common input) merge into one multi-output reduction. Each final group becomes one
  * fusion: a value with several consumers inside the group is computed once in registers,
@@ -57,7 +62,7 @@ static bool is_kernel_op(const ffu_inst *in)
 {
 	ffu_op_kind k = ffu__ops[in->op].kind;
 	return k == FFU_KIND_ELEMENTWISE || k == FFU_KIND_INDEX || k == FFU_KIND_REDUCE || k == FFU_KIND_TRANSFORM ||
-	       k == FFU_KIND_CONTRACT || in->op == FFU_OP_IOTA;
+	       k == FFU_KIND_CONTRACT || k == FFU_KIND_MSM || in->op == FFU_OP_IOTA;
 }
 
 static bool is_inlined_const(const ffu_inst *in)
@@ -206,6 +211,11 @@ static bool is_dot_group(fuse_ctx *x, int g)
 	return x->c->insts[x->iter[g]]->op == FFU_OP_DOT;
 }
 
+static bool is_msm_group(fuse_ctx *x, int g)
+{
+	return x->c->insts[x->iter[g]]->op == FFU_OP_MSM;
+}
+
 /* A group built around one fft or one dot: its own kernel plan (codegen/fft.c, dot.c). */
 static bool is_plan_group(fuse_ctx *x, int g)
 {
@@ -338,8 +348,8 @@ static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
 {
 	const ffu_inst *in = x->c->insts[consumer];
 	int a = find(x, producer), b = find(x, consumer);
-	if (a == b)
-		return false;
+	if (a == b || is_msm_group(x, a) || is_msm_group(x, b))
+		return false; /* attach_msm_converts made the msm groups */
 	if (is_plan_group(x, b))
 		return !(in == x->c->insts[x->iter[b]] && !operand_fuses(in, j)) && merge_into_plan(x, a, b);
 	if (is_plan_group(x, a))
@@ -358,6 +368,19 @@ static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
 	if ((in->op == FFU_OP_DYNAMIC_SLICE || in->op == FFU_OP_DYNAMIC_UPDATE_SLICE) && j != 0)
 		return false;
 	return merge(x, a, b);
+}
+
+/* The header's msm rule: convert(msm), the msm's only reader, joins the msm's group. */
+static void attach_msm_converts(fuse_ctx *x)
+{
+	for (int i = 0; i < x->n; i++) {
+		const ffu_inst *in = x->c->insts[i];
+		if (in->op != FFU_OP_MSM || in == x->c->root || x->user_start[i + 1] - x->user_start[i] != 1)
+			continue;
+		int u = x->users[x->user_start[i]];
+		if (x->c->insts[u]->op == FFU_OP_CONVERT && x->group[u] >= 0)
+			(void)merge(x, find(x, u), find(x, i));
+	}
 }
 
 /* Reductions over the same operand dimensions and reduced dimensions. */
@@ -556,6 +579,7 @@ static ffu_status emit_group(rewrite *r, int g, ffu_error *e)
 	fusion->callee = fc;
 	fusion->fusion_kind = is_fft_group(x, g)	      ? FFU_FUSION_FFT
 			      : is_dot_group(x, g)	      ? FFU_FUSION_DOT
+			      : is_msm_group(x, g)	      ? FFU_FUSION_MSM
 			      : is_reduction_group(x, g) ? FFU_FUSION_INPUT
 							 : FFU_FUSION_LOOP;
 	r->out[r->n_out++] = fusion;
@@ -679,6 +703,7 @@ ffu_status ffu__pass_fusion(ffu_module *m, const ffu_pass_opts *o, ffu_error *e)
 		x.group[i] = is_kernel_op(x.c->insts[i]) ? i : -1;
 		x.lo[i] = x.hi[i] = x.iter[i] = i;
 	}
+	attach_msm_converts(&x);
 	/*
 	 * Rounds until nothing merges: a merge can make an earlier-refused one legal (a shared
 	 * slice stays an output of the first sum's group until the other sums join it), and

@@ -130,7 +130,8 @@ static void plan_loop(ffu_exec *x, int k)
 }
 
 /*
- * NTT fusion k (codegen/fft.c): its scratch buffers are intermediates live during its
+ * NTT fusion k (codegen/fft.c), or msm fusion k (codegen/msm.c: its steps, planned the
+ * same way, with one scratch buffer): its scratch buffers are intermediates live during its
  * passes only; its twiddle table is a constant when the kernel filling it runs once (the
  * roots), else an intermediate of this fusion filled every run (from the twiddles operand).
  * Each kernel runs over the work-items its descriptor fixed; the first launched reports to
@@ -144,7 +145,7 @@ static ffu_status plan_fft(ffu_exec *x, int k, ffu_error *e)
 	fp->scratch[0] = fp->scratch[1] = fp->table = -1;
 	for (int i = 0; i < fk->n_kernels; i++) {
 		xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
-		passes += xk->d->role == FFU_KERNEL_FFT_PASS;
+		passes += xk->d->role == FFU_KERNEL_FFT_PASS || xk->d->role == FFU_KERNEL_MSM_STEP;
 		xk->n = xk->d->once ? 0 : xk->d->items; /* a once kernel runs at create (make_buffers) */
 		xk->wg = xk->d->wg;
 		/* a pass's index arithmetic assumes its work-group size: refuse rather than run wrong */
@@ -162,7 +163,9 @@ static ffu_status plan_fft(ffu_exec *x, int k, ffu_error *e)
 		x->xk[FFU_MAX_FUSION_KERNELS * k + first].ev_slot = 0;
 		x->xk[FFU_MAX_FUSION_KERNELS * k + last].ev_slot = first == last ? 0 : 1;
 	}
-	for (int s = 0; s < 2 && s < passes - 1; s++)
+	/* an NTT ping-pongs between two (one pass needs none), an msm works in one */
+	int n_scratch = fk->msm ? (fk->scratch_bytes > 0) : passes - 1;
+	for (int s = 0; s < 2 && s < n_scratch; s++)
 		if ((fp->scratch[s] = ffu__exec_new_val(x, fk->fusion->name, fk->scratch_bytes, HOME_POOL, -1, k)) < 0)
 			goto oom;
 	if (fk->twiddle_bytes > 0) {
@@ -282,7 +285,7 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		}
 		if (st == FFU_STATUS_OK && fk->reduction)
 			st = plan_reduction(x, k, e);
-		else if (st == FFU_STATUS_OK && fk->fft)
+		else if (st == FFU_STATUS_OK && (fk->fft || fk->msm))
 			st = plan_fft(x, k, e);
 		else if (st == FFU_STATUS_OK)
 			plan_loop(x, k);
@@ -433,6 +436,7 @@ static ffu_status bind(ffu_exec *x, const bindings *bd, const xkernel *xk, int k
 			continue;
 		case FFU_ARG_SCRATCH_IN:
 		case FFU_ARG_SCRATCH_OUT:
+		case FFU_ARG_SCRATCH:
 			st = set_mem(xk->k, arg, mem_of(x, bd, fp->scratch[a->index]), e);
 			continue;
 		case FFU_ARG_TWIDDLES:
@@ -450,6 +454,9 @@ static ffu_status bind(ffu_exec *x, const bindings *bd, const xkernel *xk, int k
 			break;
 		case FFU_ARG_G:
 			scalar = rp->G;
+			break;
+		case FFU_ARG_VALUE:
+			scalar = a->value;
 			break;
 		}
 		st = ffu__cl_set_arg(xk->k, arg, sizeof scalar, &scalar, e);

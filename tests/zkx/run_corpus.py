@@ -18,7 +18,8 @@ checked against its manifest row:
 * status `unsupported: TEXT` / `rejected: TEXT`: exit 2 and a `FILE:LINE:COL: error: `
   line containing TEXT on stderr, on PoCL (the error comes from the parser, before any
   device work).
-* status `interp` (programs on elliptic-curve points, which have no device code yet):
+* status `interp` (programs on elliptic-curve points whose ops have no device code yet;
+  msm has):
   `fieldfuse run PROG.hlo --random 1 --interp` exits 0 (the program parses, verifies and
   runs in the reference interpreter), and on PoCL it exits 2 naming --interp.
 * expected `error` (ZKX's test expects its compiler to fail): exit 2 whatever the status;
@@ -49,7 +50,7 @@ ICD_DIR = "/etc/OpenCL/vendors"
 ICD = {"pocl": "pocl.icd", "rusticl": "rusticl.icd"}
 ERROR_LINE = re.compile(r"^\S+\.hlo:\d+:\d+: error: (.*)$", re.M)
 # what a device run says of a program on elliptic-curve points (src/runtime/compile.c)
-INTERP_ONLY = "run only in the reference interpreter so far (fieldfuse run --interp)"
+INTERP_ONLY = "run in the reference interpreter (fieldfuse run --interp)"
 
 
 def read_manifest(path):

@@ -1,0 +1,423 @@
+/*
+ * codegen/msm.c: the kernels of an msm fusion (kind kMsm: one `msm`, maybe a `convert` of
+ * its point; passes/fusion.c), Pippenger's bucket method in nine steps over memory.
+ *
+ * Windows: scalars (canonical, scalar_bits bits) are cut into W = bits / c + 1 windows of
+ * c bits, read as signed digits d in [-2^(c-1), 2^(c-1)] (a window's value above 2^(c-1)
+ * becomes value - 2^c and carries one into the next window; the top window never carries:
+ * bits mod c <= c - 1 bits plus a carry is at most 2^(c-1)). Digit magnitude m >= 1 of window
+ * w puts point +-P_i into bucket (w, m - 1): NB = 2^(c-1) buckets per window, half of what
+ * unsigned digits need, and a negated affine point costs one subtraction.
+ *
+ * Steps (each a kernel, FFU_KERNEL_MSM_STEP, its work-items fixed by the shape):
+ *   _zero     TB = W NB   bucket sizes CNT = 0
+ *   _bases    n           canonical bases into the device's Montgomery form, once (BAS), so
+ *                         that the W loads of each base convert nothing (skipped for an
+ *                         affine _mont type, read as it is)
+ *   _digits   n           every window's digit of scalar i into DIG, CNT counted with
+ *                         atomic_inc (a counting sort's histogram)
+ *   _scan     W           each window's exclusive prefix sum of CNT: OFF (first entry of a
+ *                         bucket in IDX, window w's entries from w n) and the cursors POS
+ *   _scatter  n           (i << 1 | sign) into IDX at atomic_inc(POS): the points grouped by
+ *                         bucket, so no two work-items ever add into one bucket
+ *   _bucket   TB          one work-item per bucket: its points added with mixed (madd)
+ *                         additions into an xyzz sum, BKT
+ *   _reduce   W S         segments of L = NB / S buckets, each by running sums from its top:
+ *                         sum = sum_b (b - s L + 1) B_b and run = sum_b B_b (SEG)
+ *   _window   W           window sum = sum_s sum_s + L sum_s s run_s, the second term again by
+ *                         running sums over the segments, then log2 L doublings (WIN)
+ *   _final    1           acc = 2^c acc + WIN[w] from the top window down, then the result in
+ *                         the root's point type, normalised (one inversion): affine (x, y),
+ *                         jacobian (x, y, 1), xyzz (x, y, 1, 1); infinity as ZKX stores it
+ * The order in which atomic_inc hands out places differs from run to run, which changes
+ * only a bucket's representative, never its group element; the normalised result is
+ * therefore the same bytes on every run and for every window width.
+ *
+ * All of it lives in one scratch buffer (fk->scratch_bytes), its regions at word offsets
+ * fixed here and printed as constants. The window width c comes from the msm's window_bits
+ * (1..MAX_WINDOW; the result is the same for any, so a width the plan cannot hold falls back
+ * to its own choice) or from a cost model: W (n + 3 NB) additions (n mixed additions per
+ * window, about two full ones per bucket in the reduction), c <= 16.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/field_cl.h"
+#include "codegen/kgen.h"
+#include "device/target.h"
+#include "point.h"
+
+enum { MAX_WINDOW = 20, AUTO_MAX_WINDOW = 16, ALIGN_WORDS = 16 };
+
+typedef struct msm_plan {
+	const ffu_inst *msm;     /* in the fused computation */
+	const ffu_field *fs;     /* scalars' type */
+	const ffu_field *fb;     /* bases' point type */
+	const ffu_field *fo;     /* the fusion's result: a point type of the same curve */
+	const ffu_curve *cv;
+	int in_s, in_b;          /* the fusion's inputs holding scalars and bases */
+	int64_t n;
+	int c, w, log_s, log_l;  /* window bits, windows, log2 of segments per window and of their length */
+	int64_t nb, tb;          /* buckets per window, in all */
+	int sw, cw;              /* 32-bit words of a scalar, of a coordinate */
+	bool scalar_mont, base_mont; /* stored in the device's Montgomery form (read as they are) */
+	/* regions of the scratch buffer, in words */
+	uint64_t cnt, off, pos, dig, idx, scl, bas, bkt, seg, win, words;
+	char P[64], B[64], S[64]; /* the curve's prefix, the coordinate and scalar fields' */
+} msm_plan;
+
+static int64_t windows(int bits, int c)
+{
+	return bits / c + 1;
+}
+
+/* The window width for n points (module comment: the cost model). */
+static int auto_window(int64_t n, int bits)
+{
+	int best = 1;
+	double best_cost = 0;
+	for (int c = 1; c <= AUTO_MAX_WINDOW; c++) {
+		double cost = (double)windows(bits, c) * ((double)n + 3.0 * (double)((int64_t)1 << (c - 1)));
+		if (c == 1 || cost < best_cost) {
+			best = c;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
+static uint64_t region(uint64_t *at, uint64_t words)
+{
+	uint64_t r = *at;
+	*at += (words + ALIGN_WORDS - 1) / ALIGN_WORDS * ALIGN_WORDS;
+	return r;
+}
+
+/* Is a _mont type's stored form the device's Montgomery form (read and written as it is)? */
+static bool mont_is_dev(const ffu_field *f)
+{
+	return f->mont_radix_bits == f->base->dev_radix_bits;
+}
+
+static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t, ffu_error *e)
+{
+	const ffu_computation *fc = fusion->callee;
+	memset(pl, 0, sizeof *pl);
+	for (int i = 0; i < fc->n_insts; i++)
+		if (fc->insts[i]->op == FFU_OP_MSM) {
+			if (pl->msm)
+				return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kMsm fusion holds one msm", fusion->name);
+			pl->msm = fc->insts[i];
+		}
+	const ffu_inst *msm = pl->msm;
+	if (!msm)
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kMsm fusion without an msm", fusion->name);
+	if (fc->root != msm && !(fc->root->op == FFU_OP_CONVERT && fc->root->operands[0] == msm))
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kMsm fusion's root is its msm or a convert of it",
+				fusion->name);
+	for (int j = 0; j < 2; j++)
+		if (msm->operands[j]->op != FFU_OP_PARAMETER)
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: the operands of %s must be parameters of the fusion",
+					fusion->name, msm->name);
+	pl->in_s = (int)msm->operands[0]->index;
+	pl->in_b = (int)msm->operands[1]->index;
+	pl->fs = ffu__shape_field(&msm->operands[0]->shape);
+	pl->fb = ffu__shape_field(&msm->operands[1]->shape);
+	pl->fo = ffu__shape_field(&fc->root->shape);
+	pl->cv = pl->fb->curve;
+	pl->n = msm->operands[1]->shape.dims[0];
+	pl->scalar_mont = ffu__field_is_mont(pl->fs);
+	pl->base_mont = ffu__field_is_mont(pl->fb->coef);
+	const ffu_field *const forms[3] = {pl->fs, pl->fb->coef, pl->fo->coef};
+	for (int i = 0; i < 3; i++)
+		if (ffu__field_is_mont(forms[i]) && !mont_is_dev(forms[i]))
+			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
+					"%s: %s's Montgomery radix differs from the device's; the msm kernels read and write the device's form",
+					fusion->name, forms[i]->name);
+	int bits = pl->cv->scalar_bits;
+	pl->c = msm->window_bits > 0 && msm->window_bits <= MAX_WINDOW ? msm->window_bits : auto_window(pl->n, bits);
+	/* IDX holds W n entries of (i << 1 | sign) addressed by 32-bit positions */
+	if ((uint64_t)windows(bits, pl->c) * (uint64_t)pl->n >= (UINT64_C(1) << 31))
+		pl->c = auto_window(pl->n, bits);
+	if ((uint64_t)windows(bits, pl->c) * (uint64_t)pl->n >= (UINT64_C(1) << 31))
+		return ffu__err(e, FFU_STATUS_ELIMIT, "%s: msm of %lld points: at most 2^31 digit entries (%lld windows each)",
+				fusion->name, (long long)pl->n, (long long)windows(bits, pl->c));
+	pl->w = (int)windows(bits, pl->c);
+	pl->nb = (int64_t)1 << (pl->c - 1);
+	pl->tb = pl->w * pl->nb;
+	/* segments: about t->msm_reduce_items work-items over all windows, a power of two per window */
+	int64_t want = t->msm_reduce_items > 0 ? t->msm_reduce_items / pl->w : 1;
+	pl->log_s = 0;
+	while (((int64_t)2 << pl->log_s) <= want && ((int64_t)2 << pl->log_s) <= pl->nb)
+		pl->log_s++;
+	pl->log_l = pl->c - 1 - pl->log_s;
+	pl->sw = (int)(pl->fs->storage_bytes / 4);
+	pl->cw = (int)(pl->cv->coord->storage_bytes / 4);
+	uint64_t at = 0, pt = 4 * (uint64_t)pl->cw;
+	pl->cnt = region(&at, (uint64_t)pl->tb);
+	pl->off = region(&at, (uint64_t)pl->tb);
+	pl->pos = region(&at, (uint64_t)pl->tb);
+	pl->dig = region(&at, (uint64_t)pl->w * (uint64_t)pl->n);
+	pl->idx = region(&at, (uint64_t)pl->w * (uint64_t)pl->n);
+	pl->scl = region(&at, pl->scalar_mont ? (uint64_t)pl->n * (uint64_t)pl->sw : 0);
+	bool bases_as_is = pl->fb->form == FFU_POINT_AFFINE && pl->base_mont;
+	pl->bas = region(&at, bases_as_is ? 0 : (uint64_t)pl->n * (pl->fb->form == FFU_POINT_AFFINE ? pt / 2 : pt));
+	pl->bkt = region(&at, (uint64_t)pl->tb * pt);
+	pl->seg = region(&at, ((uint64_t)pl->w << pl->log_s) * 2 * pt);
+	pl->win = region(&at, (uint64_t)pl->w * pt);
+	pl->words = at;
+	snprintf(pl->P, sizeof pl->P, "%s", pl->cv->name);
+	snprintf(pl->B, sizeof pl->B, "%s", pl->cv->coord->name);
+	snprintf(pl->S, sizeof pl->S, "%s", pl->fs->base->name);
+	return FFU_STATUS_OK;
+}
+
+/*
+ * A step: its descriptor (items work-items; the scratch buffer, then the given slots, then
+ * the plan's numbers as `const ulong` arguments: n, c, nw (windows), nb (buckets per
+ * window), log_s, log_l and the regions' word offsets o_*). The text names them only, so
+ * msms of one type and any size or window width are one program, built once (PoCL took
+ * 17 s and Rusticl 83 s to build one).
+ */
+static ffu_kernel_desc *step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k, const char *suffix,
+			     uint64_t items, int in, bool out, const char *what)
+{
+	const struct {
+		const char *name;
+		uint64_t v;
+	} values[] = {
+		{"n", (uint64_t)pl->n},   {"c", (uint64_t)pl->c},	  {"nw", (uint64_t)pl->w},
+		{"nb", (uint64_t)pl->nb}, {"log_s", (uint64_t)pl->log_s}, {"log_l", (uint64_t)pl->log_l},
+		{"o_cnt", pl->cnt},	  {"o_off", pl->off},		  {"o_pos", pl->pos},
+		{"o_dig", pl->dig},	  {"o_idx", pl->idx},		  {"o_scl", pl->scl},
+		{"o_bas", pl->bas},	  {"o_bkt", pl->bkt},		  {"o_seg", pl->seg},
+		{"o_win", pl->win},
+	};
+	const int nv = (int)(sizeof values / sizeof values[0]);
+	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_MSM_STEP, k, suffix, 1, 3 + nv);
+	if (!d)
+		return NULL;
+	d->items = items;
+	if (in >= 0)
+		ffu__kernel_slot(d, FFU_ARG_INPUT, in, NULL);
+	ffu__kernel_slot(d, FFU_ARG_SCRATCH, 0, NULL);
+	if (out)
+		ffu__kernel_slot(d, FFU_ARG_OUTPUT, 0, NULL);
+	for (int i = 0; i < nv; i++)
+		ffu__kernel_value(d, values[i].name, values[i].v);
+	ffu__sb_printf(sb, "/* %s */\n", what);
+	ffu__kernel_print_signature(sb, d);
+	return d;
+}
+
+/* Base i's load in the bucket step: the device-form affine or xyzz point, from BAS or as stored. */
+static void print_base_load(ffu_strbuf *sb, const msm_plan *pl, const char *var, const char *ix)
+{
+	if (pl->fb->form != FFU_POINT_AFFINE)
+		ffu__sb_printf(sb, "%s_xyzz %s = %s_xyzz_load_m(scr + o_bas, %s);\n", pl->P, var, pl->P, ix);
+	else if (pl->base_mont)
+		ffu__sb_printf(sb, "%s_aff %s = %s_aff_load_m(in%d, %s);\n", pl->P, var, pl->P, pl->in_b, ix);
+	else
+		ffu__sb_printf(sb, "%s_aff %s = %s_aff_load_m(scr + o_bas, %s);\n", pl->P, var, pl->P, ix);
+}
+
+static bool emit_zero(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	if (!step(sb, fk, pl, k, "_zero", (uint64_t)pl->tb, -1, false, "bucket sizes to zero"))
+		return false;
+	ffu__sb_append(sb, "\tscr[o_cnt + get_global_id(0)] = 0u;\n}\n\n");
+	return true;
+}
+
+static bool emit_bases(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	const char *P = pl->P, *B = pl->B;
+	if (pl->fb->form == FFU_POINT_AFFINE && pl->base_mont)
+		return true;
+	if (!step(sb, fk, pl, k, "_bases", (uint64_t)pl->n, pl->in_b, false, "the bases in the device's form, once"))
+		return false;
+	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n\t__global uint *bas = scr + o_bas;\n");
+	int nc = pl->fb->form == FFU_POINT_AFFINE ? 2 : pl->fb->form == FFU_POINT_JACOBIAN ? 3 : 4;
+	for (int j = 0; j < nc; j++) {
+		char ld[96];
+		snprintf(ld, sizeof ld, "%s_load(in%d, %d * i + %d)", B, pl->in_b, nc, j);
+		if (pl->base_mont)
+			ffu__sb_printf(sb, "\tconst %s_t c%d = %s;\n", B, j, ld);
+		else
+			ffu__sb_printf(sb, "\tconst %s_t c%d = %s_to_mont(%s);\n", B, j, B, ld);
+	}
+	if (pl->fb->form == FFU_POINT_AFFINE)
+		ffu__sb_printf(sb, "\t%s_store(bas, 2 * i, c0);\n\t%s_store(bas, 2 * i + 1, c1);\n", B, B);
+	else if (pl->fb->form == FFU_POINT_JACOBIAN)
+		ffu__sb_printf(sb, "\t%s_xyzz_store_m(bas, i, %s_xyzz_from_jac(c0, c1, c2));\n", P, P);
+	else
+		ffu__sb_printf(sb, "\t%s_xyzz p;\n\tp.x = c0;\n\tp.y = c1;\n\tp.zz = c2;\n\tp.zzz = c3;\n"
+			       "\t%s_xyzz_store_m(bas, i, p);\n", P, P);
+	ffu__sb_append(sb, "}\n\n");
+	return true;
+}
+
+/* The digits (the module comment's windows): window w's c bits at bit w c, plus the carry. */
+static bool emit_digits(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	if (!step(sb, fk, pl, k, "_digits", (uint64_t)pl->n, pl->in_s, false,
+		  "signed digits of scalar i in every window, the buckets' sizes counted"))
+		return false;
+	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n");
+	if (pl->scalar_mont) {
+		ffu__sb_printf(sb, "\t%s_store(scr + o_scl, i, %s_from_mont(%s_load(in%d, i)));\n", pl->S, pl->S, pl->S,
+			       pl->in_s);
+		ffu__sb_printf(sb, "\t__global const uint *s = scr + o_scl + %d * i;\n", pl->sw);
+	} else {
+		ffu__sb_printf(sb, "\t__global const uint *s = in%d + %d * i;\n", pl->in_s, pl->sw);
+	}
+	ffu__sb_printf(sb,
+		       "\tuint sw[%d];\n\tfor (int j = 0; j < %d; j++)\n\t\tsw[j] = s[j];\n"
+		       "\tconst uint mask = (1u << c) - 1u;\n"
+		       "\tuint carry = 0u;\n"
+		       "\tfor (uint w = 0; w < nw; w++) {\n"
+		       "\t\tconst uint q = (w * (uint)c) >> 5, sh = (w * (uint)c) & 31u;\n"
+		       "\t\tulong v = q < %du ? (ulong)sw[q] : 0UL;\n"
+		       "\t\tif (q + 1u < %du)\n\t\t\tv |= (ulong)sw[q + 1u] << 32;\n"
+		       "\t\tconst uint d = ((uint)(v >> sh) & mask) + carry;\n"
+		       "\t\tcarry = d > (uint)nb ? 1u : 0u;\n"
+		       "\t\tconst uint m = carry ? (1u << c) - d : d;\n"
+		       "\t\tscr[o_dig + w * n + i] = m ? (m << 1) | carry : 0u;\n"
+		       "\t\tif (m)\n\t\t\tatomic_inc(scr + o_cnt + w * nb + (m - 1u));\n"
+		       "\t}\n}\n\n",
+		       pl->sw, pl->sw, pl->sw, pl->sw);
+	return true;
+}
+
+static bool emit_sort(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	if (!step(sb, fk, pl, k, "_scan", (uint64_t)pl->w, -1, false,
+		  "window w's buckets: where each one's entries start (from w n), in order"))
+		return false;
+	ffu__sb_append(sb, "\tconst size_t w = get_global_id(0);\n\tuint at = (uint)(w * n);\n"
+			   "\tfor (size_t j = w * nb; j < (w + 1) * nb; j++) {\n"
+			   "\t\tscr[o_off + j] = at;\n\t\tscr[o_pos + j] = at;\n\t\tat += scr[o_cnt + j];\n\t}\n}\n\n");
+	if (!step(sb, fk, pl, k, "_scatter", (uint64_t)pl->n, -1, false, "point i's entry into each of its buckets"))
+		return false;
+	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n"
+			   "\tfor (size_t w = 0; w < nw; w++) {\n"
+			   "\t\tconst uint e = scr[o_dig + w * n + i];\n"
+			   "\t\tif (e) {\n"
+			   "\t\t\tconst uint at = atomic_inc(scr + o_pos + w * nb + ((e >> 1) - 1u));\n"
+			   "\t\t\tscr[o_idx + at] = ((uint)i << 1) | (e & 1u);\n"
+			   "\t\t}\n\t}\n}\n\n");
+	return true;
+}
+
+static bool emit_buckets(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	const char *P = pl->P, *B = pl->B;
+	bool as_is = pl->fb->form == FFU_POINT_AFFINE && pl->base_mont;
+	if (!step(sb, fk, pl, k, "_bucket", (uint64_t)pl->tb, as_is ? pl->in_b : -1, false,
+		  "bucket j: the sum of its points, each negated where its digit is"))
+		return false;
+	ffu__sb_printf(sb,
+		       "\tconst size_t j = get_global_id(0);\n"
+		       "\tconst uint first = scr[o_off + j], count = scr[o_cnt + j];\n"
+		       "\t%s_xyzz acc = %s_xyzz_zero();\n"
+		       "\tfor (uint t = 0; t < count; t++) {\n"
+		       "\t\tconst uint e = scr[o_idx + first + t];\n\t\t",
+		       P, P);
+	print_base_load(sb, pl, "q", "e >> 1");
+	if (pl->fb->form == FFU_POINT_AFFINE)
+		ffu__sb_printf(sb, "\t\tif (e & 1u)\n\t\t\tq.y = %s_neg(q.y);\n\t\tacc = %s_xyzz_madd(acc, q);\n", B, P);
+	else
+		ffu__sb_printf(sb, "\t\tif (e & 1u)\n\t\t\tq = %s_xyzz_neg(q);\n\t\tacc = %s_xyzz_add(acc, q);\n", P, P);
+	ffu__sb_printf(sb, "\t}\n\t%s_xyzz_store_m(scr + o_bkt, j, acc);\n}\n\n", P);
+	return true;
+}
+
+static bool emit_reduce(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	const char *P = pl->P;
+	if (!step(sb, fk, pl, k, "_reduce", (uint64_t)pl->w << pl->log_s, -1, false,
+		  "a segment of a window's buckets by running sums: its weighted sum and its plain sum"))
+		return false;
+	ffu__sb_printf(sb,
+		       "\tconst size_t g = get_global_id(0), w = g >> log_s, s = g & ((1UL << log_s) - 1UL);\n"
+		       "\tconst size_t b0 = w * nb + (s << log_l);\n"
+		       "\t%s_xyzz run = %s_xyzz_zero(), sum = run;\n"
+		       "\tfor (size_t b = 1UL << log_l; b-- > 0;) {\n"
+		       "\t\trun = %s_xyzz_add(run, %s_xyzz_load_m(scr + o_bkt, b0 + b));\n"
+		       "\t\tsum = %s_xyzz_add(sum, run);\n\t}\n"
+		       "\t%s_xyzz_store_m(scr + o_seg, 2 * g, sum);\n\t%s_xyzz_store_m(scr + o_seg, 2 * g + 1, run);\n}\n\n",
+		       P, P, P, P, P, P, P);
+	if (!step(sb, fk, pl, k, "_window", (uint64_t)pl->w, -1, false,
+		  "window w's sum: its segments' weighted sums, plus L times sum_s s run_s"))
+		return false;
+	ffu__sb_printf(sb,
+		       "\tconst size_t w = get_global_id(0), g0 = w << log_s;\n"
+		       "\t%s_xyzz acc = %s_xyzz_zero(), run = acc, tot = acc;\n"
+		       "\tfor (size_t s = 1UL << log_s; s-- > 0;) {\n"
+		       "\t\tacc = %s_xyzz_add(acc, %s_xyzz_load_m(scr + o_seg, 2 * (g0 + s)));\n"
+		       "\t\tif (s > 0) {\n"
+		       "\t\t\trun = %s_xyzz_add(run, %s_xyzz_load_m(scr + o_seg, 2 * (g0 + s) + 1));\n"
+		       "\t\t\ttot = %s_xyzz_add(tot, run);\n\t\t}\n\t}\n"
+		       "\tfor (ulong d = 0; d < log_l; d++)\n\t\ttot = %s_xyzz_dbl(tot);\n"
+		       "\t%s_xyzz_store_m(scr + o_win, w, %s_xyzz_add(acc, tot));\n}\n\n",
+		       P, P, P, P, P, P, P, P, P, P);
+	return true;
+}
+
+/* The root's point type from acc, normalised (the module comment's _final). */
+static bool emit_final(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	const char *P = pl->P, *B = pl->B;
+	if (!step(sb, fk, pl, k, "_final", 1, -1, true, "the windows combined from the top; the point, normalised"))
+		return false;
+	ffu__sb_printf(sb,
+		       "\t%s_xyzz acc = %s_xyzz_zero();\n"
+		       "\tfor (size_t w = nw; w-- > 0;) {\n"
+		       "\t\tfor (ulong d = 0; d < c; d++)\n\t\t\tacc = %s_xyzz_dbl(acc);\n"
+		       "\t\tacc = %s_xyzz_add(acc, %s_xyzz_load_m(scr + o_win, w));\n\t}\n",
+		       P, P, P, P, P);
+	/* coordinates in the device form: x, y, then 1s (jacobian Z; xyzz ZZ, ZZZ) */
+	int nc = pl->fo->form == FFU_POINT_AFFINE ? 2 : pl->fo->form == FFU_POINT_JACOBIAN ? 3 : 4;
+	ffu__sb_printf(sb,
+		       "\t%s_t o[4];\n"
+		       "\tconst %s_t zero = %s_from_u32(0u), one = %s_one_m();\n"
+		       "\tif (%s_xyzz_is_zero(acc)) {\n"
+		       "\t\to[0] = o[1] = %s;\n\t\to[2] = o[3] = zero;\n"
+		       "\t} else {\n"
+		       "\t\tconst %s_t t = %s_inv(%s_mul(acc.zz, acc.zzz));\n"
+		       "\t\to[0] = %s_mul(acc.x, %s_mul(acc.zzz, t));\n"
+		       "\t\to[1] = %s_mul(acc.y, %s_mul(acc.zz, t));\n"
+		       "\t\to[2] = o[3] = one;\n\t}\n",
+		       B, B, B, B, P, pl->fo->form == FFU_POINT_AFFINE ? "zero" : "one", B, B, B, B, B, B, B);
+	bool mont = ffu__field_is_mont(pl->fo->coef);
+	for (int j = 0; j < nc; j++) {
+		char v[80];
+		if (mont)
+			snprintf(v, sizeof v, "o[%d]", j);
+		else
+			snprintf(v, sizeof v, "%s_from_mont(o[%d])", B, j);
+		ffu__sb_printf(sb, "\t%s_store(out0, %d, %s);\n", B, j, v);
+	}
+	ffu__sb_append(sb, "}\n\n");
+	return true;
+}
+
+ffu_status ffu__codegen_emit_msm(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
+				 const ffu_target *t, ffu_error *e)
+{
+	msm_plan pl;
+	ffu_status st = plan(&pl, fusion, t, e);
+	if (st)
+		return st;
+	memset(fk, 0, sizeof *fk);
+	fk->fusion = fusion;
+	fk->msm = true;
+	fk->scratch_bytes = (size_t)pl.words * 4;
+	/* the sizes go to the launches (step): a comment with them would make each size a program */
+	ffu__sb_printf(sb, "/* %s: %s: msm of %s (scalars %s) into %s */\n", fusion->name, fusion->callee->name,
+		       pl.fb->name, pl.fs->name, pl.fo->name);
+	if (!emit_zero(sb, fk, &pl, k) || !emit_bases(sb, fk, &pl, k) || !emit_digits(sb, fk, &pl, k) || !emit_sort(sb, fk, &pl, k) ||
+	    !emit_buckets(sb, fk, &pl, k) || !emit_reduce(sb, fk, &pl, k) || !emit_final(sb, fk, &pl, k))
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	return ffu__sb_status(sb, e);
+}

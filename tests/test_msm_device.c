@@ -1,0 +1,248 @@
+/*
+ * tests/test_msm_device.c: msm on PoCL and Rusticl (codegen/msm.c), against the reference
+ * interpreter (fields/point.c's bucket method in jacobian coordinates, itself checked
+ * against an independent Python group law by tests/points_oracle.py). A device result is
+ * the group element the interpreter computes (ffu__point_eq: a jacobian or xyzz result has
+ * many representatives), and since the device normalises its point, the same bytes fused
+ * and unfused and for every window width. Inputs: n = 1, 2, 3, 17, 31, 1000, 4097, with zero
+ * scalars, bases at infinity, repeated bases, P next to -P under the same scalar, all
+ * scalars zero (the empty sum), scalars p - 1 (every window's digit negative), every base
+ * kind (affine, jacobian, xyzz) and form (canonical, _mont), every result kind, and a
+ * convert of the msm's point done by its last step; then 2^13 + 1 points (2^16 + 1 in the
+ * full mode) on PoCL. A missing device
+ * fails, never skips.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo/hlo.h"
+#include "interp/interp.h"
+#include "passes/passes.h"
+#include "point.h"
+#include "runtime/exec.h"
+#include "support.h"
+
+typedef struct msm_case {
+	int64_t n;
+	const char *scalar, *base, *msm_type, *root_type; /* root_type NULL: the msm is the root */
+	int window_bits;                                   /* 0: the plan's choice */
+	unsigned special;                                  /* edits of the random inputs (below) */
+	bool rusticl;                                      /* also on Rusticl (see cases) */
+} msm_case;
+
+enum {
+	ZEROS = 1,      /* some scalars 0, some bases at infinity */
+	REPEATS = 2,    /* bases repeated; P and -P under one scalar */
+	ALL_ZERO = 4,   /* every scalar 0 */
+	MINUS_ONE = 8,  /* every scalar p - 1 */
+};
+
+/*
+ * One program per combination of types (the sizes and window widths are launch arguments:
+ * codegen/msm.c), and Rusticl takes 80 s of CPU to build one (it inlines every point
+ * addition), so Rusticl runs three combinations, which between them hold every step's
+ * variants: both scalar forms, the bases' three kinds and two forms (an affine _mont base
+ * is read as stored, the others converted once), and results stored canonical and _mont,
+ * through a convert and without; PoCL runs all of them.
+ */
+static const msm_case cases[] = {
+	/* A: ZKX's own test program (17 points into jacobian) and its relatives */
+	{1, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, 0, true},
+	{17, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, 0, true},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, ALL_ZERO, true},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 1, MINUS_ONE, true},
+	{4097, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 16, ZEROS, true},
+	/* B: Montgomery forms throughout */
+	{2, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 0, REPEATS, true},
+	{3, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 0, ZEROS, true},
+	{1000, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 7, REPEATS, true},
+	/* C: jacobian bases */
+	{31, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 3, ZEROS, true},
+	{1000, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, true},
+	/* PoCL only */
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, false},
+	{31, "bn254_sf_mont", "bn254_g1_xyzz_mont", "bn254_g1_xyzz_mont", "bn254_g1_jacobian", 0, ZEROS, false},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_affine", NULL, 0, ZEROS, false},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz_mont", 2, MINUS_ONE, false},
+};
+
+static char *program(const msm_case *c, int64_t n, int window_bits)
+{
+	char wb[32] = "", *text = malloc(1024);
+	cr_assert(text);
+	if (window_bits)
+		snprintf(wb, sizeof wb, ", window_bits=%d", window_bits);
+	if (c->root_type)
+		snprintf(text, 1024,
+			 "HloModule msm\nENTRY %%main {\n  %%s = %s[%lld] parameter(0)\n  %%b = %s[%lld] parameter(1)\n"
+			 "  %%r = %s[] msm(%%s, %%b)%s\n  ROOT %%c = %s[] convert(%%r)\n}\n",
+			 c->scalar, (long long)n, c->base, (long long)n, c->msm_type, wb, c->root_type);
+	else
+		snprintf(text, 1024,
+			 "HloModule msm\nENTRY %%main {\n  %%s = %s[%lld] parameter(0)\n  %%b = %s[%lld] parameter(1)\n"
+			 "  ROOT %%r = %s[] msm(%%s, %%b)%s\n}\n",
+			 c->scalar, (long long)n, c->base, (long long)n, c->msm_type, wb);
+	return text;
+}
+
+/* Random scalars and bases (k G), then the case's special values. */
+static void make_inputs(const ffu_module *m, ffu_value in[2], unsigned special, uint64_t seed)
+{
+	ffu_error e = {0};
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(ffu__value_alloc(&in[i], &m->entry->params[i]->shape, &e), FFU_STATUS_OK, "%s", e.message);
+		ffu__value_random(&in[i], &seed);
+	}
+	const ffu_field *fs = ffu__shape_field(&in[0].shape), *fb = ffu__shape_field(&in[1].shape);
+	size_t ss = fs->storage_bytes, bs = fb->storage_bytes;
+	int64_t n = in[0].shape.dims[0];
+	unsigned char zero[FFU_FIELD_MAX_BYTES] = {0}, inf[FFU_FIELD_MAX_BYTES], pm1[FFU_FIELD_MAX_BYTES];
+	const ffu_field *aff = ffu__point_type_of(fb->curve, FFU_POINT_AFFINE, ffu__field_is_mont(fb->coef));
+	cr_assert(ffu__fp_convert(fb, inf, aff, zero)); /* infinity in the bases' encoding */
+	ffu__fp_set_u64(fs, pm1, 1);
+	ffu__fp_neg(fs, pm1, pm1, NULL);
+	for (int64_t i = 0; i < n; i++) {
+		unsigned char *s = in[0].data + i * ss, *b = in[1].data + i * bs;
+		if ((special & ZEROS) && i % 5 == 1)
+			memset(s, 0, ss);
+		if ((special & ZEROS) && i % 7 == 2)
+			memcpy(b, inf, bs);
+		if ((special & REPEATS) && i % 4 == 3 && i >= 3)
+			memcpy(b, in[1].data + (i - 3) * bs, bs); /* the same base again */
+		if ((special & REPEATS) && i % 6 == 5) {        /* -P_(i-1) under s_(i-1) */
+			ffu__fp_neg(fb, b, in[1].data + (i - 1) * bs, NULL);
+			memcpy(s, in[0].data + (i - 1) * ss, ss);
+		}
+		if (special & ALL_ZERO)
+			memset(s, 0, ss);
+		if (special & MINUS_ONE)
+			memcpy(s, pm1, ss);
+	}
+}
+
+static ffu_module *parse(const char *text)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "msm", &e), FFU_STATUS_OK, "%s\n%s", e.message, text);
+	return m;
+}
+
+/* The program on the device, fused or not; its one output value into *out. */
+static void run_device(ffu_cl *cl, const char *text, const ffu_value in[2], bool fuse, ffu_value **out)
+{
+	ffu_error e = {0};
+	ffu_module *m = parse(text);
+	ffu_pass_opts po = {.fuse = fuse};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_exec *x = NULL;
+	cr_assert_eq(ffu__exec_create(&x, cl, m, &e), FFU_STATUS_OK, "%s on %s: %s\n%s", text, cl->dev.name, e.message,
+		     e.build_log ? e.build_log : "");
+	/* the msm and a convert of its point are one kernel plan, fused or not (passes/fusion.c) */
+	cr_expect_eq(ffu__exec_kernel_count(x), 1, "%s: %d fusions", text, ffu__exec_kernel_count(x));
+	int n_out = 0;
+	cr_assert_eq(ffu__exec_upload(x, in, 2, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_download(x, out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(n_out, 1);
+	ffu__exec_destroy(&x);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+}
+
+static void run_case(ffu_cl *cl, const msm_case *c, int64_t n, uint64_t seed)
+{
+	ffu_error e = {0};
+	char *text = program(c, n, c->window_bits);
+	ffu_module *m0 = parse(text);
+	ffu_value in[2], *ref = NULL, *dev = NULL, *other = NULL;
+	int n_ref = 0;
+	make_inputs(m0, in, c->special, seed);
+	cr_assert_eq(ffu__interp_run(m0, in, 2, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu__module_free(m0);
+	const ffu_field *f = ffu__shape_field(&ref[0].shape);
+	char a[FFU_FIELD_TEXT_MAX], b[FFU_FIELD_TEXT_MAX];
+	run_device(cl, text, in, true, &dev);
+	cr_assert(ffu__point_eq(f, dev[0].data, f, ref[0].data), "%s on %s: device %s, interpreter %s", text,
+		  cl->dev.name, ffu__fp_format(f, a, dev[0].data), ffu__fp_format(f, b, ref[0].data));
+	if (c->special & ALL_ZERO)
+		cr_assert(ffu__fp_is_zero(f, dev[0].data), "%s: the empty sum is not infinity", text);
+	/* unfused, and with another window width: the same normalised bytes */
+	run_device(cl, text, in, false, &other);
+	cr_assert(memcmp(other[0].data, dev[0].data, f->storage_bytes) == 0, "%s on %s: unfused differs", text,
+		  cl->dev.name);
+	ffu__values_free(other, 1);
+	char *text2 = program(c, n, c->window_bits == 5 ? 9 : 5);
+	run_device(cl, text2, in, true, &other);
+	cr_assert(memcmp(other[0].data, dev[0].data, f->storage_bytes) == 0,
+		  "%s on %s: window width 5 or 9 gives other bytes: %s vs %s", text, cl->dev.name,
+		  ffu__fp_format(f, a, other[0].data), ffu__fp_format(f, b, dev[0].data));
+	ffu__values_free(other, 1);
+	free(text2);
+	ffu__values_free(dev, 1);
+	ffu__values_free(ref, n_ref);
+	ffu__value_free(&in[0]);
+	ffu__value_free(&in[1]);
+	free(text);
+	ffu_error_clear(&e);
+}
+
+static void devices_run(const char *device, bool rusticl)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+		if (cases[k].rusticl || !rusticl)
+			run_case(&cl, &cases[k], cases[k].n, 70 + k);
+	ffu__cl_close(&cl);
+}
+
+Test(msm_device, pocl, .timeout = 1200)
+{
+	devices_run(ffu_test_devices[0], false);
+}
+
+Test(msm_device, rusticl, .timeout = 1200)
+{
+	devices_run(ffu_test_devices[1], true);
+}
+
+/* 2^16 + 1 points in the full mode (the issue's size), 2^13 + 1 in the default one: jacobian
+   bases (i + 1) G, made by additions (random multiples of G cost a minute of host time at
+   this size), random scalars with zeros. */
+Test(msm_device, pocl_large, .timeout = 1200)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, ffu_test_devices[0]);
+	const msm_case c = {ffu_test_full() ? 65537 : 8193, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz",
+			    "bn254_g1_affine", 0, 0};
+	char *text = program(&c, c.n, 0);
+	ffu_module *m = parse(text);
+	ffu_value in[2], *ref = NULL, *dev = NULL;
+	int n_ref = 0;
+	ffu_error e = {0};
+	uint64_t seed = 99;
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(ffu__value_alloc(&in[i], &m->entry->params[i]->shape, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu__value_random(&in[0], &seed);
+	const ffu_field *jac = ffu__shape_field(&in[1].shape);
+	const ffu_field *aff = ffu__point_type_of(jac->curve, FFU_POINT_AFFINE, false);
+	size_t bs = jac->storage_bytes;
+	cr_assert(ffu__fp_convert(jac, in[1].data, aff, jac->curve->gen[0]));
+	for (int64_t i = 1; i < c.n; i++)
+		ffu__point_add(jac, in[1].data + i * bs, jac, in[1].data + (i - 1) * bs, aff, jac->curve->gen[0]);
+	for (int64_t i = 0; i < c.n; i += 97)
+		memset(in[0].data + i * 32, 0, 32);
+	cr_assert_eq(ffu__interp_run(m, in, 2, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
+	run_device(&cl, text, in, true, &dev);
+	cr_assert(memcmp(dev[0].data, ref[0].data, ref[0].bytes) == 0, "2^16 + 1 points: the affine results differ");
+	ffu__values_free(dev, 1);
+	ffu__values_free(ref, n_ref);
+	ffu__value_free(&in[0]);
+	ffu__value_free(&in[1]);
+	ffu__module_free(m);
+	free(text);
+	ffu__cl_close(&cl);
+}
