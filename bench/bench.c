@@ -198,7 +198,7 @@ static ffu_status make_inputs(ffu_module **shape_src, ffu_value **inputs, int *n
 	for (int p = 0; p < *n_inputs && st == FFU_STATUS_OK; p++) {
 		st = ffu__value_alloc(&(*inputs)[p], &(*shape_src)->entry->params[p]->shape, e);
 		if (st == FFU_STATUS_OK)
-			ffu__value_random(&(*inputs)[p], &seed);
+			st = ffu__bench_random_input(&(*inputs)[p], &seed, e);
 		*bytes += (*inputs)[p].bytes;
 	}
 	return st;

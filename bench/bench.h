@@ -32,6 +32,11 @@ typedef struct ffu_bench_opts {
 	int runs, warmup;
 	ffu_bench_timing timing;
 	FILE *progress;               /* progress lines, or NULL */
+	bool baseline_only;           /* time the c_baseline alone, on the host: no OpenCL device is
+				       * opened, so no mode checks it (for a workload the device cannot
+				       * run yet, msm_bn254_g1; its test checks it against the interpreter) */
+	const char *save_dir;         /* or NULL: write each workload's inputs and outputs there (see
+				       * ffu__bench_save) */
 } ffu_bench_opts;
 
 typedef struct ffu_bench_result {
@@ -45,6 +50,8 @@ typedef struct ffu_bench_result {
 	double gbps;                  /* minimum traffic (inputs + outputs) / median time */
 	double mul_per_s;             /* field multiplications (elements of the entry's multiplies) / median
 				       * time; 0 for copy and for workloads without multiply */
+	double points_per_s;          /* points of the entry's msm instructions (n each) / median time; 0
+				       * for copy and for workloads without msm */
 	bool host_timer;              /* timed on the host: the driver's event times are placeholders */
 	int runs;
 } ffu_bench_result;
@@ -83,6 +90,10 @@ double ffu__bench_median(double *v, int n); /* sorts v */
  * ffu__bench_baseline returns the ms it took once all its threads ran (see baseline.c). */
 bool ffu__bench_has_baseline(const char *workload);
 double ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n);
+
+/* inputs.c: v (allocated) filled with random values from *seed: ffu__value_random's for
+ * field elements; for points (a + i d) G, i < n, a and d random (inputs.c says why) */
+ffu_status ffu__bench_random_input(ffu_value *v, uint64_t *seed, ffu_error *e);
 
 /* report.c */
 void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep);
