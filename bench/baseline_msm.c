@@ -83,8 +83,15 @@ FFU_BASE_INLINE bool xyzz_is_inf(const xyzz *p)
 	return fq_is_zero(p->zz);
 }
 
+/*
+ * The point operations are functions of their own, each compiled per ISA (FFU_BASE_CLONES),
+ * the field arithmetic inlined into them: inlined all into the bucket loop, they made one
+ * function with a 45 KiB stack frame that spilled everything (2^12 points: 212 ms on one
+ * thread; out of line: see docs/benchmarks.md).
+ */
+
 /* r = 2 (x, y), an affine point not at infinity (EFD mdbl-2008-s-1, a = 0) */
-FFU_BASE_INLINE void xyzz_double_affine(xyzz *r, const uint64_t x[4], const uint64_t y[4])
+FFU_BASE_CLONES static void xyzz_double_affine(xyzz *r, const uint64_t x[4], const uint64_t y[4])
 {
 	uint64_t u[4], v[4], w[4], s[4], m[4], t[4];
 	ADD(u, y, y);  /* U = 2Y */
@@ -106,7 +113,7 @@ FFU_BASE_INLINE void xyzz_double_affine(xyzz *r, const uint64_t x[4], const uint
 }
 
 /* r = 2p in place (EFD dbl-2008-s-1, a = 0); infinity stays infinity (ZZ3 = V ZZ1 = 0) */
-FFU_BASE_INLINE void xyzz_double(xyzz *p)
+FFU_BASE_CLONES static void xyzz_double(xyzz *p)
 {
 	uint64_t u[4], v[4], w[4], s[4], m[4], t[4];
 	ADD(u, p->y, p->y);
@@ -130,7 +137,7 @@ FFU_BASE_INLINE void xyzz_double(xyzz *p)
 }
 
 /* b += (x, y), an affine point not at infinity (EFD madd-2008-s) */
-FFU_BASE_INLINE void xyzz_add_affine(xyzz *b, const uint64_t x[4], const uint64_t y[4])
+FFU_BASE_CLONES static void xyzz_add_affine(xyzz *b, const uint64_t x[4], const uint64_t y[4])
 {
 	if (xyzz_is_inf(b)) {
 		memcpy(b->x, x, 32);
@@ -167,7 +174,7 @@ FFU_BASE_INLINE void xyzz_add_affine(xyzz *b, const uint64_t x[4], const uint64_
 }
 
 /* a += b, both xyzz (EFD add-2008-s) */
-FFU_BASE_INLINE void xyzz_add(xyzz *a, const xyzz *b)
+FFU_BASE_CLONES static void xyzz_add(xyzz *a, const xyzz *b)
 {
 	if (xyzz_is_inf(b))
 		return;
@@ -208,8 +215,11 @@ FFU_BASE_INLINE void xyzz_add(xyzz *a, const xyzz *b)
 
 /*
  * The window width for n points: the cost is about (254 / c) (n mixed additions + 2^c
- * bucket additions), least near c = log2(n) - 3; buckets beyond L2 cost more than the model
- * says. Measured on the 2-core EPYC VM (docs/benchmarks.md): see ffu__bench_msm_window.
+ * bucket additions), least near c = log2(n) - 3 by that count, but a thread's buckets
+ * (2^(c-1) of 128 bytes) must stay in its L2: measured at 2^20 on the 2-core EPYC VM (1 MiB
+ * L2 a core), medians of 2 runs, 2 threads: c = 12: 6.27 s, 13: 6.14 s, 15: 6.72 s, 16:
+ * 11.0 s, 17: 11.8 s, 18: 12.5 s. So c = log2(n) - 3, at most 13 (512 KiB of buckets). At
+ * 2^16 (c = 13) widths 10 to 15 were within the noise (345-440 ms).
  */
 int ffu__bench_msm_window(int64_t n)
 {
@@ -217,7 +227,7 @@ int ffu__bench_msm_window(int64_t n)
 	while (lg < 62 && (INT64_C(1) << (lg + 1)) <= n)
 		lg++;
 	int c = lg - 3;
-	return c < 2 ? 2 : c > 18 ? 18 : c;
+	return c < 2 ? 2 : c > 13 ? 13 : c;
 }
 
 /* The signed digits of scalar s (canonical little-endian bytes) for windows of c bits,

@@ -1,5 +1,6 @@
 /*
- * bench/inputs.c: a workload's random inputs at 2^k (see bench.h). Field elements come
+ * bench/inputs.c: a workload's random inputs at 2^k (see bench.h), and --save-values, which
+ * writes them and the outputs out (for bench/peers/, which run other libraries on them). Field elements come
  * from ffu__value_random, seeded by k. Points do not: ffu__value_random draws each as k_i G
  * by double-and-add in the reference arithmetic, about 1 ms a point here (2^16 points in
  * 60 s of CPU, 2^20 in some 16 minutes), which would make a bench run at 2^20 wait far
@@ -12,6 +13,7 @@
  * is infinity, which every mode must handle anyway); for an MSM their coordinates are as
  * good as independent draws: no special case is any likelier.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,5 +99,19 @@ ffu_status ffu__bench_random_input(ffu_value *v, uint64_t *seed, ffu_error *e)
 	for (int64_t i = 0; i < n && st == FFU_STATUS_OK; i++)
 		ffu__fp_convert(f, v->data + f->storage_bytes * (size_t)i, af, tmp + af->storage_bytes * (size_t)i);
 	free(tmp);
+	return st;
+}
+
+ffu_status ffu__bench_save(const char *dir, const char *workload, int k, const ffu_value *inputs, int n_inputs,
+			   const ffu_value *outs, int n_outs, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	char path[4096];
+	for (int i = 0; i < n_inputs + n_outs && st == FFU_STATUS_OK; i++) {
+		bool in = i < n_inputs;
+		snprintf(path, sizeof path, "%s/%s.k%d.%s%d.bin", dir, workload, k, in ? "in" : "out",
+			 in ? i : i - n_inputs);
+		st = ffu__values_write(path, in ? &inputs[i] : &outs[i - n_inputs], 1, e);
+	}
 	return st;
 }
