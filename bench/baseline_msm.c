@@ -136,6 +136,23 @@ FFU_BASE_CLONES static void xyzz_double(xyzz *p)
 	MUL(p->zzz, p->zzz, w);
 }
 
+/* The x and y of a sum, shared by madd-2008-s and add-2008-s: X3 = R^2 - PPP - 2Q,
+ * Y3 = R (Q - X3) - S1 PPP (S1 = Y1 for madd); s1 may be a->y */
+FFU_BASE_INLINE void xyzz_sum_xy(xyzz *a, const uint64_t r[4], const uint64_t ppp[4], const uint64_t q[4],
+				 const uint64_t s1[4])
+{
+	uint64_t x3[4], t[4], u[4];
+	MUL(t, r, r);
+	SUB(t, t, ppp);
+	SUB(t, t, q);
+	SUB(x3, t, q);
+	SUB(t, q, x3);
+	MUL(t, r, t);
+	MUL(u, s1, ppp);
+	SUB(a->y, t, u);
+	memcpy(a->x, x3, sizeof x3);
+}
+
 /* b += (x, y), an affine point not at infinity (EFD madd-2008-s) */
 FFU_BASE_CLONES static void xyzz_add_affine(xyzz *b, const uint64_t x[4], const uint64_t y[4])
 {
@@ -146,7 +163,7 @@ FFU_BASE_CLONES static void xyzz_add_affine(xyzz *b, const uint64_t x[4], const 
 		memcpy(b->zzz, FQ_ONE, 32);
 		return;
 	}
-	uint64_t p[4], r[4], pp[4], ppp[4], q[4], t[4];
+	uint64_t p[4], r[4], pp[4], ppp[4], q[4];
 	MUL(p, x, b->zz);
 	SUB(p, p, b->x); /* P = X2 ZZ1 - X1 */
 	MUL(r, y, b->zzz);
@@ -161,14 +178,7 @@ FFU_BASE_CLONES static void xyzz_add_affine(xyzz *b, const uint64_t x[4], const 
 	MUL(pp, p, p);
 	MUL(ppp, p, pp);
 	MUL(q, b->x, pp);
-	MUL(t, r, r);
-	SUB(t, t, ppp);
-	SUB(t, t, q);
-	SUB(b->x, t, q); /* X3 = R^2 - PPP - 2Q */
-	SUB(t, q, b->x);
-	MUL(t, r, t);
-	MUL(q, b->y, ppp);
-	SUB(b->y, t, q); /* Y3 = R (Q - X3) - Y1 PPP */
+	xyzz_sum_xy(b, r, ppp, q, b->y);
 	MUL(b->zz, b->zz, pp);
 	MUL(b->zzz, b->zzz, ppp);
 }
@@ -182,7 +192,7 @@ FFU_BASE_CLONES static void xyzz_add(xyzz *a, const xyzz *b)
 		*a = *b;
 		return;
 	}
-	uint64_t u1[4], s1[4], p[4], r[4], pp[4], ppp[4], q[4], t[4];
+	uint64_t u1[4], s1[4], p[4], r[4], pp[4], ppp[4], q[4];
 	MUL(u1, a->x, b->zz);
 	MUL(p, b->x, a->zz);
 	SUB(p, p, u1); /* P = U2 - U1 */
@@ -199,14 +209,7 @@ FFU_BASE_CLONES static void xyzz_add(xyzz *a, const xyzz *b)
 	MUL(pp, p, p);
 	MUL(ppp, p, pp);
 	MUL(q, u1, pp);
-	MUL(t, r, r);
-	SUB(t, t, ppp);
-	SUB(t, t, q);
-	SUB(a->x, t, q); /* X3 = R^2 - PPP - 2Q */
-	SUB(t, q, a->x);
-	MUL(t, r, t);
-	MUL(q, s1, ppp);
-	SUB(a->y, t, q); /* Y3 = R (Q - X3) - S1 PPP */
+	xyzz_sum_xy(a, r, ppp, q, s1);
 	MUL(a->zz, a->zz, b->zz);
 	MUL(a->zz, a->zz, pp);
 	MUL(a->zzz, a->zzz, b->zzz);

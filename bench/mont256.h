@@ -22,6 +22,19 @@ typedef struct mont256 {
 	uint64_t r9[4]; /* R^9 mod p: undoes the R^-8 of 8 Montgomery products (fieldops) */
 } mont256;
 
+/* r = t mod p for t < 2p: d = t - p, and t kept if that borrowed */
+FFU_BASE_INLINE void mont_reduce_once(uint64_t r[4], const uint64_t t[4], const mont256 *f)
+{
+	uint64_t d[4], borrow = 0;
+	for (int j = 0; j < 4; j++) {
+		u128 w = (u128)t[j] - f->p[j] - borrow;
+		d[j] = (uint64_t)w;
+		borrow = (uint64_t)(w >> 127);
+	}
+	for (int j = 0; j < 4; j++)
+		r[j] = borrow ? t[j] : d[j];
+}
+
 /* t + a b + *carry (at most 2^128 - 1); the high word goes to *carry */
 FFU_BASE_INLINE uint64_t mac(uint64_t t, uint64_t a, uint64_t b, uint64_t *carry)
 {
@@ -56,15 +69,8 @@ FFU_BASE_INLINE void mont_mul(uint64_t r[4], const uint64_t a[4], const uint64_t
 		t2 = mac(t3, m, f->p[3], &C);
 		t3 = A + C;
 	}
-	/* d = t - p; keep t if that borrowed */
-	uint64_t d[4], t[4] = {t0, t1, t2, t3}, borrow = 0;
-	for (int j = 0; j < 4; j++) {
-		u128 w = (u128)t[j] - f->p[j] - borrow;
-		d[j] = (uint64_t)w;
-		borrow = (uint64_t)(w >> 127);
-	}
-	for (int j = 0; j < 4; j++)
-		r[j] = borrow ? t[j] : d[j];
+	uint64_t t[4] = {t0, t1, t2, t3};
+	mont_reduce_once(r, t, f);
 }
 
 FFU_BASE_INLINE void mont_sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const mont256 *f)
@@ -87,19 +93,13 @@ FFU_BASE_INLINE void mont_sub(uint64_t r[4], const uint64_t a[4], const uint64_t
  * subtract p unless that borrows. r may alias a or b. */
 FFU_BASE_INLINE void mont_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const mont256 *f)
 {
-	uint64_t s[4], d[4], c = 0, borrow = 0;
+	uint64_t s[4], c = 0;
 	for (int j = 0; j < 4; j++) {
 		u128 w = (u128)a[j] + b[j] + c;
 		s[j] = (uint64_t)w;
 		c = (uint64_t)(w >> 64);
 	}
-	for (int j = 0; j < 4; j++) {
-		u128 w = (u128)s[j] - f->p[j] - borrow;
-		d[j] = (uint64_t)w;
-		borrow = (uint64_t)(w >> 127);
-	}
-	for (int j = 0; j < 4; j++)
-		r[j] = borrow ? s[j] : d[j];
+	mont_reduce_once(r, s, f);
 }
 
 /*
