@@ -4,7 +4,7 @@
  * CPU device as fast as what a careful C programmer would write?". Its outputs are compared
  * with the device's, byte for byte, so a fast but wrong baseline cannot pass. This file holds
  * the table of baselines and the 31-bit fields and their extensions; baseline_64.c holds
- * Goldilocks, baseline_256.c the 256-bit fields.
+ * Goldilocks, baseline_256.c the 256-bit fields, baseline_msm.c the MSM over BN254 G1.
  *
  * The arithmetic here is deliberately independent of fields/ and cl/, its constants written
  * out (derived with python3, and checked by the comparison):
@@ -326,8 +326,8 @@ static const struct {
 	{"quotient", ffu__bench_quotient_bn254},
 };
 
-/* The NTTs, whose elements are not independent: each runs its own parallel region and
- * times it (ffu__bench_whole_fn) */
+/* The NTTs and the MSM, whose elements are not independent: each runs its own parallel
+ * region and times it (ffu__bench_whole_fn) */
 static const struct {
 	const char *workload;
 	ffu__bench_whole_fn *fn;
@@ -337,6 +337,7 @@ static const struct {
 	{"ntt_bn254_sf", ffu__bench_ntt_bn254_sf},
 	{"ntt_bls12_381_sf", ffu__bench_ntt_bls12_381_sf},
 	{"lde_babybear", bb_ntt_lde},
+	{"msm_bn254_g1", ffu__bench_msm_bn254_g1},
 };
 
 bool ffu__bench_has_baseline(const char *workload)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
 #include <xxhash.h>
 
 #include "hlo/hlo.h"
@@ -108,9 +109,12 @@ typedef struct timed {
 /* A C baseline measurement: its times and the hash of its outputs. */
 typedef struct baseline {
 	const char *workload;
+	const char *field;  /* the first parameter's element type, as bench_one reports it */
 	int k;
 	timed t;
 	uint64_t hash;
+	size_t bytes;       /* inputs + outputs */
+	int64_t muls, points;
 } baseline;
 
 static void summarise(timed *t, double *ms, int runs)
@@ -198,10 +202,45 @@ static ffu_status make_inputs(ffu_module **shape_src, ffu_value **inputs, int *n
 	for (int p = 0; p < *n_inputs && st == FFU_STATUS_OK; p++) {
 		st = ffu__value_alloc(&(*inputs)[p], &(*shape_src)->entry->params[p]->shape, e);
 		if (st == FFU_STATUS_OK)
-			ffu__value_random(&(*inputs)[p], &seed);
+			st = ffu__bench_random_input(&(*inputs)[p], &seed, e);
 		*bytes += (*inputs)[p].bytes;
 	}
 	return st;
+}
+
+/* Field multiplications the workload asks for: one per element of each multiply in the entry
+ * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)), for an fft
+ * its butterflies, log2(n) n/2 per row (the radix-2 count, whatever radix runs), and for a
+ * dot its products. */
+static int64_t count_muls(const ffu_module *m)
+{
+	int64_t n = 0;
+	for (int i = 0; i < m->entry->n_insts; i++) {
+		const ffu_inst *in = m->entry->insts[i];
+		if (in->op == FFU_OP_MULTIPLY)
+			n += ffu__shape_count(&in->shape);
+		if (in->op == FFU_OP_FFT)
+			n += ffu__fft_rows(&in->shape) * ffu__log2_pow2(in->fft.length) * (in->fft.length / 2);
+		if (in->op == FFU_OP_DOT) { /* a product per stored entry and result column, or per term */
+			const ffu_shape *x = &in->operands[0]->shape;
+			int64_t k = 1;
+			for (int t = 0; t < in->dot.n_contract; t++)
+				k *= x->dims[in->dot.lhs_contract[t]];
+			n += x->csr ? x->nnz * (ffu__shape_count(&in->shape) / (x->dims[0] ? x->dims[0] : 1))
+				    : ffu__shape_count(&in->shape) * k;
+		}
+	}
+	return n;
+}
+
+/* Points the workload's msm instructions take: n per msm (its scalars' element count) */
+static int64_t count_points(const ffu_module *m)
+{
+	int64_t n = 0;
+	for (int i = 0; i < m->entry->n_insts; i++)
+		if (m->entry->insts[i]->op == FFU_OP_MSM)
+			n += ffu__shape_count(&m->entry->insts[i]->operands[0]->shape);
+	return n;
 }
 
 /*
@@ -236,9 +275,17 @@ static ffu_status time_baseline(baseline *b, const char *wname, int k, const ffu
 		if (r >= o->warmup)
 			ms[r - o->warmup] = run_ms;
 	}
+	for (int i = 0; i < t->n_outs && st == FFU_STATUS_OK; i++)
+		bytes += t->outs[i].bytes;
+	if (st == FFU_STATUS_OK && o->save_dir && o->baseline_only)
+		st = ffu__bench_save(o->save_dir, wname, k, inputs, n_inputs, t->outs, t->n_outs, e);
 	if (st == FFU_STATUS_OK) {
 		b->workload = wname;
+		b->field = ffu__type_name(m->entry->params[0]->shape.type);
 		b->k = k;
+		b->bytes = bytes;
+		b->muls = count_muls(m);
+		b->points = count_points(m);
 		b->hash = outputs_hash(t);
 		t->kernels = 0;
 		t->host_timer = true;
@@ -268,33 +315,8 @@ static ffu_status same_outputs(const timed *a, const timed *ref, const char *wha
 			       dev, what);
 }
 
-/* Field multiplications the workload asks for: one per element of each multiply in the entry
- * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)), for an fft
- * its butterflies, log2(n) n/2 per row (the radix-2 count, whatever radix runs), and for a
- * dot its products. */
-static int64_t count_muls(const ffu_module *m)
-{
-	int64_t n = 0;
-	for (int i = 0; i < m->entry->n_insts; i++) {
-		const ffu_inst *in = m->entry->insts[i];
-		if (in->op == FFU_OP_MULTIPLY)
-			n += ffu__shape_count(&in->shape);
-		if (in->op == FFU_OP_FFT)
-			n += ffu__fft_rows(&in->shape) * ffu__log2_pow2(in->fft.length) * (in->fft.length / 2);
-		if (in->op == FFU_OP_DOT) { /* a product per stored entry and result column, or per term */
-			const ffu_shape *x = &in->operands[0]->shape;
-			int64_t k = 1;
-			for (int t = 0; t < in->dot.n_contract; t++)
-				k *= x->dims[in->dot.lhs_contract[t]];
-			n += x->csr ? x->nnz * (ffu__shape_count(&in->shape) / (x->dims[0] ? x->dims[0] : 1))
-				    : ffu__shape_count(&in->shape) * k;
-		}
-	}
-	return n;
-}
-
 static ffu_status record(ffu_bench_report *rep, ffu_bench_result r, const timed *t, size_t bytes, int64_t muls,
-			 ffu_error *e)
+			 int64_t points, ffu_error *e)
 {
 	r.kernels = t->kernels;
 	r.ms = t->ms;
@@ -302,6 +324,7 @@ static ffu_status record(ffu_bench_report *rep, ffu_bench_result r, const timed 
 	r.max_ms = t->max_ms;
 	r.gbps = (double)bytes / (r.ms * 1e6);
 	r.mul_per_s = (double)muls / (r.ms * 1e-3);
+	r.points_per_s = (double)points / (r.ms * 1e-3);
 	r.host_timer = t->host_timer;
 	return add_result(rep, &r, e);
 }
@@ -333,6 +356,8 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 		st = same_outputs(&unfused, &fused, "unfused", wname, k, cl->dev.name, e);
 	for (int i = 0; i < fused.n_outs; i++)
 		bytes += fused.outs[i].bytes;
+	if (st == FFU_STATUS_OK && o->save_dir)
+		st = ffu__bench_save(o->save_dir, wname, k, inputs, n_inputs, fused.outs, fused.n_outs, e);
 
 	const ffu_shape *s0 = st == FFU_STATUS_OK ? &shape_src->entry->params[0]->shape : NULL;
 	/* the same traffic as the fused program, so the same working set (see copy.c) */
@@ -343,19 +368,19 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 	if (st == FFU_STATUS_OK) {
 		ffu_bench_result r = {.device = dev, .workload = wname, .field = ffu__type_name(s0->type), .k = k,
 				      .runs = o->runs};
-		int64_t muls = count_muls(shape_src);
+		int64_t muls = count_muls(shape_src), points = count_points(shape_src);
 		copy.kernels = 1;
 		r.mode = FFU_BENCH_FUSED;
-		st = record(rep, r, &fused, bytes, muls, e);
+		st = record(rep, r, &fused, bytes, muls, points, e);
 		r.mode = FFU_BENCH_UNFUSED;
 		if (st == FFU_STATUS_OK)
-			st = record(rep, r, &unfused, bytes, muls, e);
+			st = record(rep, r, &unfused, bytes, muls, points, e);
 		r.mode = FFU_BENCH_C_BASELINE;
 		if (st == FFU_STATUS_OK && with_base)
-			st = record(rep, r, &base->t, bytes, muls, e);
+			st = record(rep, r, &base->t, bytes, muls, points, e);
 		r.mode = FFU_BENCH_COPY;
 		if (st == FFU_STATUS_OK)
-			st = record(rep, r, &copy, copy_bytes, 0, e);
+			st = record(rep, r, &copy, copy_bytes, 0, 0, e);
 		/* the device's roof: the largest copy, the one least helped by caches */
 		if (copy_bytes >= rep->copy_bytes[dev]) {
 			rep->copy_bytes[dev] = copy_bytes;
@@ -376,6 +401,49 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 	free(inputs);
 	ffu__module_free(shape_src);
 	free(text);
+	return st;
+}
+
+/* --baseline-only: the c_baseline rows on one device entry, "host", that stands for the
+ * CPU OpenMP runs on (no OpenCL call is made) */
+static ffu_status record_baselines(ffu_bench_report *rep, const baseline *bases, int n, const ffu_bench_opts *o,
+				   ffu_error *e)
+{
+	rep->baseline_only = true;
+	rep->devices = calloc(1, sizeof *rep->devices);
+	rep->copy_gbps = calloc(1, sizeof *rep->copy_gbps);
+	rep->copy_bytes = calloc(1, sizeof *rep->copy_bytes);
+	if (!rep->devices || !rep->copy_gbps || !rep->copy_bytes)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	rep->n_devices = 1;
+	ffu_device_info *d = &rep->devices[0];
+	snprintf(d->id, sizeof d->id, "host");
+	snprintf(d->name, sizeof d->name, "host CPU");
+	snprintf(d->platform_name, sizeof d->platform_name, "OpenMP, %d threads (c_baseline only)",
+		 omp_get_max_threads());
+	d->type = CL_DEVICE_TYPE_CPU;
+	FILE *cpu = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	while (cpu && fgets(line, sizeof line, cpu))
+		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+			snprintf(d->name, sizeof d->name, "%s", strchr(line, ':') + 2);
+			d->name[strcspn(d->name, "\n")] = '\0';
+			break;
+		}
+	if (cpu)
+		fclose(cpu);
+	ffu_status st = FFU_STATUS_OK;
+	for (int i = 0; i < n && st == FFU_STATUS_OK; i++) {
+		const baseline *b = &bases[i];
+		if (!b->workload)
+			continue;
+		ffu_bench_result r = {.device = 0, .workload = b->workload, .field = b->field, .k = b->k,
+				      .runs = o->runs, .mode = FFU_BENCH_C_BASELINE};
+		st = record(rep, r, &b->t, b->bytes, b->muls, b->points, e);
+		if (st == FFU_STATUS_OK && o->progress)
+			fprintf(o->progress, "bench: host %s 2^%d: c_baseline %.3f ms (not checked by a device)\n",
+				b->workload, b->k, b->t.ms);
+	}
 	return st;
 }
 
@@ -422,10 +490,19 @@ ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_er
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	}
 	ffu_status st = FFU_STATUS_OK;
+	for (int w = 0; w < n_names && st == FFU_STATUS_OK && o->baseline_only; w++)
+		if (!ffu__bench_has_baseline(names[w]))
+			st = ffu__err(e, FFU_STATUS_EINVAL, "--baseline-only: workload '%s' has no c_baseline", names[w]);
 	/* baselines first, before any OpenCL call starts driver threads (see time_baseline) */
 	for (int w = 0; w < n_names && st == FFU_STATUS_OK; w++)
 		for (int k = o->k_min; k <= o->k_max && st == FFU_STATUS_OK && ffu__bench_has_baseline(names[w]); k++)
 			st = time_baseline(&bases[w * n_k + k - o->k_min], names[w], k, o, e);
+	if (st == FFU_STATUS_OK && o->baseline_only) {
+		st = record_baselines(rep, bases, n_names * n_k, o, e);
+		free(bases);
+		free(names);
+		return st;
+	}
 	if (st == FFU_STATUS_OK)
 		st = ffu__cl_select_all(&rep->devices, &rep->n_devices, o->device, e);
 	if (st == FFU_STATUS_OK) {

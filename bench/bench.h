@@ -32,6 +32,11 @@ typedef struct ffu_bench_opts {
 	int runs, warmup;
 	ffu_bench_timing timing;
 	FILE *progress;               /* progress lines, or NULL */
+	bool baseline_only;           /* time the c_baseline alone, on the host: no OpenCL device is
+				       * opened, so no mode checks it (for a workload the device cannot
+				       * run yet, msm_bn254_g1; its test checks it against the interpreter) */
+	const char *save_dir;         /* or NULL: write each workload's inputs and outputs there (see
+				       * ffu__bench_save) */
 } ffu_bench_opts;
 
 typedef struct ffu_bench_result {
@@ -45,6 +50,8 @@ typedef struct ffu_bench_result {
 	double gbps;                  /* minimum traffic (inputs + outputs) / median time */
 	double mul_per_s;             /* field multiplications (elements of the entry's multiplies) / median
 				       * time; 0 for copy and for workloads without multiply */
+	double points_per_s;          /* points of the entry's msm instructions (n each) / median time; 0
+				       * for copy and for workloads without msm */
 	bool host_timer;              /* timed on the host: the driver's event times are placeholders */
 	int runs;
 } ffu_bench_result;
@@ -57,6 +64,7 @@ typedef struct ffu_bench_report {
 	ffu_bench_result *results;
 	int n_results, cap_results;
 	ffu_bench_timing timing;
+	bool baseline_only;           /* --baseline-only: c_baseline rows alone, on devices[0] = "host" */
 } ffu_bench_report;
 
 extern const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT];
@@ -83,6 +91,15 @@ double ffu__bench_median(double *v, int n); /* sorts v */
  * ffu__bench_baseline returns the ms it took once all its threads ran (see baseline.c). */
 bool ffu__bench_has_baseline(const char *workload);
 double ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n);
+
+/* inputs.c: writes a workload's inputs and outputs at 2^k to dir as value files (.bin, the
+ * canonical bytes): WORKLOAD.kK.inP.bin for each parameter P, WORKLOAD.kK.outI.bin for each
+ * output I (the fused mode's, which every mode matched; with --baseline-only the c_baseline's) */
+ffu_status ffu__bench_save(const char *dir, const char *workload, int k, const ffu_value *inputs, int n_inputs,
+			   const ffu_value *outs, int n_outs, ffu_error *e);
+/* inputs.c: v (allocated) filled with random values from *seed: ffu__value_random's for
+ * field elements; for points (a + i d) G, i < n, a and d random (inputs.c says why) */
+ffu_status ffu__bench_random_input(ffu_value *v, uint64_t *seed, ffu_error *e);
 
 /* report.c */
 void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep);

@@ -36,6 +36,7 @@ int cmd_bench(int argc, char **argv)
 {
 	const char *names[MAX_WORKLOADS];
 	const char *json = NULL, *csv = NULL, *plot = NULL, *k = NULL, *runs = NULL, *warmup = NULL, *timing = NULL;
+	const char *save = NULL;
 	ffu_bench_opts o = {.workloads = names, .k_min = 20, .k_max = 20, .runs = 10, .warmup = 3,
 			    .progress = stderr};
 	for (int i = 1; i < argc; i++) {
@@ -43,9 +44,12 @@ int cmd_bench(int argc, char **argv)
 		if ((r = cli_opt(argc, argv, &i, "--device", &o.device)) || (r = cli_opt(argc, argv, &i, "--k", &k)) ||
 		    (r = cli_opt(argc, argv, &i, "--json", &json)) || (r = cli_opt(argc, argv, &i, "--csv", &csv)) ||
 		    (r = cli_opt(argc, argv, &i, "--runs", &runs)) || (r = cli_opt(argc, argv, &i, "--warmup", &warmup)) ||
-		    (r = cli_opt(argc, argv, &i, "--plot", &plot)) || (r = cli_opt(argc, argv, &i, "--timing", &timing))) {
+		    (r = cli_opt(argc, argv, &i, "--plot", &plot)) || (r = cli_opt(argc, argv, &i, "--timing", &timing)) ||
+		    (r = cli_opt(argc, argv, &i, "--save-values", &save))) {
 			if (r < 0)
 				return cli_usage("bench: %s needs a value", argv[i]);
+		} else if (strcmp(argv[i], "--baseline-only") == 0) {
+			o.baseline_only = true;
 		} else if (argv[i][0] == '-') {
 			return cli_usage("bench: unknown option '%s'", argv[i]);
 		} else if (ffu__bench_expand(argv[i], NULL, 0) == 0) {
@@ -72,6 +76,9 @@ int cmd_bench(int argc, char **argv)
 	if (timing && strcmp(timing, "kernel") != 0 && strcmp(timing, "end_to_end") != 0)
 		return cli_usage("bench: --timing takes kernel or end_to_end, not '%s'", timing);
 	o.timing = timing && strcmp(timing, "end_to_end") == 0 ? FFU_TIMING_END_TO_END : FFU_TIMING_KERNEL;
+	if (o.baseline_only && (plot || o.device))
+		return cli_usage("bench: --baseline-only runs no device: --%s does not apply", plot ? "plot" : "device");
+	o.save_dir = save;
 
 	ffu_error e = {0};
 	ffu_bench_report rep;

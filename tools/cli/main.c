@@ -20,7 +20,8 @@ static const struct {
 	 "                          [--dump-after PASS|all] [-o FILE] [--dialect auto|fieldfuse|zkx-2026.01]"},
 	{"bench", cmd_bench,
 	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--timing kernel|end_to_end] [--runs N]\n"
-	 "                          [--warmup N] [--json FILE] [--csv FILE] [--plot FILE.png]"},
+	 "                          [--warmup N] [--json FILE] [--csv FILE] [--plot FILE.png] [--baseline-only]\n"
+	 "                          [--save-values DIR]"},
 	{"tune", cmd_tune,
 	 "tune [WORKLOAD...] [--device SEL|all] [--k K] [--runs N] [--wg LIST] [--lanes LIST]\n"
 	 "                          [--vector 1,4] [--limbs 32,64] [--no-write]"},
