@@ -13,7 +13,7 @@
 #                   the same row)
 #   amd_rx7900xtx   (gfx1100, RDNA 3 wave32)  built for gfx1100
 #   nvidia_h200     (sm_90)                   built for sm_90 with the carry chains it gets
-# Workloads: the arguments, or every bench/workloads/*.hlo but those on points (below). --regs adds the checkers'
+# Workloads: the arguments, or every bench/workloads/*.hlo. --regs adds the checkers'
 # per-kernel registers (bench/results/vendor-static.txt is one such run). Tools as the
 # checkers take them (CLANG, AMDGCN_LIBCLC, LIBCLC, PTXAS).
 #
@@ -36,18 +36,7 @@ fieldfuse=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check_lib.sh"
-if [ $# -eq 0 ]; then
-	# every workload but those on elliptic-curve points, which `fieldfuse compile` refuses
-	# until the device code for points lands (issue 20): said, not passed over silently.
-	# When it lands, this filter goes.
-	for w in "$here"/../../bench/workloads/*.hlo; do
-		if grep -q -E '_g[12]_(affine|jacobian|xyzz)' "$w"; then
-			echo "vendor_check: not checked: $(basename "$w" .hlo) (points: no device code yet, issue 20)"
-		else
-			set -- "$@" "$w"
-		fi
-	done
-fi
+[ $# -gt 0 ] || set -- "$here"/../../bench/workloads/*.hlo
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
