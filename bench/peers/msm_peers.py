@@ -6,10 +6,9 @@ run with `fieldfuse bench msm_bn254_g1`, on the same inputs. Not part of the bui
 fieldfuse: `fieldfuse bench msm_bn254_g1 --k A..B --save-values DIR --json FILE` runs first;
 --save-values writes each size's inputs (scalars in0.bin, affine bases in1.bin, canonical
 little-endian, 32 bytes a coordinate, infinity (0, 0)) and its result (out0.bin, the affine
-sum). Until the device runs msm (issue 20's kernels), the script passes --baseline-only:
-only the c_baseline (bench/baseline_msm.c, OpenMP, all cores) is timed, and the table says
-so; --with-device runs the fused mode too (then every mode was checked against the fused
-result by bench itself).
+sum). bench times the fused mode on --device and the c_baseline (bench/baseline_msm.c,
+OpenMP, all cores), each checked against the fused result by bench itself; --baseline-only
+times the c_baseline alone, without a device.
 
 Peers, each on the inputs bench saved:
 - mcl (the `mclbn256` wheel): the wheel's Python class has no mulVec, but its bundled shared
@@ -27,14 +26,14 @@ Peers, each on the inputs bench saved:
 Checks (exit 1 on any difference): at every k bench ran, mcl's mulVec over all 2^k inputs
 must equal bench's result byte for byte; at the smallest k, mcl over the first --oracle-n
 points must equal py_ecc's sum. The table gives medians of --runs repetitions and the
-ratios peer / c_baseline (and peer / fused with --with-device), measured in the same run.
+ratios peer / c_baseline and peer / fused, measured in the same run.
 
 Install (Debian 12, Python 3.11; bench/peers/.venv is gitignored):
     python3 -m venv bench/peers/.venv
     bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 16..16
 
-Usage: msm_peers.py [--k A..B] [--peer-k K,...] [--runs N] [--oracle-n N] [--with-device]
+Usage: msm_peers.py [--k A..B] [--peer-k K,...] [--runs N] [--oracle-n N] [--baseline-only]
                     [--device SEL] [--fieldfuse PATH] [--json FILE]
 """
 import argparse
@@ -160,7 +159,7 @@ def fieldfuse_bench(a, k0, k1, tmp):
     path = os.path.join(tmp, "bench.json")
     cmd = [a.fieldfuse, "bench", "msm_bn254_g1", "--k", f"{k0}..{k1}", "--runs", str(a.runs),
            "--save-values", tmp, "--json", path]
-    cmd += ["--device", a.device] if a.with_device else ["--baseline-only"]
+    cmd += ["--baseline-only"] if a.baseline_only else ["--device", a.device]
     print("$", " ".join(cmd), flush=True)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with open(path) as f:
@@ -175,7 +174,7 @@ def main():
     ap.add_argument("--peer-k", help="sizes the peers are timed at (default: all of --k)")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--oracle-n", type=int, default=32)
-    ap.add_argument("--with-device", action="store_true", help="time the fused mode too (needs msm kernels)")
+    ap.add_argument("--baseline-only", action="store_true", help="time the c_baseline alone, no OpenCL device")
     ap.add_argument("--device", default="pocl")
     ap.add_argument("--fieldfuse", default=os.path.join(os.path.dirname(__file__), "../../build/tools/fieldfuse"))
     ap.add_argument("--json", help="write the table's numbers here")
@@ -230,8 +229,8 @@ def main():
 
     ncpu = os.cpu_count()
     print(f"\nMSM over BN254 G1, 2^k points, medians of {a.runs} runs (ms); fieldfuse: {dev}")
-    if not a.with_device:
-        print("fieldfuse: c_baseline only (--baseline-only): the device does not run msm yet")
+    if a.baseline_only:
+        print("fieldfuse: c_baseline only (--baseline-only): no device")
     print(f"c_baseline: OpenMP, {ncpu} CPUs; mcl mulVec: one thread; arkworks: {ark_note()}; "
           "blst: not run (no wheel)")
     cols = ["c_base", "fused", "mcl", "mcl in", "mcl/c_base", "mcl/fused", "Mpts/s c_base"]
@@ -243,7 +242,7 @@ def main():
                                                           ratio(mc, fu), mpts)))
     if a.json:
         with open(a.json, "w") as fp:
-            json.dump({"device": dev, "runs": a.runs, "baseline_only": not a.with_device, "arkworks": ark_note(),
+            json.dump({"device": dev, "runs": a.runs, "baseline_only": a.baseline_only, "arkworks": ark_note(),
                        "rows": rows}, fp, indent=1)
     return 0
 

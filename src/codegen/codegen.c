@@ -279,7 +279,8 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 					     : NULL;
 		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
 			fo.limb_bits = 64;
-		/* so do an msm's point additions (codegen/msm.c: loops over buckets) */
+		/* so do an msm's point additions (codegen/msm.c: loops over buckets): msm_bn254_g1 at
+		   2^16 on PoCL, 2 cores, 450 ms with 64-bit limbs, 1130-1350 ms with 32-bit ones */
 		if (in->op == FFU_OP_FUSION && in->fusion_kind == FFU_FUSION_MSM && t->cls == FFU_DEVICE_CLASS_CPU)
 			fo.limb_bits = 64;
 		/* so does a dot's sum in a loop (codegen/dot.c) */
