@@ -8,8 +8,8 @@
  * scalars, bases at infinity, repeated bases, P next to -P under the same scalar, all
  * scalars zero (the empty sum), scalars p - 1 (every window's digit negative), every base
  * kind (affine, jacobian, xyzz) and form (canonical, _mont), every result kind, and a
- * convert of the msm's point done by its last step; then 2^13 + 1 points (2^16 + 1 in the
- * full mode) on PoCL. A missing device
+ * convert of the msm's point done by its last step; scalars computed by producers fused into
+ * the msm; then 2^13 + 1 points (2^16 + 1 in the full mode) on PoCL. A missing device
  * fails, never skips.
  */
 #include <criterion/criterion.h>
@@ -131,7 +131,8 @@ static ffu_module *parse(const char *text)
 }
 
 /* The program on the device, fused or not; its one output value into *out. */
-static void run_device(ffu_cl *cl, const char *text, const ffu_value in[2], bool fuse, ffu_value **out)
+static void run_device_n(ffu_cl *cl, const char *text, const ffu_value *in, int n_in, bool fuse, int kernels,
+			 ffu_value **out)
 {
 	ffu_error e = {0};
 	ffu_module *m = parse(text);
@@ -140,16 +141,22 @@ static void run_device(ffu_cl *cl, const char *text, const ffu_value in[2], bool
 	ffu_exec *x = NULL;
 	cr_assert_eq(ffu__exec_create(&x, cl, m, &e), FFU_STATUS_OK, "%s on %s: %s\n%s", text, cl->dev.name, e.message,
 		     e.build_log ? e.build_log : "");
-	/* the msm and a convert of its point are one kernel plan, fused or not (passes/fusion.c) */
-	cr_expect_eq(ffu__exec_kernel_count(x), 1, "%s: %d fusions", text, ffu__exec_kernel_count(x));
+	cr_expect_eq(ffu__exec_kernel_count(x), kernels, "%s %s: %d fusions", text, fuse ? "fused" : "unfused",
+		     ffu__exec_kernel_count(x));
 	int n_out = 0;
-	cr_assert_eq(ffu__exec_upload(x, in, 2, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_upload(x, in, n_in, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(ffu__exec_download(x, out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(n_out, 1);
 	ffu__exec_destroy(&x);
 	ffu__module_free(m);
 	ffu_error_clear(&e);
+}
+
+/* the msm and a convert of its point are one kernel plan, fused or not (passes/fusion.c) */
+static void run_device(ffu_cl *cl, const char *text, const ffu_value in[2], bool fuse, ffu_value **out)
+{
+	run_device_n(cl, text, in, 2, fuse, 1, out);
 }
 
 static void run_case(ffu_cl *cl, const msm_case *c, int64_t n, uint64_t seed)
@@ -207,6 +214,72 @@ Test(msm_device, pocl, .timeout = 1200)
 Test(msm_device, rusticl, .timeout = 1200)
 {
 	devices_run(ffu_test_devices[1], true);
+}
+
+/*
+ * Scalars computed by element-wise producers fused into the msm's digits step (a random
+ * linear combination a r + c; a Montgomery convert and a square): one kernel plan fused,
+ * the producers' own kernels unfused.
+ */
+static const struct {
+	const char *text;
+	int fused, unfused;
+	bool rusticl;
+} producer_cases[] = {
+	{"HloModule f\nENTRY %main {\n  %a = bn254_sf[1000] parameter(0)\n  %r = bn254_sf[] parameter(1)\n"
+	 "  %c = bn254_sf[1000] parameter(2)\n  %b = bn254_g1_affine[1000] parameter(3)\n"
+	 "  %rb = bn254_sf[1000] broadcast(%r), dimensions={}\n  %m = bn254_sf[1000] multiply(%a, %rb)\n"
+	 "  %s = bn254_sf[1000] add(%m, %c)\n  %x = bn254_g1_xyzz[] msm(%s, %b)\n"
+	 "  ROOT %y = bn254_g1_affine[] convert(%x)\n}\n",
+	 1, 4, true},
+	{"HloModule g\nENTRY %main {\n  %a = bn254_sf[31] parameter(0)\n  %b = bn254_g1_affine_mont[31] parameter(1)\n"
+	 "  %s = bn254_sf_mont[31] convert(%a)\n  %t = bn254_sf_mont[31] multiply(%s, %s)\n"
+	 "  ROOT %x = bn254_g1_jacobian_mont[] msm(%t, %b)\n}\n",
+	 1, 3, false},
+};
+
+static void producers_run(const char *device, bool rusticl)
+{
+	ffu_cl cl = {0};
+	ffu_error e = {0};
+	ffu_test_open_device(&cl, device);
+	for (size_t k = 0; k < sizeof producer_cases / sizeof producer_cases[0]; k++) {
+		if (rusticl && !producer_cases[k].rusticl)
+			continue;
+		const char *text = producer_cases[k].text;
+		ffu_module *m = parse(text);
+		int n_in = m->entry->n_params, n_ref = 0;
+		ffu_value in[4], *ref = NULL, *dev = NULL;
+		uint64_t seed = 500 + k;
+		for (int i = 0; i < n_in; i++) {
+			cr_assert_eq(ffu__value_alloc(&in[i], &m->entry->params[i]->shape, &e), FFU_STATUS_OK, "%s", e.message);
+			ffu__value_random(&in[i], &seed);
+		}
+		cr_assert_eq(ffu__interp_run(m, in, n_in, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
+		const ffu_field *f = ffu__shape_field(&ref[0].shape);
+		for (int fuse = 0; fuse < 2; fuse++) {
+			run_device_n(&cl, text, in, n_in, fuse, fuse ? producer_cases[k].fused : producer_cases[k].unfused, &dev);
+			cr_assert(ffu__point_eq(f, dev[0].data, f, ref[0].data), "%s on %s (%s): not the interpreter's point",
+				  text, cl.dev.name, fuse ? "fused" : "unfused");
+			ffu__values_free(dev, 1);
+		}
+		ffu__values_free(ref, n_ref);
+		for (int i = 0; i < n_in; i++)
+			ffu__value_free(&in[i]);
+		ffu__module_free(m);
+	}
+	ffu__cl_close(&cl);
+	ffu_error_clear(&e);
+}
+
+Test(msm_device, producers_pocl, .timeout = 600)
+{
+	producers_run(ffu_test_devices[0], false);
+}
+
+Test(msm_device, producers_rusticl, .timeout = 600)
+{
+	producers_run(ffu_test_devices[1], true);
 }
 
 /* 2^16 + 1 points in the full mode (the issue's size), 2^13 + 1 in the default one: jacobian

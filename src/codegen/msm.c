@@ -1,6 +1,9 @@
 /*
- * codegen/msm.c: the kernels of an msm fusion (kind kMsm: one `msm`, maybe a `convert` of
- * its point; passes/fusion.c), Pippenger's bucket method in nine steps over memory.
+ * codegen/msm.c: the kernels of an msm fusion (kind kMsm: one `msm`, the element-wise
+ * producers of its scalars, maybe a `convert` of its point; passes/fusion.c), Pippenger's
+ * bucket method in nine steps over memory. Fused scalars are computed where the digits step
+ * reads scalar i (ffu_k<k>_s, codegen/helper.c), so a random linear combination or a
+ * Montgomery conversion in front of an msm costs no pass over memory of its own.
  *
  * Windows: scalars (canonical, scalar_bits bits) are cut into W = bits / c + 1 windows of
  * c bits, read as signed digits d in [-2^(c-1), 2^(c-1)] (a window's value above 2^(c-1)
@@ -43,11 +46,13 @@
 #include <string.h>
 
 #include "codegen/field_cl.h"
+#include "codegen/helper.h"
 #include "codegen/kgen.h"
 #include "device/target.h"
 #include "point.h"
 
 enum { MAX_WINDOW = 20, AUTO_MAX_WINDOW = 16, ALIGN_WORDS = 16 };
+enum { ALL_INPUTS = -2 }; /* step(): every input of the fusion (the scalars' producers read them) */
 
 typedef struct msm_plan {
 	const ffu_inst *msm;     /* in the fused computation */
@@ -55,7 +60,8 @@ typedef struct msm_plan {
 	const ffu_field *fb;     /* bases' point type */
 	const ffu_field *fo;     /* the fusion's result: a point type of the same curve */
 	const ffu_curve *cv;
-	int in_s, in_b;          /* the fusion's inputs holding scalars and bases */
+	int in_s, in_b;          /* the fusion's inputs holding scalars (-1: computed) and bases */
+	int n_in;                /* the fusion's inputs */
 	int64_t n;
 	int c, w, log_s, log_l;  /* window bits, windows, log2 of segments per window and of their length */
 	int64_t nb, tb;          /* buckets per window, in all */
@@ -115,11 +121,11 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	if (fc->root != msm && !(fc->root->op == FFU_OP_CONVERT && fc->root->operands[0] == msm))
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a kMsm fusion's root is its msm or a convert of it",
 				fusion->name);
-	for (int j = 0; j < 2; j++)
-		if (msm->operands[j]->op != FFU_OP_PARAMETER)
-			return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: the operands of %s must be parameters of the fusion",
-					fusion->name, msm->name);
-	pl->in_s = (int)msm->operands[0]->index;
+	if (msm->operands[1]->op != FFU_OP_PARAMETER)
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: the bases of %s must be a parameter of the fusion",
+				fusion->name, msm->name);
+	pl->n_in = fc->n_params;
+	pl->in_s = msm->operands[0]->op == FFU_OP_PARAMETER ? (int)msm->operands[0]->index : -1;
 	pl->in_b = (int)msm->operands[1]->index;
 	pl->fs = ffu__shape_field(&msm->operands[0]->shape);
 	pl->fb = ffu__shape_field(&msm->operands[1]->shape);
@@ -159,7 +165,7 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->pos = region(&at, (uint64_t)pl->tb);
 	pl->dig = region(&at, (uint64_t)pl->w * (uint64_t)pl->n);
 	pl->idx = region(&at, (uint64_t)pl->w * (uint64_t)pl->n);
-	pl->scl = region(&at, pl->scalar_mont ? (uint64_t)pl->n * (uint64_t)pl->sw : 0);
+	pl->scl = region(&at, pl->scalar_mont || pl->in_s < 0 ? (uint64_t)pl->n * (uint64_t)pl->sw : 0);
 	bool bases_as_is = pl->fb->form == FFU_POINT_AFFINE && pl->base_mont;
 	pl->bas = region(&at, bases_as_is ? 0 : (uint64_t)pl->n * (pl->fb->form == FFU_POINT_AFFINE ? pt / 2 : pt));
 	pl->bkt = region(&at, (uint64_t)pl->tb * pt);
@@ -194,12 +200,12 @@ static ffu_kernel_desc *step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_p
 		{"o_win", pl->win},
 	};
 	const int nv = (int)(sizeof values / sizeof values[0]);
-	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_MSM_STEP, k, suffix, 1, 3 + nv);
+	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_MSM_STEP, k, suffix, 1, pl->n_in + 2 + nv);
 	if (!d)
 		return NULL;
 	d->items = items;
-	if (in >= 0)
-		ffu__kernel_slot(d, FFU_ARG_INPUT, in, NULL);
+	for (int j = in == ALL_INPUTS ? 0 : in; j >= 0 && j < (in == ALL_INPUTS ? pl->n_in : in + 1); j++)
+		ffu__kernel_slot(d, FFU_ARG_INPUT, j, NULL);
 	ffu__kernel_slot(d, FFU_ARG_SCRATCH, 0, NULL);
 	if (out)
 		ffu__kernel_slot(d, FFU_ARG_OUTPUT, 0, NULL);
@@ -260,11 +266,19 @@ static bool emit_bases(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *p
 /* The digits (the module comment's windows): window w's c bits at bit w c, plus the carry. */
 static bool emit_digits(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
 {
-	if (!step(sb, fk, pl, k, "_digits", (uint64_t)pl->n, pl->in_s, false,
+	if (!step(sb, fk, pl, k, "_digits", (uint64_t)pl->n, pl->in_s < 0 ? ALL_INPUTS : pl->in_s, false,
 		  "signed digits of scalar i in every window, the buckets' sizes counted"))
 		return false;
 	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n");
-	if (pl->scalar_mont) {
+	if (pl->in_s < 0) {
+		/* computed by the fused producers (ffu_k<k>_s, in the scalars' storage form), then
+		   its canonical words kept where the windows read them */
+		ffu__sb_printf(sb, "\t%s_store(scr + o_scl, i, %s%sffu_k%d_s(", pl->S, pl->scalar_mont ? pl->S : "",
+			       pl->scalar_mont ? "_from_mont(" : "", k);
+		ffu__helper_io_args(sb, pl->n_in, 0);
+		ffu__sb_printf(sb, "i)%s);\n", pl->scalar_mont ? ")" : "");
+		ffu__sb_printf(sb, "\t__global const uint *s = scr + o_scl + %d * i;\n", pl->sw);
+	} else if (pl->scalar_mont) {
 		ffu__sb_printf(sb, "\t%s_store(scr + o_scl, i, %s_from_mont(%s_load(in%d, i)));\n", pl->S, pl->S, pl->S,
 			       pl->in_s);
 		ffu__sb_printf(sb, "\t__global const uint *s = scr + o_scl + %d * i;\n", pl->sw);
@@ -416,6 +430,12 @@ ffu_status ffu__codegen_emit_msm(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 	/* the sizes go to the launches (step): a comment with them would make each size a program */
 	ffu__sb_printf(sb, "/* %s: %s: msm of %s (scalars %s) into %s */\n", fusion->name, fusion->callee->name,
 		       pl.fb->name, pl.fs->name, pl.fo->name);
+	if (pl.in_s < 0) {
+		char name[32];
+		snprintf(name, sizeof name, "ffu_k%d_s", k);
+		if ((st = ffu__helper_value(sb, fusion, name, pl.msm->operands[0]->id, pl.fs, NULL, e)))
+			return st;
+	}
 	if (!emit_zero(sb, fk, &pl, k) || !emit_bases(sb, fk, &pl, k) || !emit_digits(sb, fk, &pl, k) || !emit_sort(sb, fk, &pl, k) ||
 	    !emit_buckets(sb, fk, &pl, k) || !emit_reduce(sb, fk, &pl, k) || !emit_final(sb, fk, &pl, k))
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");

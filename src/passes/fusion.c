@@ -20,8 +20,9 @@
  *    the last pass's stores when they read it element-wise only (the last pass holds
  *    element i of the result when it stores element i), and may be outputs; the twiddles
  *    are read from memory as given (fft_group_ok);
- *  - an msm is a group of its own kind too (codegen/msm.c: its steps over memory), which
- *    takes no producer: its scalars and bases are read from memory. A `convert` of its
+ *  - an msm is a group of its own kind too (codegen/msm.c: its steps over memory). Its
+ *    scalars' producers join it under the fft's rules (its digits step reads scalar i once,
+ *    computed where it is read); its bases are read from memory as given. A `convert` of its
  *    point, when that is the msm's only reader, joins it even with fusion off
  *    (attach_msm_converts): the msm's last step holds the point and writes it in any point
  *    type of its curve, and point values have no element-wise kernels yet;
@@ -216,10 +217,10 @@ static bool is_msm_group(fuse_ctx *x, int g)
 	return x->c->insts[x->iter[g]]->op == FFU_OP_MSM;
 }
 
-/* A group built around one fft or one dot: its own kernel plan (codegen/fft.c, dot.c). */
+/* A group built around one fft, dot or msm: its own kernel plan (codegen/fft.c, dot.c, msm.c). */
 static bool is_plan_group(fuse_ctx *x, int g)
 {
-	return is_fft_group(x, g) || is_dot_group(x, g);
+	return is_fft_group(x, g) || is_dot_group(x, g) || is_msm_group(x, g);
 }
 
 /*
@@ -233,7 +234,7 @@ static bool is_plan_group(fuse_ctx *x, int g)
  */
 static bool operand_fuses(const ffu_inst *op, int j)
 {
-	if (op->op == FFU_OP_FFT)
+	if (op->op == FFU_OP_FFT || op->op == FFU_OP_MSM)
 		return j == 0;
 	return !op->operands[j]->shape.csr && ffu__dot_operand_reuse(op, j) == 1;
 }
@@ -348,8 +349,8 @@ static bool try_merge(fuse_ctx *x, int producer, int consumer, int j)
 {
 	const ffu_inst *in = x->c->insts[consumer];
 	int a = find(x, producer), b = find(x, consumer);
-	if (a == b || is_msm_group(x, a) || is_msm_group(x, b))
-		return false; /* attach_msm_converts made the msm groups */
+	if (a == b || is_msm_group(x, a))
+		return false; /* attach_msm_converts gave an msm group its one consumer */
 	if (is_plan_group(x, b))
 		return !(in == x->c->insts[x->iter[b]] && !operand_fuses(in, j)) && merge_into_plan(x, a, b);
 	if (is_plan_group(x, a))
