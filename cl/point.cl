@@ -24,7 +24,8 @@
 /*
  * The additions and the doubling are called, not inlined: each is a dozen 256-bit products,
  * and the msm's nine kernels call them from a dozen places; inlined, PoCL spent about 80 s
- * of CPU building one msm program (n = 1000), called 000 s.
+ * of CPU building one msm program, called about 17 s. (Mesa's Rusticl inlines every call
+ * whatever this says: about 80 s there.)
  */
 #ifndef FFU_POINT_OP
 #define FFU_POINT_OP static __attribute__((noinline))

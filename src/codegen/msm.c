@@ -436,8 +436,9 @@ ffu_status ffu__codegen_emit_msm(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 		if ((st = ffu__helper_value(sb, fusion, name, pl.msm->operands[0]->id, pl.fs, NULL, e)))
 			return st;
 	}
-	if (!emit_zero(sb, fk, &pl, k) || !emit_bases(sb, fk, &pl, k) || !emit_digits(sb, fk, &pl, k) || !emit_sort(sb, fk, &pl, k) ||
-	    !emit_buckets(sb, fk, &pl, k) || !emit_reduce(sb, fk, &pl, k) || !emit_final(sb, fk, &pl, k))
+	if (!emit_zero(sb, fk, &pl, k) || !emit_bases(sb, fk, &pl, k) || !emit_digits(sb, fk, &pl, k) ||
+	    !emit_sort(sb, fk, &pl, k) || !emit_buckets(sb, fk, &pl, k) || !emit_reduce(sb, fk, &pl, k) ||
+	    !emit_final(sb, fk, &pl, k))
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	return ffu__sb_status(sb, e);
 }
