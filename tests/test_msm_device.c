@@ -211,7 +211,7 @@ Test(msm_device, pocl, .timeout = 1200)
 	devices_run(ffu_test_devices[0], false);
 }
 
-Test(msm_device, rusticl, .timeout = 1200)
+Test(msm_device, rusticl, .timeout = 2400)
 {
 	devices_run(ffu_test_devices[1], true);
 }
@@ -277,7 +277,7 @@ Test(msm_device, producers_pocl, .timeout = 600)
 	producers_run(ffu_test_devices[0], false);
 }
 
-Test(msm_device, producers_rusticl, .timeout = 600)
+Test(msm_device, producers_rusticl, .timeout = 1200)
 {
 	producers_run(ffu_test_devices[1], true);
 }
