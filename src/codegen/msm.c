@@ -151,10 +151,14 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->w = (int)windows(bits, pl->c);
 	pl->nb = (int64_t)1 << (pl->c - 1);
 	pl->tb = pl->w * pl->nb;
-	/* segments: about t->msm_reduce_items work-items over all windows, a power of two per window */
+	/*
+	 * Segments: about t->msm_reduce_items work-items over all windows, a power of two S per
+	 * window, and at most sqrt(NB): a _reduce work-item adds 2 L points in a chain and a
+	 * _window one 3 S, so S much above L would only move the serial work to fewer items.
+	 */
 	int64_t want = t->msm_reduce_items > 0 ? t->msm_reduce_items / pl->w : 1;
 	pl->log_s = 0;
-	while (((int64_t)2 << pl->log_s) <= want && ((int64_t)2 << pl->log_s) <= pl->nb)
+	while (((int64_t)2 << pl->log_s) <= want && ((int64_t)4 << (2 * pl->log_s)) <= pl->nb)
 		pl->log_s++;
 	pl->log_l = pl->c - 1 - pl->log_s;
 	pl->sw = (int)(pl->fs->storage_bytes / 4);
