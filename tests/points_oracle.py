@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The interpreter's elliptic-curve points against an independent oracle.
 
-usage: tests/points_oracle.py --fieldfuse BUILD/tools/fieldfuse
+usage: tests/points_oracle.py --fieldfuse BUILD/tools/fieldfuse [--curve bn254_g1|bls12_381_g1]
 
 The oracle is written here from the textbook affine group law with Python's integers
-(nothing of fieldfuse's jacobian formulas, bucket method or field code): BN254 G1,
-y^2 = x^3 + 3 over Fq, generator (1, 2), group order r. Each case writes an HLO program and
+(nothing of fieldfuse's jacobian formulas, bucket method or field code): y^2 = x^3 + b over
+Fq with the curve's generator and group order r (CURVES: BN254 G1, b = 3, generator (1, 2),
+as Ethereum's alt_bn128; BLS12-381 G1, b = 4, the generator of the IETF pairing-friendly
+curves draft and of blst/arkworks). Each case writes an HLO program and
 value files, runs `fieldfuse run --interp`, and compares every output point, read back as
 affine coordinates, with the oracle's. Covered: add and subtract over every pair of
 coordinate systems ZKX allows (P + Q, P + P, P + (-P), infinity on either side), negate,
@@ -24,15 +26,32 @@ import subprocess
 import sys
 import tempfile
 
-Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583
-R = 21888242871839275222246405745257275088548364400416034343698204186575808495617
-G = (1, 2)
 INF = None
-MONT = pow(2, 256, Q)  # the _mont coordinates' radix (bn254_sf_mont's is 2^256 mod R)
+# name: q (coordinates), r (group order = scalar field), b, generator, the _mont radix bits
+# of the coordinate field and of the scalar field, the scalar type
+CURVES = {
+    "bn254_g1": (21888242871839275222246405745257275088696311157297823662689037894645226208583,
+                 21888242871839275222246405745257275088548364400416034343698204186575808495617, 3, (1, 2),
+                 256, 256, "bn254_sf"),
+    "bls12_381_g1": (
+        0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab,
+        0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001, 4,
+        (0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb,
+         0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1),
+        384, 256, "bls12_381_sf"),
+}
+Q = R = B = G = MONT = SMONT = NAME = SCALAR = None
+
+
+def use_curve(name):
+    """Sets the module's constants to curve `name`'s (one curve per run)."""
+    global Q, R, B, G, MONT, SMONT, NAME, SCALAR
+    Q, R, B, G, cbits, sbits, SCALAR = CURVES[name]
+    MONT, SMONT, NAME = pow(2, cbits, Q), pow(2, sbits, R), name
 
 
 def on_curve(p):
-    return p is INF or (p[1] * p[1] - p[0] ** 3 - 3) % Q == 0
+    return p is INF or (p[1] * p[1] - p[0] ** 3 - B) % Q == 0
 
 
 def add(p, q):
@@ -99,7 +118,7 @@ def decode(words, kind, mont):
 
 
 def tname(kind, mont):
-    return "bn254_g1_" + kind + ("_mont" if mont else "")
+    return NAME + "_" + kind + ("_mont" if mont else "")
 
 
 class Runner:
@@ -159,11 +178,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fieldfuse", required=True)
     ap.add_argument("--seed", type=int, default=20261127)
+    ap.add_argument("--curve", choices=sorted(CURVES), default="bn254_g1")
     a = ap.parse_args()
+    use_curve(a.curve)
     rnd = random.Random(a.seed)
     # the constants themselves: G on the curve, of order r (so (r - 1) * P = -P below)
     if not on_curve(G) or mul(R - 1, G) != neg(G) or add(mul(R - 1, G), G) is not INF:
-        print("FAIL: the oracle's BN254 G1 constants", file=sys.stderr)
+        print("FAIL: the oracle's %s constants" % NAME, file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         t = Runner(a.fieldfuse, tmp)
@@ -192,8 +213,8 @@ def main():
         scalars = [0, 1, 2, R - 1, rnd.randrange(R), rnd.randrange(R)]
         pts = [base[0], base[1], INF, base[2], base[3], G]
         for mont in (False, True):
-            sm = "bn254_sf_mont" if mont else "bn254_sf"
-            skeys = [str(s * pow(2, 256, R) % R) if mont else str(s) for s in scalars]
+            sm = SCALAR + "_mont" if mont else SCALAR
+            skeys = [str(s * SMONT % R) if mont else str(s) for s in scalars]
             for k in kinds:
                 mk = "jacobian" if k == "affine" else k
                 hlo = ("ENTRY %%m {\n %%s = %s[6] parameter(0)\n %%p = %s[6] parameter(1)\n"
@@ -241,10 +262,10 @@ def main():
                                        kb, mb, cpts)
         # reduce by add (jacobian: affine + affine is not affine)
         rpts = [rand_pt() for _ in range(5)] + [INF]
-        hlo = ("%add {\n %x = bn254_g1_jacobian[] parameter(0)\n %y = bn254_g1_jacobian[] parameter(1)\n"
-               " ROOT %s = bn254_g1_jacobian[] add(%x, %y)\n}\n"
-               "ENTRY %m {\n %p = bn254_g1_jacobian[6] parameter(0)\n %z = bn254_g1_jacobian[] constant((1, 1, 0))\n"
-               " ROOT %r = bn254_g1_jacobian[] reduce(%p, %z), dimensions={0}, to_apply=%add\n}\n")
+        hlo = ("%add {\n %x = JAC[] parameter(0)\n %y = JAC[] parameter(1)\n"
+               " ROOT %s = JAC[] add(%x, %y)\n}\n"
+               "ENTRY %m {\n %p = JAC[6] parameter(0)\n %z = JAC[] constant((1, 1, 0))\n"
+               " ROOT %r = JAC[] reduce(%p, %z), dimensions={0}, to_apply=%add\n}\n").replace("JAC", tname("jacobian", False))
         r = t.run(hlo, [pts_lines(rpts, "jacobian", False, rnd)])
         want = INF
         for p in rpts:
@@ -276,25 +297,28 @@ def main():
             lines_s = [str(s) for s in ss]
             lines_p = pts_lines(ps, kind, False, rnd)
             for w in windows:
-                hlo = ("ENTRY %%m {\n %%s = bn254_sf[%d] parameter(0)\n %%p = %s[%d] parameter(1)\n"
+                hlo = ("ENTRY %%m {\n %%s = %s[%d] parameter(0)\n %%p = %s[%d] parameter(1)\n"
                        " ROOT %%r = %s[] msm(%%s, %%p)%s\n}\n") % (
-                    n_pts, tname(kind, False), n_pts, tname(out_kind, False), ", window_bits=%d" % w if w else "")
+                    SCALAR, n_pts, tname(kind, False), n_pts, tname(out_kind, False), ", window_bits=%d" % w if w else "")
                 r = t.run(hlo, [lines_s, lines_p])
                 t.check_points("msm n=%d %s window %d" % (n_pts, kind, w), (t.outputs(r.stdout) or [[]])[0],
                                out_kind, False, [want])
         # errors: a point off the curve (file and line), an undefined result kind, a device run
-        hlo = "ENTRY %m {\n %a = bn254_g1_affine[2] parameter(0)\n ROOT %n = bn254_g1_affine[2] negate(%a)\n}\n"
-        r = t.run(hlo, [["1 2", "1 3"]], expect_rc=2)
+        hlo = "ENTRY %m {\n %a = AFF[2] parameter(0)\n ROOT %n = AFF[2] negate(%a)\n}\n".replace(
+            "AFF", tname("affine", False))
+        g_line, off_line = "%d %d" % G, "%d %d" % (G[0], G[1] + 1)  # the second is off the curve
+        r = t.run(hlo, [[g_line, off_line]], expect_rc=2)
         if ":2:" not in r.stderr or "not on the curve" not in r.stderr:
             t.fail("a point off the curve: %r" % r.stderr)
-        hlo = ("ENTRY %m {\n %a = bn254_g1_affine[1] parameter(0)\n"
-               " ROOT %c = bn254_g1_affine[1] add(%a, %a)\n}\n")
-        r = t.run(hlo, [["1 2"]], expect_rc=2)
+        hlo = ("ENTRY %m {\n %a = AFF[1] parameter(0)\n"
+               " ROOT %c = AFF[1] add(%a, %a)\n}\n").replace("AFF", tname("affine", False))
+        r = t.run(hlo, [[g_line]], expect_rc=2)
         if "affine with affine gives jacobian or xyzz" not in r.stderr:
             t.fail("affine + affine -> affine: %r" % r.stderr)
         prog = os.path.join(tmp, "dev.hlo")
         with open(prog, "w") as f:
-            f.write("ENTRY %m {\n %a = bn254_g1_affine[1] parameter(0)\n ROOT %n = bn254_g1_affine[1] negate(%a)\n}\n")
+            f.write("ENTRY %m {\n %a = AFF[1] parameter(0)\n ROOT %n = AFF[1] negate(%a)\n}\n".replace(
+                "AFF", tname("affine", False)))
         d = subprocess.run([a.fieldfuse, "run", prog, "--random", "1", "--device", "pocl"], capture_output=True,
                            text=True, timeout=120)
         if d.returncode != 2 or "--interp" not in d.stderr:
