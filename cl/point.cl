@@ -157,14 +157,6 @@ FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
 /* Point i of a buffer of canonical storage coordinates, into and out of the device form;
    the _m twins read and write the device form as it is (the coordinates of a _mont type
    whose R is the device's, and the msm's working memory). */
-FFU_INLINE FFU_FN(aff) FFU_FN(aff_load)(__global const uint *buf, size_t i)
-{
-	FFU_FN(aff) q;
-	q.x = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 2 * i));
-	q.y = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 2 * i + 1));
-	return q;
-}
-
 FFU_INLINE FFU_FN(aff) FFU_FN(aff_load_m)(__global const uint *buf, size_t i)
 {
 	FFU_FN(aff) q;
@@ -173,14 +165,12 @@ FFU_INLINE FFU_FN(aff) FFU_FN(aff_load_m)(__global const uint *buf, size_t i)
 	return q;
 }
 
-FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load)(__global const uint *buf, size_t i)
+FFU_INLINE FFU_FN(aff) FFU_FN(aff_load)(__global const uint *buf, size_t i)
 {
-	FFU_FN(xyzz) p;
-	p.x = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i));
-	p.y = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i + 1));
-	p.zz = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i + 2));
-	p.zzz = FFU_BFN(to_mont)(FFU_BFN(load)(buf, 4 * i + 3));
-	return p;
+	FFU_FN(aff) q = FFU_FN(aff_load_m)(buf, i);
+	q.x = FFU_BFN(to_mont)(q.x);
+	q.y = FFU_BFN(to_mont)(q.y);
+	return q;
 }
 
 FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load_m)(__global const uint *buf, size_t i)
@@ -193,12 +183,14 @@ FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load_m)(__global const uint *buf, size_t i)
 	return p;
 }
 
-FFU_INLINE void FFU_FN(xyzz_store)(__global uint *buf, size_t i, FFU_FN(xyzz) p)
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load)(__global const uint *buf, size_t i)
 {
-	FFU_BFN(store)(buf, 4 * i, FFU_BFN(from_mont)(p.x));
-	FFU_BFN(store)(buf, 4 * i + 1, FFU_BFN(from_mont)(p.y));
-	FFU_BFN(store)(buf, 4 * i + 2, FFU_BFN(from_mont)(p.zz));
-	FFU_BFN(store)(buf, 4 * i + 3, FFU_BFN(from_mont)(p.zzz));
+	FFU_FN(xyzz) p = FFU_FN(xyzz_load_m)(buf, i);
+	p.x = FFU_BFN(to_mont)(p.x);
+	p.y = FFU_BFN(to_mont)(p.y);
+	p.zz = FFU_BFN(to_mont)(p.zz);
+	p.zzz = FFU_BFN(to_mont)(p.zzz);
+	return p;
 }
 
 FFU_INLINE void FFU_FN(xyzz_store_m)(__global uint *buf, size_t i, FFU_FN(xyzz) p)
@@ -207,6 +199,15 @@ FFU_INLINE void FFU_FN(xyzz_store_m)(__global uint *buf, size_t i, FFU_FN(xyzz) 
 	FFU_BFN(store)(buf, 4 * i + 1, p.y);
 	FFU_BFN(store)(buf, 4 * i + 2, p.zz);
 	FFU_BFN(store)(buf, 4 * i + 3, p.zzz);
+}
+
+FFU_INLINE void FFU_FN(xyzz_store)(__global uint *buf, size_t i, FFU_FN(xyzz) p)
+{
+	p.x = FFU_BFN(from_mont)(p.x);
+	p.y = FFU_BFN(from_mont)(p.y);
+	p.zz = FFU_BFN(from_mont)(p.zz);
+	p.zzz = FFU_BFN(from_mont)(p.zzz);
+	FFU_FN(xyzz_store_m)(buf, i, p);
 }
 
 /* A jacobian point (X, Y, Z), x = X / Z^2, y = Y / Z^3, as xyzz: ZZ = Z^2, ZZZ = Z^3 (Z = 0,

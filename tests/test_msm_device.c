@@ -87,14 +87,21 @@ static char *program(const msm_case *c, int64_t n, int window_bits)
 	return text;
 }
 
-/* Random scalars and bases (k G), then the case's special values. */
-static void make_inputs(const ffu_module *m, ffu_value in[2], unsigned special, uint64_t seed)
+/* Values for m's parameters, the first n_random of them random (points: k G). */
+static void alloc_inputs(const ffu_module *m, ffu_value *in, int n_random, uint64_t seed)
 {
 	ffu_error e = {0};
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < m->entry->n_params; i++) {
 		cr_assert_eq(ffu__value_alloc(&in[i], &m->entry->params[i]->shape, &e), FFU_STATUS_OK, "%s", e.message);
-		ffu__value_random(&in[i], &seed);
+		if (i < n_random)
+			ffu__value_random(&in[i], &seed);
 	}
+}
+
+/* Random scalars and bases, then the case's special values. */
+static void make_inputs(const ffu_module *m, ffu_value in[2], unsigned special, uint64_t seed)
+{
+	alloc_inputs(m, in, 2, seed);
 	const ffu_field *fs = ffu__shape_field(&in[0].shape), *fb = ffu__shape_field(&in[1].shape);
 	size_t ss = fs->storage_bytes, bs = fb->storage_bytes;
 	int64_t n = in[0].shape.dims[0];
@@ -250,11 +257,7 @@ static void producers_run(const char *device, bool rusticl)
 		ffu_module *m = parse(text);
 		int n_in = m->entry->n_params, n_ref = 0;
 		ffu_value in[4], *ref = NULL, *dev = NULL;
-		uint64_t seed = 500 + k;
-		for (int i = 0; i < n_in; i++) {
-			cr_assert_eq(ffu__value_alloc(&in[i], &m->entry->params[i]->shape, &e), FFU_STATUS_OK, "%s", e.message);
-			ffu__value_random(&in[i], &seed);
-		}
+		alloc_inputs(m, in, n_in, 500 + k);
 		cr_assert_eq(ffu__interp_run(m, in, n_in, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
 		const ffu_field *f = ffu__shape_field(&ref[0].shape);
 		for (int fuse = 0; fuse < 2; fuse++) {
@@ -296,10 +299,7 @@ Test(msm_device, pocl_large, .timeout = 1200)
 	ffu_value in[2], *ref = NULL, *dev = NULL;
 	int n_ref = 0;
 	ffu_error e = {0};
-	uint64_t seed = 99;
-	for (int i = 0; i < 2; i++)
-		cr_assert_eq(ffu__value_alloc(&in[i], &m->entry->params[i]->shape, &e), FFU_STATUS_OK, "%s", e.message);
-	ffu__value_random(&in[0], &seed);
+	alloc_inputs(m, in, 1, 99); /* the scalars; the bases below */
 	const ffu_field *jac = ffu__shape_field(&in[1].shape);
 	const ffu_field *aff = ffu__point_type_of(jac->curve, FFU_POINT_AFFINE, false);
 	size_t bs = jac->storage_bytes;

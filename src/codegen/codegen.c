@@ -30,6 +30,11 @@ static const ffu_field *cl_field(const ffu_field *f)
 	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED ? NULL : f->base;
 }
 
+static bool is_msm(const ffu_inst *in)
+{
+	return in->op == FFU_OP_FUSION && in->fusion_kind == FFU_FUSION_MSM;
+}
+
 bool ffu__codegen_is_reduction(const ffu_inst *fusion)
 {
 	const ffu_inst *r = fusion->callee->root;
@@ -281,7 +286,7 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 			fo.limb_bits = 64;
 		/* so do an msm's point additions (codegen/msm.c: loops over buckets): msm_bn254_g1 at
 		   2^16 on PoCL, 2 cores, 450 ms with 64-bit limbs, 1130-1350 ms with 32-bit ones */
-		if (in->op == FFU_OP_FUSION && in->fusion_kind == FFU_FUSION_MSM && t->cls == FFU_DEVICE_CLASS_CPU)
+		if (is_msm(in) && t->cls == FFU_DEVICE_CLASS_CPU)
 			fo.limb_bits = 64;
 		/* so does a dot's sum in a loop (codegen/dot.c) */
 		f = in->op == FFU_OP_FUSION ? ffu__codegen_dot_loop_field(in) : NULL;
@@ -331,21 +336,16 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
-	/* the point arithmetic of every curve an msm fusion uses, once each */
-	const ffu_curve *curves[8];
-	int n_curves = 0;
+	/* the point arithmetic of every curve an msm fusion uses (its result is one point), once:
+	   where no earlier msm fusion has the same curve */
 	for (int i = 0; i < entry->n_insts; i++) {
 		const ffu_inst *in = entry->insts[i];
-		if (in->op != FFU_OP_FUSION || in->fusion_kind != FFU_FUSION_MSM)
-			continue;
-		const ffu_field *pf = ffu__shape_field(in->shape.type == FFU_TYPE_TUPLE ? &in->shape.elems[0] : &in->shape);
-		int c = 0;
-		while (c < n_curves && curves[c] != pf->curve)
-			c++;
-		if (c == n_curves && n_curves < (int)(sizeof curves / sizeof curves[0])) {
-			curves[n_curves++] = pf->curve;
-			ffu__cl_emit_curve_ops(sb, pf->curve);
-		}
+		const ffu_curve *cv = is_msm(in) ? ffu__shape_field(&in->shape)->curve : NULL;
+		bool seen = false;
+		for (int j = 0; cv && j < i && !seen; j++)
+			seen = is_msm(entry->insts[j]) && ffu__shape_field(&entry->insts[j]->shape)->curve == cv;
+		if (cv && !seen)
+			ffu__cl_emit_curve_ops(sb, cv);
 	}
 	for (int i = 0; i < entry->n_insts; i++) {
 		const ffu_inst *in = entry->insts[i];

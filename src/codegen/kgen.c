@@ -57,8 +57,7 @@ const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64])
 	return is_int(f) ? (snprintf(buf, 64, "%s_t", f->name), buf) : ffu__cl_type_name(f->base, buf);
 }
 
-/* Does the _mont type f store exactly the device's Montgomery form? */
-static bool mont_is_dev(const ffu_field *f)
+bool ffu__kgen_mont_is_dev(const ffu_field *f)
 {
 	return f->mont_radix_bits == f->base->dev_radix_bits;
 }
@@ -440,7 +439,7 @@ static void emit_load(kgen *g, int vn)
 		ffu__kgen_set_form(g, vn, 'c');
 		return;
 	}
-	if (ffu__field_is_mont(f) && mont_is_dev(f)) {
+	if (ffu__field_is_mont(f) && ffu__kgen_mont_is_dev(f)) {
 		ffu__kgen_decl(g, vn, 'm');
 		print_src(g, vn, f->base);
 		ffu__body_printf(g->b, ";\n");
@@ -673,7 +672,7 @@ ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
 static void emit_storage_value(kgen *g, const ffu_field *f, int vn)
 {
 	const ffu_field *fs = type_field(f);
-	if (ffu__field_is_mont(f) && mont_is_dev(f)) {
+	if (ffu__field_is_mont(f) && ffu__kgen_mont_is_dev(f)) {
 		ffu__kgen_need(g, vn, 'm');
 		ffu__body_printf(g->b, "%L", 'm', vn);
 		return;
@@ -695,7 +694,7 @@ void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
 	/* conversions first, on lines of their own */
-	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && mont_is_dev(f) ? 'm' : 'c');
+	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && ffu__kgen_mont_is_dev(f) ? 'm' : 'c');
 	ffu__body_printf(g->b, "\t%F(out%d, %I, ", type_field(f), "store", o, IX_MAIN);
 	emit_storage_value(g, f, vn);
 	ffu__body_printf(g->b, ");\n");
@@ -713,7 +712,7 @@ char ffu__kgen_emit_return_any(kgen *g, int vn)
 void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
-	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && mont_is_dev(f) ? 'm' : 'c');
+	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && ffu__kgen_mont_is_dev(f) ? 'm' : 'c');
 	ffu__body_printf(g->b, "\treturn ");
 	emit_storage_value(g, f, vn);
 	ffu__body_printf(g->b, ";\n");

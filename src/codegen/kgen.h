@@ -105,6 +105,8 @@ void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn);
 /* "return <vn in a form it has>;" in the base field's type: canonical where that exists,
    else Montgomery; which one it returned ('c' or 'm': codegen/dot.c's products). */
 char ffu__kgen_emit_return_any(kgen *g, int vn);
+/* Does the _mont type f store exactly the device's Montgomery form (loaded and stored as it is)? */
+bool ffu__kgen_mont_is_dev(const ffu_field *f);
 /* The OpenCL type of values of f ("babybear_t", "u32_t"), into buf. */
 const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64]);
 /* A fusion's outputs: the root's tuple operands, or the root; their count. */

@@ -99,12 +99,6 @@ static uint64_t region(uint64_t *at, uint64_t words)
 	return r;
 }
 
-/* Is a _mont type's stored form the device's Montgomery form (read and written as it is)? */
-static bool mont_is_dev(const ffu_field *f)
-{
-	return f->mont_radix_bits == f->base->dev_radix_bits;
-}
-
 static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t, ffu_error *e)
 {
 	const ffu_computation *fc = fusion->callee;
@@ -136,7 +130,7 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->base_mont = ffu__field_is_mont(pl->fb->coef);
 	const ffu_field *const forms[3] = {pl->fs, pl->fb->coef, pl->fo->coef};
 	for (int i = 0; i < 3; i++)
-		if (ffu__field_is_mont(forms[i]) && !mont_is_dev(forms[i]))
+		if (ffu__field_is_mont(forms[i]) && !ffu__kgen_mont_is_dev(forms[i]))
 			return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
 					"%s: %s's Montgomery radix differs from the device's; the msm kernels read and write the device's form",
 					fusion->name, forms[i]->name);
@@ -247,15 +241,11 @@ static bool emit_bases(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *p
 	if (!step(sb, fk, pl, k, "_bases", (uint64_t)pl->n, pl->in_b, false, "the bases in the device's form, once"))
 		return false;
 	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n\t__global uint *bas = scr + o_bas;\n");
-	int nc = pl->fb->form == FFU_POINT_AFFINE ? 2 : pl->fb->form == FFU_POINT_JACOBIAN ? 3 : 4;
-	for (int j = 0; j < nc; j++) {
-		char ld[96];
-		snprintf(ld, sizeof ld, "%s_load(in%d, %d * i + %d)", B, pl->in_b, nc, j);
-		if (pl->base_mont)
-			ffu__sb_printf(sb, "\tconst %s_t c%d = %s;\n", B, j, ld);
-		else
-			ffu__sb_printf(sb, "\tconst %s_t c%d = %s_to_mont(%s);\n", B, j, B, ld);
-	}
+	int nc = pl->fb->ncoords;
+	/* c<j> = [to_mont](load(coordinate j)) */
+	for (int j = 0; j < nc; j++)
+		ffu__sb_printf(sb, "\tconst %s_t c%d = %s%s(%s_load(in%d, %d * i + %d));\n", B, j, pl->base_mont ? "" : B,
+			       pl->base_mont ? "" : "_to_mont", B, pl->in_b, nc, j);
 	if (pl->fb->form == FFU_POINT_AFFINE)
 		ffu__sb_printf(sb, "\t%s_store(bas, 2 * i, c0);\n\t%s_store(bas, 2 * i + 1, c1);\n", B, B);
 	else if (pl->fb->form == FFU_POINT_JACOBIAN)
@@ -395,7 +385,7 @@ static bool emit_final(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *p
 		       "\t\tacc = %s_xyzz_add(acc, %s_xyzz_load_m(scr + o_win, w));\n\t}\n",
 		       P, P, P, P, P);
 	/* coordinates in the device form: x, y, then 1s (jacobian Z; xyzz ZZ, ZZZ) */
-	int nc = pl->fo->form == FFU_POINT_AFFINE ? 2 : pl->fo->form == FFU_POINT_JACOBIAN ? 3 : 4;
+	int nc = pl->fo->ncoords;
 	ffu__sb_printf(sb,
 		       "\t%s_t o[4];\n"
 		       "\tconst %s_t zero = %s_from_u32(0u), one = %s_one_m();\n"
@@ -408,14 +398,8 @@ static bool emit_final(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *p
 		       "\t\to[2] = o[3] = one;\n\t}\n",
 		       B, B, B, B, P, pl->fo->form == FFU_POINT_AFFINE ? "zero" : "one", B, B, B, B, B, B, B);
 	bool mont = ffu__field_is_mont(pl->fo->coef);
-	for (int j = 0; j < nc; j++) {
-		char v[80];
-		if (mont)
-			snprintf(v, sizeof v, "o[%d]", j);
-		else
-			snprintf(v, sizeof v, "%s_from_mont(o[%d])", B, j);
-		ffu__sb_printf(sb, "\t%s_store(out0, %d, %s);\n", B, j, v);
-	}
+	for (int j = 0; j < nc; j++)
+		ffu__sb_printf(sb, "\t%s_store(out0, %d, %s%s(o[%d]));\n", B, j, mont ? "" : B, mont ? "" : "_from_mont", j);
 	ffu__sb_append(sb, "}\n\n");
 	return true;
 }

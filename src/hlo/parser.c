@@ -192,20 +192,19 @@ static ffu_status attr_direction(parser *p, ffu_inst *in)
 
 static ffu_status attr_kind(parser *p, ffu_inst *in)
 {
-	if (ffu__tok_is(&p->tok, "kLoop"))
-		in->fusion_kind = FFU_FUSION_LOOP;
-	else if (ffu__tok_is(&p->tok, "kInput"))
-		in->fusion_kind = FFU_FUSION_INPUT;
-	else if (ffu__tok_is(&p->tok, "kFft"))
-		in->fusion_kind = FFU_FUSION_FFT;
-	else if (ffu__tok_is(&p->tok, "kDot"))
-		in->fusion_kind = FFU_FUSION_DOT;
-	else if (ffu__tok_is(&p->tok, "kMsm"))
-		in->fusion_kind = FFU_FUSION_MSM;
-	else if (p->tok.kind == FFU_TOK_WORD)
-		return PERR(&p->tok, "unsupported fusion kind '" TOKFMT "' (kLoop, kInput, kFft, kDot or kMsm)", TOKARG(&p->tok));
-	else
+	if (p->tok.kind != FFU_TOK_WORD)
 		return ffu__hp_unexpected(p, "a fusion kind");
+	int k = 0;
+	while (k < FFU_FUSION_KIND_COUNT && !ffu__tok_is(&p->tok, ffu__fusion_kind_names[k]))
+		k++;
+	if (k == FFU_FUSION_KIND_COUNT) {
+		char list[128] = "";
+		for (int i = 0; i < FFU_FUSION_KIND_COUNT; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+				 i == 0 ? "" : i == FFU_FUSION_KIND_COUNT - 1 ? " or " : ", ", ffu__fusion_kind_names[i]);
+		return PERR(&p->tok, "unsupported fusion kind '" TOKFMT "' (%s)", TOKARG(&p->tok), list);
+	}
+	in->fusion_kind = (ffu_fusion_kind)k;
 	ffu__hp_advance(p);
 	return FFU_STATUS_OK;
 }

@@ -214,13 +214,7 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 	case FFU_OP_FUSION:
 		if (!in->callee || !printable_name(in->callee->name))
 			return ffu__err(e, FFU_STATUS_EINVAL, "cannot print fusion '%%%s': no callee", in->name);
-		ffu__sb_printf(sb, ", kind=%s, calls=%%%s",
-			       in->fusion_kind == FFU_FUSION_INPUT ? "kInput"
-			       : in->fusion_kind == FFU_FUSION_FFT ? "kFft"
-			       : in->fusion_kind == FFU_FUSION_DOT ? "kDot"
-			       : in->fusion_kind == FFU_FUSION_MSM ? "kMsm"
-								   : "kLoop",
-			       in->callee->name);
+		ffu__sb_printf(sb, ", kind=%s, calls=%%%s", ffu__fusion_kind_names[in->fusion_kind], in->callee->name);
 		break;
 	case FFU_OP_MSM:
 		if (in->window_bits)

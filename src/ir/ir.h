@@ -95,7 +95,11 @@ struct ffu_shape {
 
 /* kLoop, kInput (reductions) as XLA names them; kFft: a fusion around one fft (codegen/fft.c);
    kDot: a fusion around one dot (codegen/dot.c); kMsm: a fusion around one msm (codegen/msm.c). */
-typedef enum { FFU_FUSION_LOOP, FFU_FUSION_INPUT, FFU_FUSION_FFT, FFU_FUSION_DOT, FFU_FUSION_MSM } ffu_fusion_kind;
+typedef enum {
+	FFU_FUSION_LOOP, FFU_FUSION_INPUT, FFU_FUSION_FFT, FFU_FUSION_DOT, FFU_FUSION_MSM, FFU_FUSION_KIND_COUNT
+} ffu_fusion_kind;
+/* The kinds' names in HLO text ("kLoop", ...), indexed by ffu_fusion_kind (ir/ops.c). */
+extern const char *const ffu__fusion_kind_names[FFU_FUSION_KIND_COUNT];
 
 /* fft's attributes (ZKX: fft_type=FFT|IFFT, fft_length=N, fft_do_bit_reverse, default true). */
 typedef struct ffu_fft_attrs {

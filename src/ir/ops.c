@@ -14,6 +14,11 @@ const ffu_op_info ffu__ops[FFU_OP_COUNT] = {
 #undef FFU_OP
 };
 
+const char *const ffu__fusion_kind_names[FFU_FUSION_KIND_COUNT] = {
+	[FFU_FUSION_LOOP] = "kLoop", [FFU_FUSION_INPUT] = "kInput", [FFU_FUSION_FFT] = "kFft",
+	[FFU_FUSION_DOT] = "kDot",   [FFU_FUSION_MSM] = "kMsm",
+};
+
 int ffu__op_by_keyword(const char *kw, size_t len)
 {
 	for (int i = 0; i < FFU_OP_COUNT; i++)

@@ -471,9 +471,7 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 		if ((st = check_callee(v, c, in, "calls")))
 			return st;
 		const ffu_computation *f = in->callee;
-		if (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT &&
-		    in->fusion_kind != FFU_FUSION_FFT && in->fusion_kind != FFU_FUSION_DOT &&
-		    in->fusion_kind != FFU_FUSION_MSM)
+		if ((unsigned)in->fusion_kind >= FFU_FUSION_KIND_COUNT)
 			return IERR(FFU_STATUS_EVERIFY, in, "invalid fusion kind %d", (int)in->fusion_kind);
 		if (in->n_operands != f->n_params)
 			return IERR(FFU_STATUS_EVERIFY, in, "has %d operands but '%%%s' takes %d parameters", in->n_operands,

@@ -27,24 +27,14 @@ static bool shape_has_points(const ffu_shape *s)
 	return f && f->kind == FFU_ELEM_POINT;
 }
 
-static bool is_point_array(const ffu_shape *s)
+/* How many operands of c's instructions are v (msm: only those of an msm). */
+static int reads(const ffu_computation *c, const ffu_inst *v, bool msm)
 {
-	const ffu_field *f = s->type == FFU_TYPE_TUPLE ? NULL : ffu__shape_field(s);
-	return f && f->kind == FFU_ELEM_POINT;
-}
-
-/* The one reader of entry value v that is not a tuple, or NULL (none, or several). */
-static const ffu_inst *only_reader(const ffu_computation *c, const ffu_inst *v)
-{
-	const ffu_inst *r = NULL;
+	int n = 0;
 	for (int i = 0; i < c->n_insts; i++)
 		for (int j = 0; j < c->insts[i]->n_operands; j++)
-			if (c->insts[i]->operands[j] == v) {
-				if (r)
-					return NULL;
-				r = c->insts[i];
-			}
-	return r;
+			n += c->insts[i]->operands[j] == v && (!msm || c->insts[i]->op == FFU_OP_MSM);
+	return n;
 }
 
 /*
@@ -61,27 +51,12 @@ static ffu_status refuse_points(const ffu_module *m, const char *file, ffu_error
 			const ffu_computation *comp = m->comps[c];
 			const ffu_inst *in = comp->insts[i];
 			bool ok = !shape_has_points(&in->shape) && in->op != FFU_OP_MSM;
-			if (!ok && comp == m->entry) {
-				switch (in->op) {
-				case FFU_OP_PARAMETER: /* bases: read by msm kernels only */
-				case FFU_OP_TUPLE:
-				case FFU_OP_GET_TUPLE_ELEMENT:
-					ok = is_point_array(&in->shape) || in->op != FFU_OP_PARAMETER;
-					for (int u = 0; ok && in->op == FFU_OP_PARAMETER && u < comp->n_insts; u++)
-						for (int j = 0; j < comp->insts[u]->n_operands; j++)
-							ok = ok && (comp->insts[u]->operands[j] != in ||
-								    comp->insts[u]->op == FFU_OP_MSM);
-					break;
-				case FFU_OP_MSM:
-					ok = true;
-					break;
-				case FFU_OP_CONVERT:
-					ok = in->operands[0]->op == FFU_OP_MSM && only_reader(comp, in->operands[0]) == in;
-					break;
-				default:
-					break;
-				}
-			}
+			if (!ok && comp == m->entry)
+				ok = in->op == FFU_OP_MSM || in->op == FFU_OP_TUPLE || in->op == FFU_OP_GET_TUPLE_ELEMENT ||
+				     /* bases: read by msm kernels only */
+				     (in->op == FFU_OP_PARAMETER && reads(comp, in, true) == reads(comp, in, false)) ||
+				     (in->op == FFU_OP_CONVERT && in->operands[0]->op == FFU_OP_MSM &&
+				      reads(comp, in->operands[0], false) == 1);
 			if (!ok)
 				return ffu__err_at(e, FFU_STATUS_EUNSUPPORTED, file, in->line, in->col,
 						   "'%%%s' (%s): of the ops on elliptic-curve points only msm (and a convert of its point) has device code so far; the others run in the reference interpreter (fieldfuse run --interp)",
