@@ -1,7 +1,7 @@
 /*
  * cl/carry.cl: carry-chain instructions for multi-word arithmetic, emitted once after
  * cl/common.cl (src/codegen/field_cl.c: ffu__cl_emit_common). Owned by the fields engineer;
- * used by cl/mont256.cl.
+ * used by cl/montn.cl.
  *
  * On NVIDIA's OpenCL compiler (__NV_CL_C_VERSION) each macro is one inline PTX instruction
  * and the carry flag CC.CF links consecutive ones: a limb product costs one mad.lo.cc or

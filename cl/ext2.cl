@@ -1,18 +1,21 @@
 /*
  * cl/ext2.cl: device arithmetic template for quadratic extensions F_p[u]/(u^2 - W)
- * (mersenne31x2 with W = -1, goldilocksx2 with W = 7). Owned by the fields engineer;
+ * (mersenne31x2 with W = -1, goldilocksx2 with W = 7, the pairing curves' Fq2 bn254_bfx2
+ * and bls12_381_bfx2 with W = -1). Owned by the fields engineer;
  * instantiated by src/codegen/field_cl.c after the prime field's own template, which
  * defines before this text
  *   FP          the extension's name (mersenne31x2): its functions are FFU_FN(add), ...
  *   FB          the prime field's name (mersenne31): its functions are FFU_BFN(mul), ...
  *   FX_W        W as a signed integer literal (for #if)
- *   FX_BWORDS   32-bit words per coefficient (1 or 2)
+ *   FX_BWORDS   32-bit words per coefficient (1, 2, or more for cl/montn.cl's fields, which
+ *               also get FX_WPARAMS, make's parameter list "uint w0, ..., uint w<2n-1>", and
+ *               FX_C0_WORDS "w0, ..., w<n-1>", FX_C1_WORDS "w<n>, ..., w<2n-1>")
  * and the generated helpers FFU_FN(mulw_)(a) = W a, FFU_FN(addw_)(s, a) = s + W a,
  * FFU_FN(subw_)(s, a) = s - W a, and, unless W = -1, FFU_FN(mulw1_)(a) = (1 + W) a, each
  * an addition chain of the prime field's add (no product), and #undefs them after it.
  *
  * An element is c0 + c1 u, each coefficient in the prime field's device form (Montgomery
- * for mont31, canonical for m31 and goldilocks). Every function is linear in each operand
+ * for mont31 and montn, canonical for m31 and goldilocks). Every function is linear in each operand
  * coefficient-wise or built from prime products, so the prime's form rules carry over:
  * mul(m, c) = c, mul(m, m) = m, sqr(m) = m, inv(m) = m, to_mont / from_mont coefficient-wise.
  * (A multiply by W is adds only, which keep any form.) No data-dependent branches.
@@ -36,7 +39,7 @@ typedef struct {
  * PoCL at 2^20, babybearx4: one product 3.0-3.9 ms (10-12 ms with adjacent stores), 8
  * chained products 17-25 ms (85 ms; 32 ms with loads through z too), an add 1.5-1.8 ms
  * (3.7 ms with loads through z). GPUs get one wide access per element instead
- * (FFU_VECTOR_LOADS, as cl/mont256.cl, or NVIDIA's compiler).
+ * (FFU_VECTOR_LOADS, as cl/montn.cl, or NVIDIA's compiler).
  */
 #ifdef FFU_VW
 /*
@@ -108,10 +111,16 @@ FFU_INLINE FP_t FFU_FN(make)(uint w0, uint w1)
 {
 	return FFU_FN(of_)(FFU_BFN(make)(w0), FFU_BFN(make)(w1));
 }
-#else
+#elif FX_BWORDS == 2
 FFU_INLINE FP_t FFU_FN(make)(uint w0, uint w1, uint w2, uint w3)
 {
 	return FFU_FN(of_)(FFU_BFN(make)(w0, w1), FFU_BFN(make)(w2, w3));
+}
+#else
+/* multi-word coefficients (cl/montn.cl): the word lists src/codegen/field_cl.c defines */
+FFU_INLINE FP_t FFU_FN(make)(FX_WPARAMS)
+{
+	return FFU_FN(of_)(FFU_BFN(make)(FX_C0_WORDS), FFU_BFN(make)(FX_C1_WORDS));
 }
 #endif
 

@@ -28,7 +28,7 @@ typedef struct {
  * PoCL at 2^20, babybearx4: one product 3.0-3.9 ms (10-12 ms with adjacent stores), 8
  * chained products 17-25 ms (85 ms; 32 ms with loads through z too), an add 1.5-1.8 ms
  * (3.7 ms with loads through z). GPUs get one wide access per element instead
- * (FFU_VECTOR_LOADS, as cl/mont256.cl, or NVIDIA's compiler).
+ * (FFU_VECTOR_LOADS, as cl/montn.cl, or NVIDIA's compiler).
  */
 #if !defined(FFU_SCALAR_LOADS) && (defined(FFU_VECTOR_LOADS) || defined(__NV_CL_C_VERSION)) && FX_BWORDS == 1
 FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)

@@ -83,6 +83,27 @@ static ffu_field fields[FFU_FIELD_INT_END] = {
 #undef FFU_INT
 };
 
+/* Every row fits field.h's bounds (a wider field or a larger element raises them there), so
+   the fixed-size buffers of every user of fields/ hold any element. */
+#define FFU_FIELD(ID, NAME, BITS, BYTES, ...)                                                  \
+	_Static_assert((BITS) <= 64 * FFU_FIELD_MAX_LIMBS && (BYTES) <= FFU_FIELD_MAX_BYTES && \
+			       (BYTES) % 4 == 0,                                               \
+		       #NAME ": more limbs or bytes than fields/field.h allows");
+#include "fields.def"
+#undef FFU_FIELD
+enum {
+#define FFU_FIELD(ID, NAME, BITS, BYTES, ...) ROW_BYTES_##ID = BYTES,
+#include "fields.def"
+#undef FFU_FIELD
+};
+#define FFU_EXT(ID, NAME, BASE, DEG, W)                                                          \
+	_Static_assert((DEG) >= 2 && (DEG) <= FFU_FIELD_MAX_DEGREE && (DEG) * ROW_BYTES_##BASE <= FFU_FIELD_MAX_BYTES, \
+		       #NAME ": a larger degree or element than fields/field.h allows");                  \
+	_Static_assert((DEG) == 2 || ROW_BYTES_##BASE <= 8,                                        \
+		       #NAME ": cl/ext3.cl and cl/ext4.cl take coefficients of 1 or 2 words (cl/ext2.cl any)");
+#include "fields.def"
+#undef FFU_EXT
+
 /* 2^bits in hex for the FFU_INT rows: "1" and bits / 4 zeros. */
 static const char *int_modulus_hex(int bits)
 {
@@ -756,7 +777,7 @@ static char *limb_format(const ffu_field *f, char *buf, const void *a, bool lite
 	int n = f->nlimbs;
 	uint64_t x[MAXL];
 	load(f, x, a);
-	char tmp[96];
+	char tmp[FFU_FIELD_TEXT_MAX];
 	int pos = (int)sizeof tmp;
 	tmp[--pos] = '\0';
 	do {

@@ -28,7 +28,7 @@
 /* FFU_FIELD_MAX_BYTES bounds one element of any type, points included (a bn254_g2 xyzz
    point is 4 x 64 bytes); FFU_FIELD_MAX_COORD_BYTES one coordinate of a point. */
 enum {
-	FFU_FIELD_MAX_LIMBS = 4,
+	FFU_FIELD_MAX_LIMBS = 6, /* 64-bit limbs of the widest prime (bls12_381_bf, 381 bits) */
 	FFU_FIELD_MAX_COORD_BYTES = 64,
 	FFU_FIELD_MAX_BYTES = 4 * FFU_FIELD_MAX_COORD_BYTES,
 	FFU_FIELD_MAX_DEGREE = 4
@@ -141,7 +141,7 @@ struct ffu_field {
 	const ffu_field *prime;    /* see above: the coefficient field; NULL for integers */
 	const char *name;          /* HLO type keyword */
 	const char *modulus_hex;   /* p (of the coefficient field for an extension) */
-	const char *cl_template;   /* "mont31", "m31", "goldilocks", "mont256", "ext2", "ext4" */
+	const char *cl_template;   /* "mont31", "m31", "goldilocks", "montn", "ext2", "ext3", "ext4" */
 	int degree;                /* d for an extension (u^d = nonresidue); 1 for every other type */
 	int64_t nonresidue;        /* extension: W in u^d - W (e.g. 11, -1); 0 for other types */
 	int bits;

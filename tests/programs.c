@@ -235,7 +235,7 @@ const test_program ffu_test_programs[] = {
 		"  ROOT %r = (bn254_sf[N], bn254_sf[N]) tuple(%d, %s)\n"
 		"}\n", 1, 5},
 	/*
-	 * Moduli >= 2^255 (cl/mont256_full.cl): x*x - x, then + y (p - 1 + p - 1 carries out of
+	 * Moduli >= 2^255 (cl/montn_full.cl): x*x - x, then + y (p - 1 + p - 1 carries out of
 	 * 2^256 here) and a product in the _mont form; random inputs are mostly >= 2^255, so
 	 * nearly every add and product takes the carry-out paths.
 	 */
@@ -261,7 +261,73 @@ const test_program ffu_test_programs[] = {
 		"  %m = secp256r1_bf[N] multiply(%d, %x)\n"
 		"  ROOT %r = (secp256r1_bf[N], secp256r1_bf[N]) tuple(%d, %m)\n"
 		"}\n", 1, 2},
-	/* the other fields with a spare top bit (cl/mont256.cl as it is): one chain, one kernel each */
+	/*
+	 * BLS12-381's base field (cl/montn.cl with 12 words, R = 2^384): x*x - x, a product,
+	 * + (p - 1) (a 48-byte literal), negate, and its _mont form converted both ways with a
+	 * product in it; the _mont input's conversion back is a second, independent kernel
+	 */
+	{"seed_bls12_381_bf",
+		"HloModule seed_bls12_381_bf\n"
+		"ENTRY %main (x: bls12_381_bf[N], y: bls12_381_bf[N], z: bls12_381_bf_mont[N]) -> "
+		"(bls12_381_bf[N], bls12_381_bf_mont[N], bls12_381_bf[N]) {\n"
+		"  %x = bls12_381_bf[N] parameter(0)\n"
+		"  %y = bls12_381_bf[N] parameter(1)\n"
+		"  %z = bls12_381_bf_mont[N] parameter(2)\n"
+		"  %c = bls12_381_bf[] constant(0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaaa)\n"
+		"  %bc = bls12_381_bf[N] broadcast(%c), dimensions={}\n"
+		"  %m = bls12_381_bf[N] multiply(%x, %x)\n"
+		"  %s = bls12_381_bf[N] subtract(%m, %x)\n"
+		"  %t = bls12_381_bf[N] multiply(%s, %y)\n"
+		"  %u = bls12_381_bf[N] add(%t, %bc)\n"
+		"  %n = bls12_381_bf[N] negate(%u)\n"
+		"  %um = bls12_381_bf_mont[N] convert(%u)\n"
+		"  %q = bls12_381_bf_mont[N] multiply(%um, %z)\n"
+		"  %zb = bls12_381_bf[N] convert(%z)\n"
+		"  %w = bls12_381_bf[N] add(%zb, %y)\n"
+		"  ROOT %r = (bls12_381_bf[N], bls12_381_bf_mont[N], bls12_381_bf[N]) tuple(%n, %q, %w)\n"
+		"}\n", 2, 10},
+	/*
+	 * The pairing curves' Fq2 = Fq[u]/(u^2 + 1) (cl/ext2.cl over cl/montn.cl): a product, a
+	 * constant (1, p - 1), the prime embedded, negate, the _mont twin; over BLS12-381 a
+	 * quotient (the norm's inversion in Fq). Kept short: each Fq2 product is 4 products of
+	 * the prime, seconds of cold PoCL compile each over 12 words.
+	 */
+	{"fq2_bn254_bfx2",
+		"HloModule fq2_bn254_bfx2\n"
+		"ENTRY %main (x: bn254_bfx2[N], y: bn254_bfx2[N], b: bn254_bf[N], z: bn254_bfx2_mont[N]) -> "
+		"(bn254_bfx2[N], bn254_bfx2_mont[N]) {\n"
+		"  %x = bn254_bfx2[N] parameter(0)\n"
+		"  %y = bn254_bfx2[N] parameter(1)\n"
+		"  %b = bn254_bf[N] parameter(2)\n"
+		"  %z = bn254_bfx2_mont[N] parameter(3)\n"
+		"  %c = bn254_bfx2[] constant((1, 21888242871839275222246405745257275088696311157297823662689037894645226208582))\n"
+		"  %bc = bn254_bfx2[N] broadcast(%c), dimensions={}\n"
+		"  %m = bn254_bfx2[N] multiply(%x, %y)\n"
+		"  %a = bn254_bfx2[N] add(%m, %bc)\n"
+		"  %be = bn254_bfx2[N] convert(%b)\n"
+		"  %d = bn254_bfx2[N] subtract(%a, %be)\n"
+		"  %n = bn254_bfx2[N] negate(%d)\n"
+		"  %nm = bn254_bfx2_mont[N] convert(%n)\n"
+		"  %q = bn254_bfx2_mont[N] multiply(%nm, %z)\n"
+		"  ROOT %r = (bn254_bfx2[N], bn254_bfx2_mont[N]) tuple(%n, %q)\n"
+		"}\n", 1, 8},
+	{"inverse_divide_bls12_381_bfx2",
+		"HloModule inverse_divide_bls12_381_bfx2\n"
+		"ENTRY %main (x: bls12_381_bfx2[N], y: bls12_381_bfx2[N], z: bls12_381_bfx2_mont[N]) -> "
+		"(bls12_381_bfx2[N], bls12_381_bfx2_mont[N]) {\n"
+		"  %x = bls12_381_bfx2[N] parameter(0)\n"
+		"  %y = bls12_381_bfx2[N] parameter(1)\n"
+		"  %z = bls12_381_bfx2_mont[N] parameter(2)\n"
+		"  %c = bls12_381_bfx2[] constant((1, 4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786))\n"
+		"  %bc = bls12_381_bfx2[N] broadcast(%c), dimensions={}\n"
+		"  %m = bls12_381_bfx2[N] multiply(%x, %y)\n"
+		"  %a = bls12_381_bfx2[N] add(%m, %bc)\n"
+		"  %d = bls12_381_bfx2[N] divide(%a, %x)\n"
+		"  %dm = bls12_381_bfx2_mont[N] convert(%d)\n"
+		"  %q = bls12_381_bfx2_mont[N] multiply(%dm, %z)\n"
+		"  ROOT %r = (bls12_381_bfx2[N], bls12_381_bfx2_mont[N]) tuple(%d, %q)\n"
+		"}\n", 1, 6},
+	/* the other fields with a spare top bit (cl/montn.cl as it is): one chain, one kernel each */
 	{"fields_255",
 		"HloModule fields_255\n"
 		"ENTRY %main (a: pallas_sf[N], b: vesta_bf[N], c: curve25519_bf[N], d: bn254_bf[N]) -> "

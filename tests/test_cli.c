@@ -661,6 +661,35 @@ Test(cli, ext_mont_value_files)
 	result_free(&r);
 }
 
+/*
+ * BLS12-381's Fq2 end to end: a text value file of two-coefficient lines of 115-digit
+ * numbers in, u^2 = -1 and (p - 1)^2 = 1 out (checked against the interpreter on PoCL), and
+ * a coefficient equal to p rejected with its file and line (exit 2).
+ */
+Test(cli, pairing_base_value_files)
+{
+#define FQ_PM1 "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786"
+	const char *prog = write_text("fq2.hlo", "ENTRY %main {\n  %x = bls12_381_bfx2[3] parameter(0)\n"
+						 "  ROOT %m = bls12_381_bfx2[3] multiply(%x, %x)\n}\n");
+	const char *in = write_text("fq2.txt", "# u, -1, 2 + u\n0 1\n" FQ_PM1 " 0\n2 1\n");
+	char spec[300];
+	snprintf(spec, sizeof spec, "0=%s", in);
+	result r = CLI("run", prog, "--input", spec, "--device", "pocl", "--check");
+	cr_assert_eq(r.code, 0, "stderr:\n%s", r.err);
+	/* (2 + u)^2 = 4 + 4u + u^2 = 3 + 4u */
+	cr_expect(strstr(r.out, "# bls12_381_bfx2[3]\n" FQ_PM1 " 0\n1 0\n3 4\n"), "%s", r.out);
+	cr_expect_str_eq(r.err, "check: ok (3 elements)\n");
+	result_free(&r);
+	const char *big = write_text("fq2big.txt", "0 1\n1 " FQ_PM1 "\n2 4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787\n");
+	snprintf(spec, sizeof spec, "0=%s", big);
+	r = CLI("run", prog, "--input", spec, "--device", "pocl");
+	cr_expect_eq(r.code, 2);
+	cr_expect(strstr(r.err, "fq2big.txt:3:"), "%s", r.err);
+	cr_expect(strstr(r.err, "not less than the field modulus"), "%s", r.err);
+	result_free(&r);
+#undef FQ_PM1
+}
+
 Test(cli, value_not_below_p)
 {
 	const char *prog = write_text("seed.hlo", seed_hlo);

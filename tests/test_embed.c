@@ -433,6 +433,30 @@ static void buffer_forms(const char *sel)
 	download_ok(be, x4b, sizeof x4b);
 	cr_expect_eq(memcmp(x4, x4b, sizeof x4), 0);
 
+	/* BLS12-381's Fq2, 96-byte elements: 1 in Montgomery form is arkworks' and blst's R =
+	   2^384 mod q in each coefficient, and back; q itself in the last coefficient is refused */
+	static const unsigned char r384[48] = {
+		0xfd, 0xff, 0x02, 0x00, 0x00, 0x00, 0x09, 0x76, 0x02, 0x00, 0x0c, 0xc4, 0x0b, 0x00, 0xf4, 0xeb,
+		0xba, 0x58, 0xc7, 0x53, 0x57, 0x98, 0x48, 0x5f, 0x45, 0x57, 0x52, 0x70, 0x53, 0x58, 0xce, 0x77,
+		0x6d, 0xec, 0x56, 0xa2, 0x97, 0x1a, 0x07, 0x5c, 0x93, 0xe4, 0x80, 0xfa, 0xc3, 0x5e, 0xf6, 0x15};
+	static const unsigned char q381[48] = {
+		0xab, 0xaa, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xb9, 0xff, 0xff, 0x53, 0xb1, 0xfe, 0xff, 0xab, 0x1e,
+		0x24, 0xf6, 0xb0, 0xf6, 0xa0, 0xd2, 0x30, 0x67, 0xbf, 0x12, 0x85, 0xf3, 0x84, 0x4b, 0x77, 0x64,
+		0xd7, 0xac, 0x4b, 0x43, 0xb6, 0xa7, 0x1b, 0x4b, 0x9a, 0xe6, 0x7f, 0x39, 0xea, 0x11, 0x01, 0x1a};
+	unsigned char fq2[2][2][48] = {{{1}, {0}}, {{0}, {1}}}, fq2m[2][2][48], fq2b[2][2][48];
+	ffu_buffer *bq = buffer_ok(d, "bls12_381_bfx2", 1, two);
+	upload_ok(bq, fq2, sizeof fq2);
+	cr_assert_eq(ffu_buffer_download(bq, fq2m, sizeof fq2m, FFU_FORM_MONTGOMERY, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_expect_eq(memcmp(fq2m[0][0], r384, 48), 0, "%s: 1 in Montgomery form is R = 2^384 mod q", sel);
+	cr_expect_eq(memcmp(fq2m[1][1], r384, 48), 0, "%s: u's coefficient 1 is R", sel);
+	cr_assert_eq(ffu_buffer_upload(bq, fq2m, sizeof fq2m, FFU_FORM_MONTGOMERY, &e), FFU_STATUS_OK, "%s", e.message);
+	download_ok(bq, fq2b, sizeof fq2b);
+	cr_expect_eq(memcmp(fq2, fq2b, sizeof fq2), 0, "%s: bls12_381_bfx2 Montgomery round trip", sel);
+	memcpy(fq2[1][1], q381, 48);
+	cr_expect_eq(ffu_buffer_upload(bq, fq2, sizeof fq2, FFU_FORM_CANONICAL, &e), FFU_STATUS_EINVAL);
+	cr_expect(strstr(e.message, "element 1"), "%s", e.message);
+	ffu_buffer_destroy(&bq);
+
 	ffu_array_info info;
 	cr_assert_eq(ffu_buffer_info(bn, &info), FFU_STATUS_OK);
 	cr_expect_str_eq(info.type, "bn254_sf");

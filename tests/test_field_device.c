@@ -1,7 +1,7 @@
 /*
  * tests/test_field_device.c: the OpenCL field templates (cl/mont31.cl, cl/m31.cl,
- * cl/goldilocks.cl, cl/mont256.cl and its 64-bit-limb variant cl/mont256_64.cl with
- * cl/mont256_full.cl for the moduli >= 2^255, and the extensions' cl/ext2.cl, cl/ext4.cl,
+ * cl/goldilocks.cl, the multi-word cl/montn.cl and its 64-bit-limb variant cl/montn_64.cl
+ * with cl/montn_full.cl for the moduli >= 2^255, and the extensions' cl/ext2.cl, cl/ext4.cl,
  * as emitted by src/codegen/field_cl.c) against GMP, on both OpenCL implementations every
  * device test must pass on (PoCL and Rusticl). Owned by the fields engineer.
  *
@@ -109,6 +109,9 @@ static void addc_constant(const ffu_field *f, mpz_t c)
 	mpz_sub_ui(c, c, 12345);
 }
 
+/* Room for the edge values of the widest field (81 for the 48-byte ones). */
+#define EDGE_CAP 96
+
 /* Edge values: small, near p, (p +- 1)/2, 2^k and 2^k +- 1 mod p at word seams. */
 static int edge_values(const ffu_field *f, mpz_t *out, int cap)
 {
@@ -124,7 +127,8 @@ static int edge_values(const ffu_field *f, mpz_t *out, int cap)
 	mpz_fdiv_q_2exp(out[n++], t, 1);
 	mpz_add_ui(t, p, 1);
 	mpz_fdiv_q_2exp(out[n++], t, 1);
-	const int ks[] = {16, 27, 30, 31, 32, 63, 64, 96, 128, 160, 192, 224, 253, 254, 255, 256, 512};
+	const int ks[] = {16,  27,  30,  31,  32,  63,  64,  96,  128, 160, 192, 224,
+			  253, 254, 255, 256, 288, 320, 352, 380, 381, 383, 384, 512};
 	for (size_t i = 0; i < sizeof ks / sizeof ks[0] && n + 3 <= cap; i++) {
 		if (ks[i] > 16 * (int)f->storage_bytes)
 			continue;
@@ -630,35 +634,42 @@ static void check_ext(ffu_cl *cl, cl_program prog, const char *selector, const c
  * instantiations must coexist and every template must build with the run's options); only
  * the test kernels, which are most of a cold build's time, are limited to these fields.
  *   EVERY_FIELD   every prime field and extension
- *   BASE_FIELDS   every field but the 256-bit ones beyond one per arithmetic path of
- *                 cl/mont256*.cl: bn254_sf (p < 2^255) and secp256k1_sf (p >= 2^255,
- *                 cl/mont256_full.cl). For runs whose options do not change the 256-bit
- *                 arithmetic (loads and stores, the extensions' containers).
- *   MONT256       every 256-bit prime field: runs that change its arithmetic
- *   MONT256_PATHS bn254_sf and secp256k1_sf: a 256-bit variant's loads and stores
- *   MONT256_ALT   the alternative arithmetic (64-bit limbs, carry chains): every 256-bit
- *                 field in the deep run; by default ZKX's two (bn254_sf, bls12_381_sf)
- *                 and secp256k1_sf (the full-width path). The others run the same
- *                 template code with other constants, which the default build's run
- *                 (MONT256) checks for every field; a cold PoCL build of the emulated
- *                 carry chains costs about 20 s of compile per field.
+ *   BASE_FIELDS   every field but the multi-word Montgomery ones (cl/montn*.cl: the 256-
+ *                 and 381-bit primes and the Fq2 over them) beyond one per path: bn254_sf
+ *                 (8 words, p < 2^255), secp256k1_sf (p >= 2^255, cl/montn_full.cl) and
+ *                 bls12_381_bf (12 words). For runs whose options do not change that
+ *                 arithmetic (loads and stores, the extensions' containers); the Fq2 are
+ *                 cl/ext2.cl on their prime's API, whose loads and stores these cover.
+ *   MONTN         every multi-word Montgomery field and extension (bls12_381_bfx2 in the
+ *                 deep run only, below): runs that change its arithmetic
+ *   MONTN_PATHS   the paths above: a multi-word variant's loads and stores
+ *   MONTN_ALT     the alternative arithmetic (64-bit limbs, carry chains): every
+ *                 multi-word field in the deep run; by default the paths and ZKX's
+ *                 bls12_381_sf. The others run the same template code with other
+ *                 constants, which the default build's run (MONTN) checks for every
+ *                 field; a cold PoCL build of the emulated carry chains costs about 20 s
+ *                 of compile per 256-bit field.
  */
-typedef enum { EVERY_FIELD, BASE_FIELDS, MONT256, MONT256_PATHS, MONT256_ALT } field_set;
+typedef enum { EVERY_FIELD, BASE_FIELDS, MONTN, MONTN_PATHS, MONTN_ALT } field_set;
 
 static bool in_set(const ffu_field *f, field_set set)
 {
-	bool m256 = strcmp(f->cl_template, "mont256") == 0;
-	bool path = f->id == FFU_FIELD_BN254_SF || f->id == FFU_FIELD_SECP256K1_SF;
+	bool m256 = strcmp(f->prime->cl_template, "montn") == 0;
+	bool path = f->id == FFU_FIELD_BN254_SF || f->id == FFU_FIELD_SECP256K1_SF || f->id == FFU_FIELD_BLS12_381_BF;
 	switch (set) {
 	case EVERY_FIELD:
 		return true;
 	case BASE_FIELDS:
 		return !m256 || path;
-	case MONT256:
-		return m256;
-	case MONT256_PATHS:
+	case MONTN:
+		/* bls12_381_bfx2 is cl/ext2.cl over cl/montn.cl like bn254_bfx2, with 12 words
+		   (bls12_381_bf's, checked here too): its 22 kernels cost PoCL about 5 minutes of
+		   cold compile, so they run in the deep run; by default tests/programs.c's
+		   inverse_divide_bls12_381_bfx2 checks it on both devices against the interpreter */
+		return m256 && (f->id != FFU_FIELD_BLS12_381_BFX2 || ffu_test_full());
+	case MONTN_PATHS:
 		return path;
-	case MONT256_ALT:
+	case MONTN_ALT:
 		return m256 && (ffu_test_full() || path || f->id == FFU_FIELD_BLS12_381_SF);
 	}
 	return false;
@@ -731,10 +742,10 @@ static void run_device_for(const char *selector, const char *options, size_t ran
 		cr_assert_eq(ffu__cl_words(f) * 4, sbytes);
 
 		/* inputs: edge cross product, then random pairs */
-		mpz_t edges[64];
-		for (int i = 0; i < 64; i++)
+		mpz_t edges[EDGE_CAP];
+		for (int i = 0; i < EDGE_CAP; i++)
 			mpz_init(edges[i]);
-		int ne = edge_values(f, edges, 64);
+		int ne = edge_values(f, edges, EDGE_CAP);
 		size_t n = launch_count((size_t)ne * (size_t)ne + random_pairs);
 		unsigned char *a = calloc(n, sbytes), *b = calloc(n, sbytes);
 		unsigned char *out = calloc(n, sbytes);
@@ -754,7 +765,7 @@ static void run_device_for(const char *selector, const char *options, size_t ran
 			else
 				ffu__fp_random(f, b + k * sbytes, &state);
 		}
-		for (int i = 0; i < 64; i++)
+		for (int i = 0; i < EDGE_CAP; i++)
 			mpz_clear(edges[i]);
 
 		cl_mem da = NULL, db = NULL, dout = NULL;
@@ -845,21 +856,23 @@ Test(field_device, rusticl, .timeout = 300)
 }
 
 /*
- * Every 256-bit field in the default build (the 32-bit limbs of cl/mont256.cl and
- * cl/mont256_full.cl). The runs over all 13 256-bit fields get 600 s: cold on PoCL with
- * the emulated carry chains, 3 minutes alone on the 2-core CI machine.
+ * Every multi-word field in the default build (the 32-bit limbs of cl/montn.cl and
+ * cl/montn_full.cl: the 13 256-bit fields, BLS12-381's base field, the two Fq2 over them).
+ * The runs over them get 600 s: cold on PoCL with the emulated carry chains, 3 minutes
+ * alone on the 2-core CI machine for the 256-bit fields.
  */
-Test(field_device, pocl_mont256, .timeout = 600)
+Test(field_device, pocl_montn, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[0], NULL, RANDOM_PAIRS, MONT256);
+	run_device_for(ffu_test_devices[0], NULL, RANDOM_PAIRS, MONTN);
 }
 
-Test(field_device, rusticl_mont256, .timeout = 600)
+Test(field_device, rusticl_montn, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[1], NULL, RANDOM_PAIRS, MONT256);
+	run_device_for(ffu_test_devices[1], NULL, RANDOM_PAIRS, MONTN);
 }
 
-/* The wide vload8/vstore8 element accesses the code generator may ask for on GPUs. */
+/* The wide (vload4/vstore4, vload2 of ulongs) element accesses the code generator may ask
+   for on GPUs. */
 Test(field_device, pocl_vector_loads, .timeout = 300)
 {
 	run_device(ffu_test_devices[0], "-DFFU_VECTOR_LOADS", RANDOM_PAIRS_VECTOR_LOADS);
@@ -886,45 +899,45 @@ Test(field_device, rusticl_ext_w64, .timeout = 300)
 }
 
 /*
- * The 64-bit-limb variant of the 256-bit fields (cl/mont256_64.cl), chosen at build time:
+ * The 64-bit-limb variant of the multi-word fields (cl/montn_64.cl), chosen at build time:
  * the whole program again (every other template must build with the define), every op of
- * the 256-bit fields (MONT256_ALT) against GMP.
+ * the multi-word fields of MONTN_ALT against GMP.
  */
 Test(field_device, pocl_limb64, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, MONT256_ALT);
+	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, MONTN_ALT);
 }
 
 Test(field_device, rusticl_limb64, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[1], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, MONT256_ALT);
+	run_device_for(ffu_test_devices[1], "-DFFU_MONT256_LIMB64", RANDOM_PAIRS, MONTN_ALT);
 }
 
 /* On x86-64 the 64-bit limbs carry through 128-bit integers; the compare-based carries GPUs use, here too */
 Test(field_device, pocl_limb64_no_int128, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_NO_INT128", RANDOM_PAIRS, MONT256_ALT);
+	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_NO_INT128", RANDOM_PAIRS, MONTN_ALT);
 }
 
 Test(field_device, pocl_limb64_vector_loads, .timeout = 300)
 {
 	run_device_for(ffu_test_devices[0], "-DFFU_MONT256_LIMB64 -DFFU_VECTOR_LOADS", RANDOM_PAIRS_VECTOR_LOADS,
-		       MONT256_PATHS);
+		       MONTN_PATHS);
 }
 
 /*
- * The carry-chain variant of the 256-bit fields (cl/carry.cl, the PTX path NVIDIA's
+ * The carry-chain variant of the multi-word fields (cl/carry.cl, the PTX path NVIDIA's
  * compiler takes), with the chain instructions emulated in C: the chained add, sub,
  * product and squaring against GMP on two OpenCL implementations.
  */
 Test(field_device, pocl_carry_chains, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[0], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, MONT256_ALT);
+	run_device_for(ffu_test_devices[0], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, MONTN_ALT);
 }
 
 Test(field_device, rusticl_carry_chains, .timeout = 600)
 {
-	run_device_for(ffu_test_devices[1], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, MONT256_ALT);
+	run_device_for(ffu_test_devices[1], "-DFFU_CARRY_EMULATE", RANDOM_PAIRS, MONTN_ALT);
 }
 
 #ifdef FFU_PTX_CHECK
@@ -1004,17 +1017,17 @@ Test(field_device, emitter_helpers)
 	s = ffu__sb_cstr(&sb4);
 	cr_assert(strstr(s, "#ifdef FFU_MONT256_LIMB64\n"));
 	cr_assert(strstr(s, "#define FP_PINV64 0xc2e1f593efffffffUL\n"), "%s", strstr(s, "FP_PINV64"));
-	/* p < 2^255: the templates as they are, nothing renamed (the generated text must not change) */
-	cr_assert_null(strstr(s, "mont256_full"));
+	/* p < 2^255: the templates as they are, nothing renamed */
+	cr_assert_null(strstr(s, "cl/montn_full.cl: Montgomery arithmetic"));
 	cr_assert_null(strstr(s, "bn254_sf_hmul_"));
 	ffu__sb_free(&sb4);
-	/* p >= 2^255: the template's carry-dropping functions hidden, cl/mont256_full.cl after it */
+	/* p >= 2^255: the template's carry-dropping functions hidden, cl/montn_full.cl after it */
 	ffu__cl_emit_field(&sb4, ffu__field_get(FFU_FIELD_SECP256K1_SF));
 	s = ffu__sb_cstr(&sb4);
 	const char *hide = strstr(s, "#define secp256k1_sf_mul secp256k1_sf_hmul_\n");
-	const char *tmpl = strstr(s, "cl/mont256.cl: device arithmetic template");
+	const char *tmpl = strstr(s, "cl/montn.cl: device arithmetic template");
 	const char *unhide = strstr(s, "#undef secp256k1_sf_mul\n");
-	const char *full = strstr(s, "cl/mont256_full.cl: Montgomery arithmetic");
+	const char *full = strstr(s, "cl/montn_full.cl: Montgomery arithmetic");
 	cr_assert(hide && tmpl && unhide && full && hide < tmpl && tmpl < unhide && unhide < full);
 	cr_assert(strstr(s, "#define secp256k1_sf_add secp256k1_sf_hadd_\n"));
 	ffu__sb_free(&sb4);
@@ -1043,6 +1056,48 @@ Test(field_device, emitter_helpers)
 	ffu__cl_emit_fields_opts(&sb4, used, &ow);
 	cr_assert(strstr(ffu__sb_cstr(&sb4), "#define FFU_EXT_W64 1\n"));
 	ffu__sb_free(&sb4);
+}
+
+/* The multi-word template's instantiation for 12 words (BLS12-381's base field) and its Fq2,
+   host only: word counts, constants, the generated lists (cl/montn.cl, cl/ext2.cl). */
+Test(field_device, emitter_montn)
+{
+	const ffu_field *fq = ffu__field_get(FFU_FIELD_BLS12_381_BF);
+	const ffu_field *fq2 = ffu__field_get(FFU_FIELD_BLS12_381_BFX2);
+	cr_assert_eq(ffu__cl_words(fq), 12);
+	cr_assert_eq(ffu__cl_words(fq2), 24);
+	cr_assert_eq(ffu__cl_words(ffu__field_get(FFU_FIELD_BN254_BFX2)), 16);
+	unsigned char w[48] = {0};
+	w[0] = 0x07;
+	w[44] = 0x9a, w[45] = 0xe6, w[46] = 0x7f, w[47] = 0x39;
+	ffu_strbuf sb = {0};
+	ffu__cl_emit_const(&sb, fq, w);
+	cr_assert_str_eq(ffu__sb_cstr(&sb), "bls12_381_bf_make(0x7u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, "
+					    "0x0u, 0x0u, 0x397fe69au)");
+	ffu__sb_free(&sb);
+
+	ffu__cl_emit_field(&sb, fq2);
+	const char *s = ffu__sb_cstr(&sb);
+	cr_assert(strstr(s, "/* field bls12_381_bf: cl/montn.cl */\n#define FP bls12_381_bf\n#define FP_NW 12\n"));
+	cr_assert(strstr(s, "#define FP_PS 0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, "
+			    "0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau\n"));
+	cr_assert(strstr(s, "#define FP_PINV 0xfffcfffdu\n#define FP_PINV64 0x89f3fffcfffcfffdUL\n"));
+	cr_assert(strstr(s, "#define FP_WPARAMS uint w0, uint w1, uint w2, uint w3, uint w4, uint w5, uint w6, uint w7, "
+			    "uint w8, uint w9, uint w10, uint w11\n"));
+	cr_assert(strstr(s, "#define FP_WARGS w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11\n"));
+	/* 381 bits: a spare top bit, so no cl/montn_full.cl */
+	cr_assert_null(strstr(s, "cl/montn_full.cl: Montgomery arithmetic"));
+	cr_assert_null(strstr(s, "bls12_381_bf_hmul_"));
+	/* the Fq2 over it: W = -1, make's 24 words in two coefficients of 12 */
+	cr_assert(strstr(s, "#define FP bls12_381_bfx2\n#define FX_W (-1)\n#define FX_BWORDS 12\n"));
+	cr_assert(strstr(s, "#define FX_C0_WORDS w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11\n"));
+	cr_assert(strstr(s, "#define FX_C1_WORDS w12, w13, w14, w15, w16, w17, w18, w19, w20, w21, w22, w23\n"));
+	cr_assert(strstr(s, ", uint w23\n"));
+	cr_assert(strstr(s, "#undef FX_C1_WORDS\n"));
+	/* the multiply by W = -1 is a negation, no product */
+	cr_assert(strstr(s, "FFU_INLINE FFU_BFN(t) bls12_381_bfx2_mulw_(FFU_BFN(t) a)\n{\n\treturn "
+			    "FFU_BFN(neg)(bls12_381_bfx2_wabs_(a));\n}\n"));
+	ffu__sb_free(&sb);
 }
 
 /* The emitter on extensions, host only: names, words, constants, what is emitted once. */

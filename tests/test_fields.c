@@ -54,6 +54,9 @@ static char *zstr(const mpz_t z)
 	return buf[k];
 }
 
+/* Room for the edge values of the widest field (81 for the 48-byte ones). */
+#define EDGE_CAP 96
+
 /* Edge values: small, near p, (p +- 1)/2, and 2^k, 2^k +- 1 (mod p) for k at word seams. */
 static int edge_values(const ffu_field *f, mpz_t *out, int cap)
 {
@@ -70,7 +73,8 @@ static int edge_values(const ffu_field *f, mpz_t *out, int cap)
 	mpz_fdiv_q_2exp(out[n++], t, 1);
 	mpz_add_ui(t, p, 1);
 	mpz_fdiv_q_2exp(out[n++], t, 1);
-	const int ks[] = {16, 27, 30, 31, 32, 63, 64, 96, 128, 160, 192, 224, 253, 254, 255, 256, 512};
+	const int ks[] = {16,  27,  30,  31,  32,  63,  64,  96,  128, 160, 192, 224,
+			  253, 254, 255, 256, 288, 320, 352, 380, 381, 383, 384, 512};
 	for (size_t i = 0; i < sizeof ks / sizeof ks[0] && n + 3 <= cap; i++) {
 		if (ks[i] > 16 * (int)f->storage_bytes)
 			continue;
@@ -191,7 +195,7 @@ Test(fields, table_and_lookup)
 	const ffu_field *bn = ffu__field_get(FFU_FIELD_BN254_SF);
 	cr_assert_eq(bn->nlimbs, 4);
 	cr_assert_eq(bn->storage_bytes, 32);
-	cr_assert_str_eq(bn->cl_template, "mont256");
+	cr_assert_str_eq(bn->cl_template, "montn");
 	cr_assert_eq(bb->pinv32, 0x77ffffffu); /* NOTES.md: p^-1 = 0x88000001 */
 }
 
@@ -251,19 +255,19 @@ Test(fields, derived_constants_match_gmp)
 
 Test(fields, edge_values_all_pairs)
 {
-	mpz_t vals[64];
-	for (int i = 0; i < 64; i++)
+	mpz_t vals[EDGE_CAP];
+	for (int i = 0; i < EDGE_CAP; i++)
 		mpz_init(vals[i]);
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
 		const ffu_field *f = ffu__field_get((ffu_field_id)id);
-		int n = edge_values(f, vals, 64);
+		int n = edge_values(f, vals, EDGE_CAP);
 		cr_assert(n >= 9);
 		for (int op = 0; op < OP_COUNT; op++)
 			for (int i = 0; i < n; i++)
 				for (int j = 0; j < n; j++)
 					check_pair(f, (enum op)op, vals[i], vals[j]);
 	}
-	for (int i = 0; i < 64; i++)
+	for (int i = 0; i < EDGE_CAP; i++)
 		mpz_clear(vals[i]);
 }
 
@@ -372,6 +376,29 @@ Test(fields, zk_dtypes_known_answers)
 	}
 }
 
+/*
+ * BLS12-381's base field against the constants arkworks (ark-bls12-381 Fq: R, R2) and blst
+ * (BLS12_381_Rx, BLS12_381_RR) publish for their 6 x 64-bit Montgomery form: one in
+ * bls12_381_bf_mont is R = 2^384 mod q, the device's R^2 is R2, and a _mont value converts
+ * back to its canonical value.
+ */
+Test(fields, bls12_381_bf_known_answers)
+{
+	const ffu_field *fq = ffu__field_get(FFU_FIELD_BLS12_381_BF), *fm = ffu__field_get(FFU_FIELD_BLS12_381_BF_MONT);
+	const char *r = "0x15f65ec3fa80e4935c071a97a256ec6d77ce5853705257455f48985753c758baebf4000bc40c0002760900000002fffd";
+	const char *r2 = "0x11988fe592cae3aa9a793e85b519952d67eb88a9939d83c08de5476c4c95b6d50a76e6a609d104f1f4df1f341c341746";
+	unsigned char one[48], want[48], back[48];
+	const char *why = NULL;
+	ffu__fp_set_u64(fm, one, 1);
+	cr_assert_eq(ffu__fp_parse(fq, want, r, strlen(r), &why), FFU_STATUS_OK);
+	cr_assert(memcmp(one, want, 48) == 0, "one in bls12_381_bf_mont is not arkworks' R");
+	cr_assert_eq(ffu__fp_parse(fq, want, r2, strlen(r2), &why), FFU_STATUS_OK);
+	cr_assert(memcmp(fq->r2_dev, want, 48) == 0, "the device's R^2 is not arkworks' R2");
+	cr_assert(ffu__fp_convert(fq, back, fm, one));
+	ffu__fp_set_u64(fq, want, 1);
+	cr_assert(memcmp(back, want, 48) == 0, "R in _mont does not convert back to 1");
+}
+
 Test(fields, new_rows_shape)
 {
 	const ffu_field *kb = ffu__field_get(FFU_FIELD_KOALABEAR);
@@ -390,6 +417,23 @@ Test(fields, new_rows_shape)
 	cr_assert_eq(bls->bits, 255);
 	cr_assert_eq(bls->two_adicity, 32);
 	cr_assert_eq(ffu__field_by_name("bls12_381_sf", 12), bls);
+	/* BLS12-381's base field: 6 limbs, 48 bytes, R = 2^384 on the host, in _mont and on the
+	   device (12 words of cl/montn.cl) */
+	const ffu_field *fq = ffu__field_get(FFU_FIELD_BLS12_381_BF);
+	cr_assert_str_eq(fq->name, "bls12_381_bf");
+	cr_assert_eq(fq->bits, 381);
+	cr_assert_eq(fq->nlimbs, 6);
+	cr_assert_eq(fq->storage_bytes, 48);
+	cr_assert_eq(fq->dev_radix_bits, 384);
+	cr_assert_eq(fq->mont_radix_bits, 384);
+	cr_assert_eq(fq->generator, 2);
+	cr_assert_eq(fq->two_adicity, 1);
+	cr_assert_str_eq(fq->cl_template, "montn");
+	cr_assert_eq(fq->p[0], 0xb9feffffffffaaabull);
+	cr_assert_eq(fq->p[5], 0x1a0111ea397fe69aull);
+	cr_assert_eq(fq->pinv64, 0x89f3fffcfffcfffdull); /* arkworks / blst: INV = -p^-1 mod 2^64 */
+	cr_assert_eq(ffu__field_by_name("bls12_381_bf", 12), fq);
+	cr_assert_str_eq(ffu__field_get(FFU_FIELD_BLS12_381_BF_MONT)->name, "bls12_381_bf_mont");
 }
 
 Test(fields, pow_inv_set_u64_zero_eq)
@@ -454,15 +498,15 @@ Test(fields, parse_format_round_trip)
 {
 	mpz_t a, b;
 	mpz_inits(a, b, NULL);
-	char buf[80], text[300];
-	mpz_t vals[64];
-	for (int i = 0; i < 64; i++)
+	char buf[FFU_FIELD_TEXT_MAX], text[300];
+	mpz_t vals[EDGE_CAP];
+	for (int i = 0; i < EDGE_CAP; i++)
 		mpz_init(vals[i]);
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
 		const ffu_field *f = ffu__field_get((ffu_field_id)id);
 		uint64_t state = 99;
 		unsigned char x[FFU_FIELD_MAX_BYTES], y[FFU_FIELD_MAX_BYTES];
-		int nedge = edge_values(f, vals, 64);
+		int nedge = edge_values(f, vals, EDGE_CAP);
 		for (int i = 0; i < 2000 + nedge; i++) {
 			if (i < nedge)
 				from_mpz(f, x, vals[i]);
@@ -497,7 +541,7 @@ Test(fields, parse_format_round_trip)
 		cr_assert(mpz_cmp_ui(a, 0x1f) == 0);
 		cr_assert_str_eq(ffu__fp_format(f, buf, (memset(y, 0, sizeof y), y)), "0");
 	}
-	for (int i = 0; i < 64; i++)
+	for (int i = 0; i < EDGE_CAP; i++)
 		mpz_clear(vals[i]);
 	mpz_clears(a, b, NULL);
 }
@@ -525,13 +569,13 @@ Test(fields, parse_rejects)
 		cr_assert_eq(parse_str(f, y, "1", NULL), FFU_STATUS_OK); /* why may be NULL */
 		cr_assert_eq(ffu__fp_parse(f, y, "12", 0, &why), FFU_STATUS_EPARSE);
 
-		/* p, p + 1, 2p, 2^256, 2^512 in decimal and hex */
+		/* p, p + 1, 2p, 2^256 (2^384 for a 48-byte field), 2^512 in decimal and hex */
 		for (int k = 0; k < 5; k++) {
 			switch (k) {
 			case 0: mpz_set(t, p); break;
 			case 1: mpz_add_ui(t, p, 1); break;
 			case 2: mpz_mul_2exp(t, p, 1); break;
-			case 3: mpz_ui_pow_ui(t, 2, 256); break;
+			case 3: mpz_ui_pow_ui(t, 2, f->storage_bytes > 32 ? 8 * f->storage_bytes : 256); break;
 			default: mpz_ui_pow_ui(t, 2, 512); break;
 			}
 			for (int hex = 0; hex < 2; hex++) {
@@ -579,8 +623,8 @@ Test(fields, divide_inverse_mont_convert, .timeout = 480)
 {
 	mpz_t p, za, zb, want, got, r, rinv;
 	mpz_inits(p, za, zb, want, got, r, rinv, NULL);
-	mpz_t edges[64];
-	for (int i = 0; i < 64; i++)
+	mpz_t edges[EDGE_CAP];
+	for (int i = 0; i < EDGE_CAP; i++)
 		mpz_init(edges[i]);
 	const ffu_field *u32 = ffu__field_get(FFU_FIELD_U32), *u64 = ffu__field_get(FFU_FIELD_U64);
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
@@ -593,7 +637,7 @@ Test(fields, divide_inverse_mont_convert, .timeout = 480)
 		mpz_mul_2exp(r, r, (mp_bitcnt_t)f->mont_radix_bits);
 		mpz_mod(r, r, p);
 		mpz_invert(rinv, r, p);
-		int ne = edge_values(f, edges, 64);
+		int ne = edge_values(f, edges, EDGE_CAP);
 		uint64_t state = 0xabc + (uint64_t)id;
 		unsigned char a[FFU_FIELD_MAX_BYTES], b[FFU_FIELD_MAX_BYTES], o[FFU_FIELD_MAX_BYTES];
 		for (int i = 0; i < RANDOM_PAIRS + ne; i++) {
@@ -671,7 +715,7 @@ Test(fields, divide_inverse_mont_convert, .timeout = 480)
 	cr_assert(ffu__fp_canonical(u64, x));
 	cr_assert_eq(ffu__fp_parse(u64, x, "18446744073709551616", 20, &why), FFU_STATUS_EPARSE);
 	cr_assert_str_eq(why, "value does not fit u64");
-	for (int i = 0; i < 64; i++)
+	for (int i = 0; i < EDGE_CAP; i++)
 		mpz_clear(edges[i]);
 	mpz_clears(p, za, zb, want, got, r, rinv, NULL);
 }
@@ -827,7 +871,7 @@ Test(fields, ext_table)
 {
 	cr_assert_eq(FFU_FIELD_EXT_FIRST, 2 * FFU_FIELD_COUNT);
 	cr_assert_eq(FFU_FIELD_U32, FFU_FIELD_EXT_MONT_END); /* the _mont twins: test_fields_ext_mont.c */
-	cr_assert_eq(FFU_FIELD_EXT_COUNT, 5);
+	cr_assert_eq(FFU_FIELD_EXT_COUNT, 7);
 	cr_assert_eq(ffu__field_get(FFU_FIELD_BABYBEARX4)->prime, ffu__field_get(FFU_FIELD_BABYBEAR));
 	cr_assert_eq(ffu__field_get(FFU_FIELD_KOALABEARX4)->prime, ffu__field_get(FFU_FIELD_KOALABEAR));
 	cr_assert_eq(ffu__field_get(FFU_FIELD_MERSENNE31X2)->prime, ffu__field_get(FFU_FIELD_MERSENNE31));
@@ -836,6 +880,12 @@ Test(fields, ext_table)
 	cr_assert_eq(ffu__field_get(FFU_FIELD_KOALABEARX4)->nonresidue, 3);
 	cr_assert_eq(ffu__field_get(FFU_FIELD_MERSENNE31X2)->nonresidue, -1);
 	cr_assert_eq(ffu__field_get(FFU_FIELD_GOLDILOCKSX2)->nonresidue, 7);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BN254_BFX2)->prime, ffu__field_get(FFU_FIELD_BN254_BF));
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BLS12_381_BFX2)->prime, ffu__field_get(FFU_FIELD_BLS12_381_BF));
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BN254_BFX2)->nonresidue, -1);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BLS12_381_BFX2)->nonresidue, -1);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BLS12_381_BFX2)->storage_bytes, 96);
+	cr_assert_eq(ffu__field_get(FFU_FIELD_BN254_BFX2)->storage_bytes, 64);
 	cr_assert_eq(ffu__field_by_name("babybearx4", 10), NULL); /* prime fields only */
 	for (int id = 0; id < FFU_ELEM_COUNT; id++) {
 		const ffu_field *f = ffu__field_get((ffu_field_id)id);
@@ -1112,12 +1162,19 @@ Test(fields, ext_pow, .timeout = 200)
 		from_mpz(x->prime, want, t);
 		cr_assert_eq(memcmp(o, want, x->storage_bytes), 0, "%s: u^%d = %s", x->name, x->degree,
 			     ext_str(x, o));
-		/* Frobenius on random elements (p < 2^64 for every extension's prime) */
-		cr_assert_eq(x->prime->nlimbs, 1);
-		uint64_t pp = x->prime->p[0];
-		for (int k = 0; k < 1000; k++) {
+		/* Frobenius on random elements: a^p, by the 32-bit chunks of p from the top (a
+		   u64 exponent holds a whole p only below 2^64): o = o^(2^32) a^chunk */
+		int chunks = 2 * x->prime->nlimbs;
+		for (int k = 0; k < (x->prime->nlimbs > 1 ? 200 : 1000); k++) {
 			ffu__fp_random(x, a, &state);
-			ffu__fp_pow(x, o, a, pp);
+			memset(o, 0, sizeof o);
+			ffu__fp_set_u64(x, o, 1);
+			for (int c = chunks - 1; c >= 0; c--) {
+				unsigned char ac[FFU_FIELD_MAX_BYTES];
+				ffu__fp_pow(x, o, o, UINT64_C(1) << 32);
+				ffu__fp_pow(x, ac, a, (x->prime->p[c / 2] >> (32 * (c % 2))) & 0xffffffffu);
+				ffu__fp_mul(x, o, o, ac);
+			}
 			zx_get(&z, za, a);
 			for (int c = 0; c < x->degree; c++) {
 				mpz_sub_ui(pe, z.mod, 1);

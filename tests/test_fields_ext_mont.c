@@ -143,7 +143,7 @@ static char *txt(const ffu_field *f, const unsigned char *a)
 
 Test(fields, ext_mont_table)
 {
-	cr_assert_eq(FFU_FIELD_EXT_COUNT, 5);
+	cr_assert_eq(FFU_FIELD_EXT_COUNT, 7);
 	cr_assert_eq(FFU_FIELD_EXT_MONT_FIRST, FFU_FIELD_EXT_END);
 	cr_assert_eq(FFU_FIELD_U32, FFU_FIELD_EXT_MONT_END);
 	for (int i = 0; i < FFU_FIELD_EXT_COUNT; i++) {

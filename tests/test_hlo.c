@@ -1121,3 +1121,26 @@ Test(verify, built_reduce_needs_reduce_fn_and_a_sum_or_product)
 	cr_assert_eq(ffu__module_verify(m, "api", &e), FFU_STATUS_OK, "%s", e.message);
 	ffu__module_free(m);
 }
+
+/* Literals of the pairing base fields: 48-byte values (115 digits) and Fq2 pairs, parsed in
+   decimal and hex and printed back in decimal (the printer's element buffer). */
+Test(hlo, pairing_base_field_literals_round_trip)
+{
+	const char *text =
+		"HloModule pairing\n"
+		"ENTRY %main {\n"
+		"  %a = bls12_381_bf[2] constant({0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaaa, 7})\n"
+		"  %b = bls12_381_bfx2[] constant((4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786, "
+		"4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786))\n"
+		"  %c = bn254_bfx2[2] constant({(0, 1), (0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd46, 2)})\n"
+		"  %d = bls12_381_bf_mont[] constant(1)\n"
+		"  ROOT %t = (bls12_381_bf[2], bls12_381_bfx2[], bn254_bfx2[2], bls12_381_bf_mont[]) tuple(%a, %b, %c, %d)\n"
+		"}\n";
+	char *t = round_trip(text);
+	cr_assert(strstr(t, "%a = bls12_381_bf[2] constant({4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786, 7})\n"), "%s", t);
+	cr_assert(strstr(t, "%b = bls12_381_bfx2[] constant((4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786, "
+			    "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786))\n"), "%s", t);
+	cr_assert(strstr(t, "%c = bn254_bfx2[2] constant({(0, 1), (21888242871839275222246405745257275088696311157297823662689037894645226208582, 2)})\n"), "%s", t);
+	cr_assert(strstr(t, "%d = bls12_381_bf_mont[] constant(1)\n"), "%s", t);
+	free(t);
+}

@@ -479,7 +479,7 @@ static void device_matches_interpreter(ffu_cl *cl, const char *t, uint64_t seed)
 	ffu_error_clear(&e);
 }
 
-/* Each template's lt once (mont31, m31, goldilocks, mont256 with and without the spare top
+/* Each template's lt once (mont31, m31, goldilocks, montn with and without the spare top
    bit), canonical and _mont storage, both integers: 256-bit builds dominate the time. */
 static const char *const device_types[] = {
 	"babybear_mont", "koalabear", "mersenne31", "goldilocks", "goldilocks_mont", "bn254_sf_mont", "secp256k1_sf",
@@ -488,7 +488,7 @@ static const char *const device_types[] = {
 
 /*
  * A 256-bit kernel that divides runs its elements in loops and, on a CPU, with the 64-bit
- * limbs of cl/mont256_64.cl (codegen.c: ffu__codegen_field_opts): its lt is that
+ * limbs of cl/montn_64.cl (codegen.c: ffu__codegen_field_opts): its lt is that
  * template's. The quotient against x and y, for a spare-bit and a full-width modulus.
  */
 static void divide_then_order(ffu_cl *cl, const char *t)

@@ -135,15 +135,22 @@ static void run_case(ffu_cl *cl, const test_program *tp, const reference *r, lon
 }
 
 /*
- * Which programs a test runs: by name, or by their fields. The 256-bit programs take most
- * of a cold PoCL build's time, so they are two sets of their own (tests that the suite's
- * parallel jobs run side by side): over ZKX's bn254_sf / bls12_381_sf, and over the other
- * 256-bit fields (pallas, vesta, curve25519, secp256k1/r1, bn254_bf).
+ * Which programs a test runs: by name, or by their fields. The multi-word programs take most
+ * of a cold PoCL build's time, so they are sets of their own (tests that the suite's
+ * parallel jobs run side by side): over ZKX's bn254_sf / bls12_381_sf, over the other
+ * 256-bit fields (pallas, vesta, curve25519, secp256k1/r1, bn254_bf), over the pairing
+ * curves' base field beyond 256 bits and BN254's Fq2 (bls12_381_bf, bn254_bfx2), and over
+ * BLS12-381's Fq2 (its 12-word products cost PoCL most per kernel: about 140 s of cold
+ * compile for inverse_divide_bls12_381_bfx2 alone).
  */
-typedef enum { ALL, SMALL_FIELDS, ZKX_256, OTHER_256 } program_set;
+typedef enum { ALL, SMALL_FIELDS, ZKX_256, OTHER_256, PAIRING_BASE, BLS12_381_FQ2 } program_set;
 
 static program_set set_of(const test_program *tp)
 {
+	if (strstr(tp->text, "bls12_381_bfx2"))
+		return BLS12_381_FQ2;
+	if (strstr(tp->text, "bls12_381_bf") || strstr(tp->text, "_bfx2"))
+		return PAIRING_BASE;
 	if (strstr(tp->text, "bn254_sf") || strstr(tp->text, "bls12_381_sf"))
 		return ZKX_256;
 	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
@@ -221,6 +228,16 @@ Test(pipeline, pocl_256bit_other, .timeout = 600)
 	run_all_matching(ffu_test_devices[0], "", OTHER_256, false);
 }
 
+Test(pipeline, pocl_pairing_base, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[0], "", PAIRING_BASE, false);
+}
+
+Test(pipeline, pocl_bls12_381_fq2, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[0], "", BLS12_381_FQ2, false);
+}
+
 Test(pipeline, rusticl, .timeout = 600)
 {
 	run_all_matching(ffu_test_devices[1], "", SMALL_FIELDS, false);
@@ -234,6 +251,16 @@ Test(pipeline, rusticl_256bit, .timeout = 600)
 Test(pipeline, rusticl_256bit_other, .timeout = 600)
 {
 	run_all_matching(ffu_test_devices[1], "", OTHER_256, false);
+}
+
+Test(pipeline, rusticl_pairing_base, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[1], "", PAIRING_BASE, false);
+}
+
+Test(pipeline, rusticl_bls12_381_fq2, .timeout = 600)
+{
+	run_all_matching(ffu_test_devices[1], "", BLS12_381_FQ2, false);
 }
 
 /* 64-bit limbs where a 256-bit kernel runs in loops on a CPU (ffu__codegen_field_opts), not elsewhere */

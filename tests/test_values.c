@@ -418,3 +418,76 @@ Test(values, integer_types_text_bin_and_range_errors)
 	expect_read_error("s32_junk.txt", "--1\n", arr(FFU_TYPE_S32, 1), 1, "not a number");
 	expect_read_error("s32_minus.txt", "-\n", arr(FFU_TYPE_S32, 1), 1, "not a number");
 }
+
+/*
+ * The pairing curves' base fields beyond 32 bytes: bls12_381_bf (48-byte elements, 115-digit
+ * decimals), its _mont twin, and the Fq2 bn254_bfx2 (2 x 32 bytes) and bls12_381_bfx2 (2 x 48
+ * bytes, a line of two coefficients): text and .bin round trips with p - 1 in every
+ * coefficient (the longest text), and the errors naming file and line or element.
+ */
+#define BLS_P "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787"
+#define BLS_PM1 "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559786"
+#define BN_PM1 "21888242871839275222246405745257275088696311157297823662689037894645226208582"
+
+Test(values, pairing_base_fields_text_bin_and_errors)
+{
+	static const struct {
+		ffu_type t;
+		size_t elem;      /* storage bytes */
+		const char *text; /* three elements; read back, written out as `out` */
+		const char *out;
+	} cases[] = {
+		{FFU_TYPE_BLS12_381_BF, 48, "0\n" BLS_PM1 "\n0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaaa\n",
+		 "0\n" BLS_PM1 "\n" BLS_PM1 "\n"},
+		{FFU_TYPE_BLS12_381_BF_MONT, 48, "1\n2\n" BLS_PM1 "\n", "1\n2\n" BLS_PM1 "\n"},
+		{FFU_TYPE_BN254_BFX2, 64, "0 1\n" BN_PM1 "  \t" BN_PM1 "\n7 0\n", "0 1\n" BN_PM1 " " BN_PM1 "\n7 0\n"},
+		{FFU_TYPE_BLS12_381_BFX2, 96, "1 0\n" BLS_PM1 " " BLS_PM1 "\n0 0x10\n", "1 0\n" BLS_PM1 " " BLS_PM1 "\n0 16\n"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)cases[k].t);
+		cr_assert_eq(f->storage_bytes, cases[k].elem, "%s", f->name);
+		ffu_shape s = arr(cases[k].t, 3);
+		write_file("p.txt", cases[k].text, strlen(cases[k].text));
+		ffu_value v, w;
+		ffu_error e = {0};
+		cr_assert_eq(ffu__values_read(&v, path_in("p.txt"), &s, &e), FFU_STATUS_OK, "%s: %s", f->name, e.message);
+		cr_assert_eq(v.bytes, 3 * cases[k].elem);
+		cr_assert_eq(ffu__values_write(path_in("p_out.txt"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+		char *text = ffu_test_read_file(path_in("p_out.txt"), NULL);
+		char head[96];
+		snprintf(head, sizeof head, "# fieldfuse values v1\n# %s[3]\n", f->name);
+		cr_assert(strncmp(text, head, strlen(head)) == 0, "%s", text);
+		cr_assert_str_eq(text + strlen(head), cases[k].out, "%s", f->name);
+		free(text);
+		cr_assert_eq(ffu__values_write(path_in("p.bin"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+		size_t n = 0;
+		char *raw = ffu_test_read_file(path_in("p.bin"), &n);
+		cr_assert_eq(n, 3 * cases[k].elem);
+		cr_assert_eq(memcmp(raw, v.data, n), 0);
+		free(raw);
+		cr_assert_eq(ffu__values_read(&w, path_in("p.bin"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+		cr_assert_eq(memcmp(v.data, w.data, v.bytes), 0);
+		ffu__value_free(&w);
+		/* one element short: the size names the element bytes */
+		ffu_shape s4 = arr(cases[k].t, 4);
+		char want[160];
+		snprintf(want, sizeof want, "size is %zu bytes, expected %zu (4 %s elements of %zu bytes)", 3 * cases[k].elem,
+			 4 * cases[k].elem, f->name, cases[k].elem);
+		cr_assert_eq(ffu__values_read(&w, path_in("p.bin"), &s4, &e), FFU_STATUS_EPARSE);
+		cr_assert(strstr(e.message, want), "%s", e.message);
+		/* the last element's top word set to all ones: >= p (the last coefficient of an Fq2) */
+		memset(v.data + v.bytes - 4, 0xff, 4);
+		write_file("p_big.bin", (const char *)v.data, v.bytes);
+		cr_assert_eq(ffu__values_read(&w, path_in("p_big.bin"), &s, &e), FFU_STATUS_EPARSE);
+		cr_assert(strstr(e.message, "element 2 is not less than"), "%s: %s", f->name, e.message);
+		ffu__value_free(&v);
+	}
+	expect_read_error("bf_p.txt", "1\n" BLS_P "\n", arr(FFU_TYPE_BLS12_381_BF, 2), 2,
+			  "value is not less than the field modulus");
+	expect_read_error("bfx2_p.txt", "1 2\n3 4\n5 " BLS_P "\n", arr(FFU_TYPE_BLS12_381_BFX2, 3), 3,
+			  "value is not less than the field modulus");
+	expect_read_error("bfx2_one.txt", "1 2\n" BN_PM1 "\n", arr(FFU_TYPE_BN254_BFX2, 2), 2,
+			  "an element is 2 coefficients separated by spaces");
+	expect_read_error("bfx2_three.txt", "1 2 3\n", arr(FFU_TYPE_BLS12_381_BFX2, 1), 1,
+			  "an element is 2 coefficients separated by spaces");
+}

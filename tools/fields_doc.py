@@ -47,8 +47,10 @@ def table(path):
         pinv = (-pow(p, -1, 2**32)) % 2**32
         dev = '2^%d' % r['devr'] if r['devr'] else '1 (canonical)'
         tmpl = '`cl/%s.cl`' % r['tmpl']
-        if r['tmpl'] == 'mont256' and r['bits'] == 256:
-            tmpl += ' + `cl/mont256_full.cl`'  # no spare top bit: src/codegen/field_cl.c
+        if r['tmpl'] == 'montn':  # the multi-word template: its word count (src/codegen/field_cl.c)
+            tmpl += ' (%d x 32-bit limbs)' % (r['sbytes'] // 4)
+            if r['bits'] == 8 * r['sbytes']:
+                tmpl += ' + `cl/montn_full.cl`'  # no spare top bit
         out.append('| `%s` | 0x%x | %d | %d B | %d | %d | %s | %s | 2^%d | 0x%08x |' % (
             r['name'], p, r['bits'], r['sbytes'], r['gen'], r['two'], tmpl, dev, r['montr'], pinv))
     out += ['', '| type | field | degree | W (u^d = W) | storage | 2-adicity of p^d - 1 | device template | `_mont` twin (coefficients x R) |',

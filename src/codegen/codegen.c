@@ -266,7 +266,7 @@ out:
  * has the measurement); on GPUs a 64-bit integer is two 32-bit registers.
  * 64-bit limbs for a program with a 256-bit kernel that runs in loops (ffu__wide_print_inv_loops,
  * CPUs only): a loop kernel is not vectorised across work-items, and one scalar 64-bit limb
- * product (x86-64's 64x64 -> 128 multiply, cl/mont256_64.cl) is a quarter of the 32-bit
+ * product (x86-64's 64x64 -> 128 multiply, cl/montn_64.cl) is a quarter of the 32-bit
  * ones. PoCL, quotient at 2^18: 31 ms with 32-bit limbs, 16.5 ms with 64-bit (the C baseline
  * 16.4 ms). The program's other 256-bit kernels pay for it (element-wise ones run 1.8x
  * slower with 64-bit limbs, vectorised), but next to a batch inversion they are small.

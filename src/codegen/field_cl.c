@@ -76,16 +76,64 @@ static void inst_macros(ffu_strbuf *sb, inst k, bool undef)
 }
 
 /*
- * The functions of cl/mont256.cl and cl/mont256_64.cl that need p < 2^255: for a modulus with
- * its top bit set they are emitted under hidden names (<name>_h<fn>_) and cl/mont256_full.cl
+ * The functions of cl/montn.cl and cl/montn_64.cl that need p < R / 2: for a modulus with its
+ * top bit set they are emitted under hidden names (<name>_h<fn>_) and cl/montn_full.cl
  * defines them again (it says why), so the other fields' text stays as it was.
  */
-static const char *const full_width_fns[] = {"csub_", "add", "mul", "sqr", "to_mont", "from_mont"};
+static const char *const full_width_fns[] = {"add", "mul", "sqr"};
+
+/* "#define NAME " and the storage words of b as a comma-separated list of uint literals. */
+static void word_list(ffu_strbuf *sb, const char *name, const unsigned char *b, size_t words)
+{
+	ffu__sb_printf(sb, "#define %s ", name);
+	for (size_t w = 0; w < words; w++)
+		ffu__sb_printf(sb, "%s0x%08xu", w ? ", " : "", word_of(b, w));
+	ffu__sb_append(sb, "\n");
+}
 
 /*
- * A prime field's instantiation. One-word fields get FP_P / FP_R2, multi-word fields
- * FP_P<k> / FP_R2_<k>, as the templates expect (cl/mont31.cl, cl/mont256.cl); k: which
- * instance (only templates that say they have one get other than the plain one).
+ * The multi-word Montgomery fields (cl/montn.cl, any number of words): the limb count, p and
+ * R^2 as word lists, make's parameter list, then the template of the limb width the program
+ * asks for, cl/montn_full.cl where p leaves no spare bit, and cl/montn_ops.cl.
+ */
+static void emit_montn(ffu_strbuf *sb, const ffu_field *f, const char *name, const unsigned char *p)
+{
+	size_t words = ffu__cl_words(f);
+	ffu__sb_printf(sb, "#define FP_NW %zu\n", words);
+	word_list(sb, "FP_PS", p, words);
+	word_list(sb, "FP_R2S", f->r2_dev, words);
+	ffu__sb_printf(sb, "#define FP_PINV 0x%08xu\n", (unsigned)f->pinv32);
+	ffu__sb_printf(sb, "#define FP_PINV64 0x%016llxUL\n", (unsigned long long)f->pinv64);
+	ffu__sb_append(sb, "#define FP_WPARAMS ");
+	for (size_t w = 0; w < words; w++)
+		ffu__sb_printf(sb, "%suint w%zu", w ? ", " : "", w);
+	ffu__sb_append(sb, "\n#define FP_WARGS ");
+	for (size_t w = 0; w < words; w++)
+		ffu__sb_printf(sb, "%sw%zu", w ? ", " : "", w);
+	ffu__sb_append(sb, "\n");
+	/* p >= R / 2: no spare top bit; cl/montn_full.cl replaces what assumes one */
+	bool full = f->bits == 32 * (int)words;
+	for (size_t i = 0; full && i < sizeof full_width_fns / sizeof full_width_fns[0]; i++)
+		ffu__sb_printf(sb, "#define %s_%s %s_h%s_\n", name, full_width_fns[i], name, full_width_fns[i]);
+	ffu__sb_append(sb, "#ifdef FFU_MONT256_LIMB64\n");
+	append_cl(sb, "montn_64");
+	ffu__sb_append(sb, "#else\n");
+	append_cl(sb, "montn");
+	ffu__sb_append(sb, "#endif\n");
+	for (size_t i = 0; full && i < sizeof full_width_fns / sizeof full_width_fns[0]; i++)
+		ffu__sb_printf(sb, "#undef %s_%s\n", name, full_width_fns[i]);
+	if (full)
+		append_cl(sb, "montn_full");
+	append_cl(sb, "montn_ops");
+	ffu__sb_append(sb, "#undef FP_NW\n#undef FP_PS\n#undef FP_R2S\n#undef FP_PINV64\n#undef FP_WPARAMS\n"
+			   "#undef FP_WARGS\n");
+}
+
+/*
+ * A prime field's instantiation. One-word fields get FP_P / FP_R2, Goldilocks FP_P<k> /
+ * FP_R2_<k>, the multi-word Montgomery fields the lists of emit_montn, as the templates
+ * expect (cl/mont31.cl, cl/goldilocks.cl, cl/montn.cl); k: which instance (only templates
+ * that say they have one get other than the plain one).
  */
 static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 {
@@ -98,7 +146,10 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 	ffu__sb_printf(sb, "/* field %s: cl/%s.cl */\n", inst_name(f, k, name), f->cl_template);
 	ffu__sb_printf(sb, "#define FP %s\n", name);
 	inst_macros(sb, k, false);
-	if (words == 1) {
+	bool montn = strcmp(f->cl_template, "montn") == 0;
+	if (montn) {
+		emit_montn(sb, f, name, p);
+	} else if (words == 1) {
 		ffu__sb_printf(sb, "#define FP_P 0x%08xu\n", word_of(p, 0));
 		ffu__sb_printf(sb, "#define FP_PINV 0x%08xu\n", (unsigned)f->pinv32);
 		ffu__sb_printf(sb, "#define FP_R2 0x%08xu\n", word_of(f->r2_dev, 0));
@@ -115,24 +166,8 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 	/* one-word fields (p < 2^31) share their representation and linear ops: cl/word31.cl */
 	if (f->storage_bytes == 4)
 		append_cl(sb, "word31");
-	/* 256-bit fields: the 64-bit-limb variant where FFU_MONT256_LIMB64 is defined */
-	bool limb64 = strcmp(f->cl_template, "mont256") == 0;
-	/* p >= 2^255: no spare top bit; cl/mont256_full.cl replaces what assumes one */
-	bool full = limb64 && f->bits == 256;
-	for (size_t i = 0; full && i < sizeof full_width_fns / sizeof full_width_fns[0]; i++)
-		ffu__sb_printf(sb, "#define %s_%s %s_h%s_\n", name, full_width_fns[i], name, full_width_fns[i]);
-	if (limb64) {
-		ffu__sb_append(sb, "#ifdef FFU_MONT256_LIMB64\n");
-		append_cl(sb, "mont256_64");
-		ffu__sb_append(sb, "#else\n");
-	}
-	append_cl(sb, f->cl_template);
-	if (limb64)
-		ffu__sb_append(sb, "#endif\n");
-	for (size_t i = 0; full && i < sizeof full_width_fns / sizeof full_width_fns[0]; i++)
-		ffu__sb_printf(sb, "#undef %s_%s\n", name, full_width_fns[i]);
-	if (full)
-		append_cl(sb, "mont256_full");
+	if (!montn)
+		append_cl(sb, f->cl_template);
 	/* canonical-form templates share sqr and the identity conversions: cl/canonical.cl */
 	if (f->dev_radix_bits == 0)
 		append_cl(sb, "canonical");
@@ -156,7 +191,7 @@ static void emit_prime(ffu_strbuf *sb, const ffu_field *f, inst k)
 	inst_macros(sb, k, true);
 	if (words == 1) {
 		ffu__sb_append(sb, "#undef FP_P\n#undef FP_R2\n#undef FP_MU\n");
-	} else {
+	} else if (!montn) { /* emit_montn undefines its own */
 		for (size_t w = 0; w < words; w++)
 			ffu__sb_printf(sb, "#undef FP_P%zu\n#undef FP_R2_%zu\n", w, w);
 		ffu__sb_append(sb, "#undef FP_PINV64\n");
@@ -267,6 +302,30 @@ int ffu__cl_vector_lanes(const ffu_field *f)
 }
 
 /*
+ * The make of an extension whose coefficients have bw > 2 words takes d bw words: its
+ * parameter list FX_WPARAMS and each coefficient's names FX_C<k>_WORDS (or their #undefs).
+ */
+static void ext_word_lists(ffu_strbuf *sb, int d, size_t bw, bool undef)
+{
+	if (undef) {
+		ffu__sb_append(sb, "#undef FX_WPARAMS\n");
+		for (int c = 0; c < d; c++)
+			ffu__sb_printf(sb, "#undef FX_C%d_WORDS\n", c);
+		return;
+	}
+	ffu__sb_append(sb, "#define FX_WPARAMS ");
+	for (size_t w = 0; w < (size_t)d * bw; w++)
+		ffu__sb_printf(sb, "%suint w%zu", w ? ", " : "", w);
+	ffu__sb_append(sb, "\n");
+	for (int c = 0; c < d; c++) {
+		ffu__sb_printf(sb, "#define FX_C%d_WORDS ", c);
+		for (size_t w = 0; w < bw; w++)
+			ffu__sb_printf(sb, "%sw%zu", w ? ", " : "", (size_t)c * bw + w);
+		ffu__sb_append(sb, "\n");
+	}
+}
+
+/*
  * An extension's instantiation (its prime field must be emitted before): the generated
  * multiplies by the non-residue W, then cl/ext<d>.cl and cl/fp_ops.cl (one_m and the
  * powers; inv is the template's own) with FP = the extension, FB = its prime field.
@@ -295,6 +354,9 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 	ffu__sb_printf(sb, "#define FP %s\n#define FX_W (%lld)\n#define FX_BWORDS %zu\n", xn, (long long)w,
 		       ffu__cl_words(p));
 	inst_macros(sb, k, false);
+	size_t bw = ffu__cl_words(p);
+	if (bw > 2) /* cl/montn.cl's coefficients: make's word lists (cl/ext2.cl) */
+		ext_word_lists(sb, x->degree, bw, false);
 	const char *lazy = t ? t->ext_lazy : NULL;
 	if (lazy)
 		ffu__sb_printf(sb, "#define %s 1\n", lazy);
@@ -320,6 +382,8 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 	ffu__sb_printf(sb, "#define FP_WORDS %zu\n", ffu__cl_words(x));
 	append_cl(sb, "fp_ops");
 	ffu__sb_append(sb, "#undef FP_WORDS\n#undef FP\n#undef FB\n#undef FX_W\n#undef FX_BWORDS\n");
+	if (bw > 2)
+		ext_word_lists(sb, x->degree, bw, true);
 	inst_macros(sb, k, true);
 	if (lazy)
 		ffu__sb_printf(sb, "#undef %s\n", lazy);

@@ -5,14 +5,15 @@
  * fields/fields.def. Owned by the fields engineer; called by codegen/codegen.c.
  *
  * After ffu__cl_emit_field(f) the program has, for name = f->name:
- *   type <name>_t; <name>_load(buf, i), <name>_store(buf, i, v), <name>_make(w0[, .. w7]),
+ *   type <name>_t; <name>_load(buf, i), <name>_store(buf, i, v), <name>_make(w0[, w1, ...]),
  *   <name>_add, _sub, _neg, _mul (Montgomery, R = 2^dev_radix_bits; the canonical product
  *   where dev_radix_bits = 0), _sqr, _to_mont, _from_mont, _eq, _from_u32, _from_u64, and
  *   from cl/fp_ops.cl _one_m, _pow_u32, _pow_u64, _inv (Montgomery form in and out).
- *   The 256-bit fields' template has a 64-bit-limb variant (cl/mont256_64.cl, chosen by
+ *   The multi-word fields' template (cl/montn.cl, any number of 32-bit words: the 256-bit
+ *   fields and bls12_381_bf) has a 64-bit-limb variant (cl/montn_64.cl, chosen by
  *   FFU_MONT256_LIMB64 / ffu__cl_emit_fields_opts) with the same functions and results.
- *   Both need p < 2^255; for a 256-bit modulus (secp256k1/r1) cl/mont256_full.cl follows
- *   the template and replaces its add, mul, sqr, to_mont and from_mont (same API).
+ *   Both need p < R / 2; for a modulus without a spare bit (secp256k1/r1) cl/montn_full.cl follows
+ *   the template and replaces its add, mul and sqr (same API).
  *   Buffers are `__global uint *`, ffu__cl_words(f) words per element. Prime fields and
  *   extensions are instantiated: a _mont type (of a prime or of an extension) computes with
  *   its base field's functions.
@@ -54,7 +55,7 @@ void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
 /*
  * Device-dependent choices in the emitted field code (passed by the code generator:
  * ffu__codegen_field_opts). limb_bits: 32 (default, also for 0) or 64, the limb width of the
- * 256-bit fields' Montgomery arithmetic (cl/mont256.cl or cl/mont256_64.cl; same values
+ * multi-word fields' Montgomery arithmetic (cl/montn.cl or cl/montn_64.cl; same values
  * either way); at build time also -DFFU_MONT256_LIMB64. ext_w64: the extensions over the
  * 31-bit fields compute over their prime's 64-bit-container instance (cl/word31.cl:
  * FFU_W64); at build time also -DFFU_EXT_W64. Each emits its #define, guarded, before the

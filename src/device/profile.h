@@ -22,7 +22,7 @@
 void ffu__profile_for(ffu_profile *p, const ffu_device_info *dev);
 /*
  * The build options that carry the profile's code choices into the device templates
- * (cl/mont256*.cl): "-DFFU_MONT256_LIMB64" for 64-bit limbs, "-DFFU_VECTOR_LOADS" for
+ * (cl/montn*.cl): "-DFFU_MONT256_LIMB64" for 64-bit limbs, "-DFFU_VECTOR_LOADS" for
  * vector loads of 256-bit values, "-DFFU_NO_PTX" without carry chains (cl/carry.cl),
  * space-separated; "" when the defaults apply. ffu__cl_build prepends them
  * to every build, so they are part of the program cache's key.
@@ -31,7 +31,7 @@ void ffu__profile_build_options(const ffu_profile *p, char *buf, size_t cap);
 /*
  * How the 256-bit fields' 32-bit template carries on this device: "ptx" (NVIDIA: inline-PTX
  * carry chains, cl/carry.cl), "portable" (every other compiler, or FIELDFUSE_NO_PTX), or
- * "none" with 64-bit limbs (cl/mont256_64.cl has no chains). For listings.
+ * "none" with 64-bit limbs (cl/montn_64.cl has no chains). For listings.
  */
 const char *ffu__profile_carries(const ffu_profile *p, const ffu_device_info *dev);
 /* The built-in table alone (no tuning entry, environment or override): what `tune` compares with. */

@@ -6,7 +6,7 @@
  * seed_bn254 at 2^(K-2), about the same bytes; K from the device's cache size unless given,
  * see auto_k) under every candidate of work-group size x elements per work-item (lanes) x
  * vector width (1: element-wise loads; 4: one vload per extension element, -DFFU_VECTOR_LOADS) x
- * limb width of 256-bit fields (32 or 64: cl/mont256.cl, cl/mont256_64.cl),
+ * limb width of the multi-word fields (32 or 64: cl/montn.cl, cl/montn_64.cl),
  * through the API-level override of the context (ffu__cl_set_override), so the runs go
  * through the same code generation and launches as any other run. Every candidate's outputs
  * are compared with the reference interpreter: a difference is an error (exit 1), never a

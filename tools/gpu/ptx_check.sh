@@ -66,7 +66,7 @@ for f; do
 		case $variant in
 		chains) defs= ;;
 		portable) defs=-DFFU_NO_PTX ;;
-		limb64) defs=-DFFU_MONT256_LIMB64 ;; # cl/mont256_64.cl, which has no chains
+		limb64) defs=-DFFU_MONT256_LIMB64 ;; # cl/montn_64.cl, which has no chains
 		*) echo "ptx_check.sh: no variant '$variant' (chains, portable, limb64)" >&2; exit 2 ;;
 		esac
 		defs="$defs $opts"
@@ -77,7 +77,7 @@ for f; do
 			sed 's/^#define FFU_INLINE static inline.*/#define FFU_INLINE static __device__ __forceinline__/' "$f" \
 				>"$tmp/k.cu"
 			# nvcc defines the host's __x86_64__ and __SIZEOF_INT128__ in device code too, which
-			# NVIDIA's OpenCL compiler does not: FFU_NO_INT128 keeps cl/mont256_64.cl's GPU path
+			# NVIDIA's OpenCL compiler does not: FFU_NO_INT128 keeps cl/montn_64.cl's GPU path
 			if ! "$nvcc" -arch="$arch" -ptx -O3 -include "$shim" -D__NV_CL_C_VERSION=120 -DFFU_SCALAR_LOADS -DFFU_NO_INT128 $defs \
 				-o "$tmp/k.ptx" "$tmp/k.cu" 2>"$tmp/err"; then
 				echo "FAIL $f ($variant): nvcc:"; grep -v "warning" "$tmp/err" | head -20; fail=1; continue
@@ -90,13 +90,13 @@ for f; do
 		if ! "$ptxas" -arch="$arch" -O3 -v "$tmp/k.ptx" -o "$tmp/k.cubin" 2>"$tmp/err"; then
 			echo "FAIL $f ($variant): ptxas -arch=$arch:"; grep -v "^ptxas info" "$tmp/err"; fail=1; continue
 		fi
-		# a file with a 256-bit field (field_cl.c's "/* field NAME: cl/mont256.cl */"; every
+		# a file with a multi-word field (field_cl.c's "/* field NAME: cl/montn.cl */"; every
 		# field has an FP_PINV, which this used to look for) must use the chains when asked,
 		# unless it picks 64-bit limbs itself (a program generated for a CPU's loop kernels)
 		chained=$(grep -c 'madc\.hi\.cc\.u32' "$tmp/k.ptx")
-		if [ $want_chains = 1 ] && grep -q '^/\* field .*: cl/mont256\.cl \*/' "$f" && ! grep -q '^#define FFU_MONT256_LIMB64' "$f" &&
+		if [ $want_chains = 1 ] && grep -q '^/\* field .*: cl/montn\.cl \*/' "$f" && ! grep -q '^#define FFU_MONT256_LIMB64' "$f" &&
 			[ "$chained" -eq 0 ]; then
-			echo "FAIL $f: a 256-bit field but no carry chains in the PTX"; fail=1
+			echo "FAIL $f: a multi-word field but no carry chains in the PTX"; fail=1
 		fi
 		if [ $want_chains = 0 ] && [ "$chained" -ne 0 ]; then
 			echo "FAIL $f: carry chains in the $variant build"; fail=1
