@@ -8,8 +8,8 @@
  * scalars, bases at infinity, repeated bases, P next to -P under the same scalar, all
  * scalars zero (the empty sum), scalars p - 1 (every window's digit negative), every base
  * kind (affine, jacobian, xyzz) and form (canonical, _mont), every result kind, and a
- * convert of the msm's point done by its last step; scalars computed by producers fused into
- * the msm; then 2^13 + 1 points (2^16 + 1 in the full mode) on PoCL. A missing device
+ * convert of the msm's point done by its last step, over BN254 G1 and BLS12-381 G1; scalars
+ * computed by producers fused into the msm; then 2^13 + 1 points (2^16 + 1 in the full mode) on PoCL. A missing device
  * fails, never skips.
  */
 #include <criterion/criterion.h>
@@ -42,10 +42,10 @@ enum {
 /*
  * One program per combination of types (the sizes and window widths are launch arguments:
  * codegen/msm.c), and Rusticl takes 80 s of CPU to build one (it inlines every point
- * addition), so Rusticl runs three combinations, which between them hold every step's
+ * addition), so Rusticl runs three BN254 combinations, which between them hold every step's
  * variants: both scalar forms, the bases' three kinds and two forms (an affine _mont base
  * is read as stored, the others converted once), and results stored canonical and _mont,
- * through a convert and without; PoCL runs all of them.
+ * through a convert and without, and one BLS12-381 G1 combination; PoCL runs all of them.
  */
 static const msm_case cases[] = {
 	/* A: ZKX's own test program (17 points into jacobian) and its relatives */
@@ -61,7 +61,14 @@ static const msm_case cases[] = {
 	/* C: jacobian bases */
 	{31, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 3, ZEROS, true},
 	{1000, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, true},
+	/* D: BLS12-381 G1 (381-bit coordinates, 6 x 64 / 12 x 32-bit limbs) */
+	{3, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 0, ZEROS, true},
+	{31, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 2, MINUS_ONE, true},
+	{1000, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 0, ZEROS | REPEATS,
+	 true},
 	/* PoCL only */
+	{31, "bls12_381_sf_mont", "bls12_381_g1_jacobian_mont", "bls12_381_g1_jacobian_mont", NULL, 0, ZEROS | REPEATS,
+	 false},
 	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, false},
 	{31, "bn254_sf_mont", "bn254_g1_xyzz_mont", "bn254_g1_xyzz_mont", "bn254_g1_jacobian", 0, ZEROS, false},
 	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_affine", NULL, 0, ZEROS, false},
