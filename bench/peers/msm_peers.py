@@ -1,43 +1,70 @@
 #!/usr/bin/env python3
 """
-bench/peers/msm_peers.py: the BN254 G1 MSM next to libraries a Python user can call, in one
-run with `fieldfuse bench msm_bn254_g1`, on the same inputs. Not part of the build or of CI.
+bench/peers/msm_peers.py: a G1 MSM of `fieldfuse bench` next to libraries a Python user can
+call, in one run, on the same inputs. Not part of the build or of CI. --workload picks the
+curve: msm_bn254_g1 (default) or msm_bls12_381_g1; WORKLOADS below holds one row per
+workload (coordinate size, peers, oracle, the peers that cannot run it and why).
 
-fieldfuse: `fieldfuse bench msm_bn254_g1 --k A..B --save-values DIR --json FILE` runs first;
---save-values writes each size's inputs (scalars in0.bin, affine bases in1.bin, canonical
-little-endian, 32 bytes a coordinate, infinity (0, 0)) and its result (out0.bin, the affine
-sum). bench times the fused mode on --device and the c_baseline (bench/baseline_msm.c,
-OpenMP, all cores), each checked against the fused result by bench itself; --baseline-only
-times the c_baseline alone, without a device.
+fieldfuse: `fieldfuse bench WORKLOAD --k A..B --save-values DIR --json FILE` runs first;
+--save-values writes each size's inputs (scalars in0.bin, 32 bytes each; affine bases in1.bin,
+x then y, canonical little-endian, 32 (BN254) or 48 (BLS12-381) bytes a coordinate, infinity
+all zero) and its result (out0.bin, the affine sum, same form). bench times the fused mode on
+--device and, for workloads that have one, the c_baseline (bench/baseline_msm.c, OpenMP, all
+cores), checked against the fused result by bench itself; --baseline-only times the
+c_baseline alone, without a device (BN254 only: msm_bls12_381_g1 has no c_baseline yet).
 
-Peers, each on the inputs bench saved:
-- mcl (the `mclbn256` wheel): the wheel's Python class has no mulVec, but its bundled shared
-  library exports mclBnG1_mulVec, called here through ctypes after mclBn_init(MCL_BN_SNARK1)
+Peers, each on the inputs bench saved, each timed on its msm call alone (median of --runs);
+converting bench's inputs into the peer's objects is timed apart (column "in"):
+- mcl (the `mclbn256` wheel), BN254: the wheel's Python class has no mulVec, but its bundled
+  shared library exports mclBnG1_mulVec, called through ctypes after mclBn_init(MCL_BN_SNARK1)
   (the wheel initialises mcl's other BN254, CurveFp254BNb; SNARK1 is the curve ZKX uses,
-  p = 0x30644e72...fd47). One thread. Timed: the mulVec call alone; the conversion of the
-  inputs into mcl's structures is timed apart ("in").
-- arkworks (the `ark-algebra-py` wheel): its G1 is BLS12-381's (48-byte compressed points)
-  and it exposes no other curve, so it cannot run this workload; the script says so.
-- blst: no wheel on PyPI (pip finds no version) and its Python binding needs SWIG and a
-  build from source; not run.
-- py_ecc (bn128): a correctness oracle only, at --oracle-n points (a prefix of the 2^k
-  inputs): mcl's result there must equal the plain sum of py_ecc multiplications.
+  p = 0x30644e72...fd47). One thread. Not for BLS12-381: the wheel is built with 4-limb
+  (256-bit) fields, and mclBn_init(MCL_BLS12_381, ...) returns -1.
+- arkworks (the `ark-algebra-py` wheel, 0.2.1), BLS12-381: G1.msm(points, scalars) over
+  lists of G1 and Scalar objects. Its points load only from the 48-byte compressed form
+  (G1.from_compressed_bytes, which checks the curve and the subgroup), so the script
+  compresses bench's points itself (ZCash/IETF encoding: big-endian x, top bits 0x80
+  compressed, 0x40 infinity, 0x20 y is the larger of y and p - y), and decompresses the
+  result (y = sqrt(x^3 + 4), p = 3 mod 4). Scalars load by Scalar.from_le_bytes. Threads:
+  Rust rayon's global pool, which takes RAYON_NUM_THREADS or every CPU; the script counts the
+  threads the pool added to this process (/proc/self/task) and prints them; --ark-threads N
+  sets RAYON_NUM_THREADS before the first msm. Its G1 is BLS12-381's only (no BN254).
+- blst, BLS12-381: PyPI has no `blst` or `py-blst` distribution (pip index versions: no
+  matching distribution). `pyblst` 0.3.15 (Rust bindings) exposes only single-point
+  scalar_mul, compress and uncompress, no MSM. Chia's `blspy` 2.0.3 wheel bundles blst and
+  its shared library exports the C API, blst_p1s_mult_pippenger included: the script loads
+  that library with ctypes (as for mcl) and calls blst_p1_deserialize (96-byte uncompressed,
+  big-endian), blst_p1s_mult_pippenger (one pointer per point and per 32-byte little-endian
+  scalar, 255 bits, scratch of blst_p1s_mult_pippenger_scratch_sizeof bytes) and
+  blst_p1_serialize. blst's C pippenger is single-threaded (the library has no thread
+  calls; threading is in its Rust binding): one thread. blst has no BN254. Caveat found
+  while writing this script: this blst, for at most 64 points, takes a precomputed-window
+  path that reads an infinity input (all-zero affine) as the finite point (0, 0, 1), so its
+  sum is wrong there (n = 2..64 with one infinity base: wrong against py_ecc; n = 65, 100:
+  right). bench's bases are (a + i d) G, with no infinity, so the checks below do not meet it.
+- py_ecc (optimized_bn128, optimized_bls12_381) is the correctness oracle, at --oracle-n
+  points (a prefix of the smallest 2^k inputs): each peer's result there must equal the
+  plain sum of py_ecc multiplications.
 
-Checks (exit 1 on any difference): at every k bench ran, mcl's mulVec over all 2^k inputs
-must equal bench's result byte for byte; at the smallest k, mcl over the first --oracle-n
-points must equal py_ecc's sum. The table gives medians of --runs repetitions and the
-ratios peer / c_baseline and peer / fused, measured in the same run.
+Checks (exit 1 on any difference): at every k bench ran, each peer's msm over all 2^k inputs
+must equal bench's result byte for byte; at the smallest k, each peer over the first
+--oracle-n points must equal py_ecc's sum. The table gives medians of --runs repetitions and
+the ratios peer / c_baseline and peer / fused, measured in the same run.
 
 Install (Debian 12, Python 3.11; bench/peers/.venv is gitignored):
     python3 -m venv bench/peers/.venv
-    bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py
+    bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py blspy
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 16..16
+    bench/peers/.venv/bin/python bench/peers/msm_peers.py --workload msm_bls12_381_g1 --k 16..16
 
-Usage: msm_peers.py [--k A..B] [--peer-k K,...] [--runs N] [--oracle-n N] [--baseline-only]
-                    [--device SEL] [--fieldfuse PATH] [--json FILE]
+Usage: msm_peers.py [--workload W] [--k A..B] [--peer-k K,...] [--runs N] [--oracle-n N]
+                    [--ark-threads N] [--baseline-only] [--device SEL] [--fieldfuse PATH]
+                    [--json FILE]
 """
 import argparse
+import collections
 import ctypes
+import importlib
 import json
 import os
 import statistics
@@ -46,12 +73,14 @@ import sys
 import tempfile
 import time
 
-FQ = 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47
+BN254_P = 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47
+BLS12_381_P = int("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16)
 MCL_BN_SNARK1 = 4
+SCALAR_BYTES = 32
 
-INSTALL = """msm_peers.py needs mclbn256 and py_ecc (PyPI):
+INSTALL = """msm_peers.py needs the peers' wheels (PyPI):
     python3 -m venv bench/peers/.venv
-    bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py"""
+    bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py blspy"""
 
 
 def parse_k(text):
@@ -71,18 +100,83 @@ def le(b):
     return int.from_bytes(b, "little")
 
 
-def point_ints(p64):
-    """(x, y) of a 64-byte affine point; None for infinity (0, 0)"""
-    x, y = le(p64[:32]), le(p64[32:])
+def point_ints(p):
+    """(x, y) of an affine point as bench writes it (x then y, little-endian); None for the
+    all-zero infinity"""
+    cb = len(p) // 2
+    x, y = le(p[:cb]), le(p[cb:])
     return None if x == 0 and y == 0 else (x, y)
 
 
-# ---------------------------------------------------------------- mcl
+def affine_le(xy, cb):
+    """(x, y) or None (infinity) in bench's form"""
+    if xy is None:
+        return bytes(2 * cb)
+    return xy[0].to_bytes(cb, "little") + xy[1].to_bytes(cb, "little")
+
+
+def process_threads():
+    """this process's threads (Linux); None elsewhere"""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return None
+
+
+# ---------------------------------------------------------------- ZCash/IETF point bytes
+
+FLAG_COMPRESSED, FLAG_INFINITY, FLAG_LARGEST = 0x80, 0x40, 0x20
+
+
+def bls_compress(xy):
+    """48-byte compressed BLS12-381 G1 point: big-endian x, flags in the top byte's 3 bits"""
+    if xy is None:
+        return bytes([FLAG_COMPRESSED | FLAG_INFINITY]) + bytes(47)
+    x, y = xy
+    b = bytearray(x.to_bytes(48, "big"))
+    b[0] |= FLAG_COMPRESSED | (FLAG_LARGEST if y > BLS12_381_P - y else 0)
+    return bytes(b)
+
+
+def bls_decompress(b):
+    """(x, y) or None from 48 compressed bytes; y from the curve y^2 = x^3 + 4"""
+    if len(b) != 48 or not b[0] & FLAG_COMPRESSED:
+        sys.exit(f"msm_peers: not a compressed BLS12-381 G1 point: {b.hex()}")
+    if b[0] & FLAG_INFINITY:
+        return None
+    p = BLS12_381_P
+    x = int.from_bytes(bytes([b[0] & 0x1F]) + b[1:], "big")
+    rhs = (x * x * x + 4) % p
+    y = pow(rhs, (p + 1) // 4, p)  # p = 3 mod 4
+    if y * y % p != rhs:
+        sys.exit(f"msm_peers: compressed x {x:#x} is not on BLS12-381 G1")
+    if (y > p - y) != bool(b[0] & FLAG_LARGEST):
+        y = p - y
+    return x, y
+
+
+def bls_serialize(xy):
+    """96-byte uncompressed BLS12-381 G1 point: big-endian x, y; infinity is the flag 0x40"""
+    if xy is None:
+        return bytes([FLAG_INFINITY]) + bytes(95)
+    return xy[0].to_bytes(48, "big") + xy[1].to_bytes(48, "big")
+
+
+def bls_deserialize(b):
+    if b[0] & FLAG_INFINITY:
+        return None
+    return int.from_bytes(bytes([b[0] & 0x1F]) + b[1:48], "big"), int.from_bytes(b[48:], "big")
+
+
+# ---------------------------------------------------------------- peers
+# Each: name, threads (text for the table), load(scalars, bases) -> its objects,
+# msm(loaded) -> its result, affine(result) -> (x, y) or None.
 
 
 class Mcl:
     """mcl's C API from the mclbn256 wheel's bundled library, on BN_SNARK1"""
 
+    name = "mcl"
     FP = 4 * 8  # MCLBN_FP_UNIT_SIZE = 4 limbs
 
     def __init__(self):
@@ -93,6 +187,7 @@ class Mcl:
             sys.exit("msm_peers: mclBn_init(MCL_BN_SNARK1) failed")
         self.G1 = ctypes.c_ubyte * (3 * self.FP)
         self.Fr = ctypes.c_ubyte * 32
+        self.threads = "mclBnG1_mulVec, one thread"
 
     def load(self, scalars, bases):
         """the inputs as mcl arrays (affine points set from their decimal text)"""
@@ -113,43 +208,140 @@ class Mcl:
         self.lib.mclBnG1_mulVec(ctypes.byref(z), xs, ys, ctypes.c_size_t(n))
         return z
 
-    def affine_bytes(self, z):
-        """the result as fieldfuse writes it: x, y canonical little-endian; infinity (0, 0)"""
+    def affine(self, z):
         buf = ctypes.create_string_buffer(1024)
         n = self.lib.mclBnG1_getStr(buf, len(buf), ctypes.byref(z), 10)
         parts = buf.value[:n].split()
         if parts == [b"0"]:
-            return bytes(64)
+            return None
         if len(parts) != 3 or parts[0] != b"1":
             sys.exit(f"msm_peers: mcl's result text {buf.value[:n]!r}")
-        return int(parts[1]).to_bytes(32, "little") + int(parts[2]).to_bytes(32, "little")
+        return int(parts[1]), int(parts[2])
+
+
+class Arkworks:
+    """ark-algebra-py's G1.msm (BLS12-381), multi-threaded through rayon"""
+
+    name = "ark"
+
+    def __init__(self):
+        from ark_algebra_py import G1, Scalar
+
+        self.G1, self.Scalar = G1, Scalar
+        self.threads_before = process_threads()
+        self.pool = None  # threads rayon added, counted after the first msm
+
+    @property
+    def threads(self):
+        env = os.environ.get("RAYON_NUM_THREADS")
+        src = f"RAYON_NUM_THREADS={env}" if env else "RAYON_NUM_THREADS unset"
+        seen = "?" if self.pool is None else str(self.pool)
+        return f"G1.msm, rayon pool of {seen} threads ({src}, {os.cpu_count()} CPUs)"
+
+    def load(self, scalars, bases):
+        G1, Scalar = self.G1, self.Scalar
+        pts = [G1.from_compressed_bytes(bls_compress(point_ints(b))) for b in bases]
+        return pts, [Scalar.from_le_bytes(s) for s in scalars]
+
+    def msm(self, loaded):
+        r = self.G1.msm(*loaded)
+        if self.pool is None and self.threads_before is not None:
+            self.pool = process_threads() - self.threads_before
+        return r
+
+    def affine(self, r):
+        return bls_decompress(bytes(r.to_compressed_bytes()))
+
+
+class Blst:
+    """blst's C API (blst_p1s_mult_pippenger) from the library bundled in the blspy wheel"""
+
+    name = "blst"
+    threads = "blst_p1s_mult_pippenger, one thread"
+    AFFINE, JACOBIAN = 2 * 48, 3 * 48  # sizeof(blst_p1_affine), sizeof(blst_p1)
+    NBITS = 255  # r < 2^255
+
+    def __init__(self):
+        import blspy
+
+        lib = ctypes.CDLL(blspy.__file__)
+        lib.blst_p1_deserialize.restype = ctypes.c_int
+        lib.blst_p1_deserialize.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        lib.blst_p1s_mult_pippenger_scratch_sizeof.restype = ctypes.c_size_t
+        lib.blst_p1s_mult_pippenger_scratch_sizeof.argtypes = [ctypes.c_size_t]
+        lib.blst_p1s_mult_pippenger.restype = None
+        lib.blst_p1s_mult_pippenger.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                                ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        lib.blst_p1_serialize.restype = None
+        lib.blst_p1_serialize.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        self.lib = lib
+
+    def load(self, scalars, bases):
+        n = len(scalars)
+        pts = (ctypes.c_ubyte * (self.AFFINE * n))()
+        base = ctypes.addressof(pts)
+        for i, b in enumerate(bases):
+            rc = self.lib.blst_p1_deserialize(base + self.AFFINE * i, bls_serialize(point_ints(b)))
+            if rc != 0:
+                sys.exit(f"msm_peers: blst_p1_deserialize rejects point {i} (BLST_ERROR {rc})")
+        sc = ctypes.create_string_buffer(b"".join(scalars), SCALAR_BYTES * n)
+        pp = (ctypes.c_void_p * n)(*(base + self.AFFINE * i for i in range(n)))
+        sp = (ctypes.c_void_p * n)(*(ctypes.addressof(sc) + SCALAR_BYTES * i for i in range(n)))
+        size = self.lib.blst_p1s_mult_pippenger_scratch_sizeof(n)
+        scratch = (ctypes.c_uint64 * ((size + 7) // 8))()
+        return pts, sc, pp, sp, scratch, n  # pts and sc keep pp's and sp's targets alive
+
+    def msm(self, loaded):
+        _, _, pp, sp, scratch, n = loaded
+        r = (ctypes.c_ubyte * self.JACOBIAN)()
+        self.lib.blst_p1s_mult_pippenger(r, pp, n, sp, self.NBITS, scratch)
+        return r
+
+    def affine(self, r):
+        out = (ctypes.c_ubyte * self.AFFINE)()
+        self.lib.blst_p1_serialize(out, r)
+        return bls_deserialize(bytes(out))
 
 
 # ---------------------------------------------------------------- py_ecc (oracle)
 
 
-def py_ecc_sum(scalars, bases):
-    from py_ecc.bn128 import FQ as PFQ, add, multiply
-
-    acc = None
+def py_ecc_sum(module, scalars, bases):
+    """sum of s_i P_i in py_ecc's optimized (jacobian) arithmetic, affine (x, y) or None"""
+    m = importlib.import_module(module)
+    acc = m.Z1
     for s, b in zip(scalars, bases):
         p = point_ints(b)
-        if p is None or le(s) == 0:
-            continue
-        acc = add(acc, multiply((PFQ(p[0]), PFQ(p[1])), le(s)))
-    if acc is None:
-        return bytes(64)
-    return int(acc[0]).to_bytes(32, "little") + int(acc[1]).to_bytes(32, "little")
+        if p is not None and le(s) != 0:
+            acc = m.add(acc, m.multiply((m.FQ(p[0]), m.FQ(p[1]), m.FQ.one()), le(s)))
+    if m.is_inf(acc):
+        return None
+    x, y = m.normalize(acc)
+    return int(x), int(y)
 
 
-def ark_note():
+# ---------------------------------------------------------------- workloads
+
+
+def ark_bn254_note():
     try:
         from ark_algebra_py import G1
     except ImportError:
-        return "ark-algebra-py not installed"
+        return "arkworks: ark-algebra-py not installed"
     size = len(bytes(G1().to_compressed_bytes()))
     curve = "BLS12-381" if size == 48 else f"a curve with {size}-byte compressed points"
-    return f"not run: ark-algebra-py's G1 is {curve}, and it exposes no BN254"
+    return f"arkworks: not run: ark-algebra-py's G1 is {curve}, and it exposes no BN254"
+
+
+Workload = collections.namedtuple("Workload", "title coord peers oracle absent")
+
+WORKLOADS = {
+    "msm_bn254_g1": Workload("BN254 G1", 32, (Mcl,), "py_ecc.optimized_bn128",
+                             (ark_bn254_note, lambda: "blst: not run: blst has BLS12-381 only")),
+    "msm_bls12_381_g1": Workload("BLS12-381 G1", 48, (Arkworks, Blst), "py_ecc.optimized_bls12_381",
+                                 (lambda: "mcl: not run: the mclbn256 wheel has 256-bit fields only "
+                                          "(mclBn_init(MCL_BLS12_381) fails)",)),
+}
 
 
 # ---------------------------------------------------------------- fieldfuse bench
@@ -157,92 +349,130 @@ def ark_note():
 
 def fieldfuse_bench(a, k0, k1, tmp):
     path = os.path.join(tmp, "bench.json")
-    cmd = [a.fieldfuse, "bench", "msm_bn254_g1", "--k", f"{k0}..{k1}", "--runs", str(a.runs),
+    cmd = [a.fieldfuse, "bench", a.workload, "--k", f"{k0}..{k1}", "--runs", str(a.runs),
            "--save-values", tmp, "--json", path]
     cmd += ["--baseline-only"] if a.baseline_only else ["--device", a.device]
     print("$", " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode
+    if rc != 0:
+        sys.exit(f"msm_peers: fieldfuse bench exited {rc}")
     with open(path) as f:
         rep = json.load(f)
-    out = {(r["k"], r["mode"]): r["ms"] for r in rep["results"] if r["workload"] == "msm_bn254_g1"}
+    out = {(r["k"], r["mode"]): r["ms"] for r in rep["results"] if r["workload"] == a.workload}
     return out, rep["devices"][0]["name"] if rep["devices"] else "?"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--k", default="16..16", help="sizes bench runs (every one is checked against mcl)")
-    ap.add_argument("--peer-k", help="sizes the peers are timed at (default: all of --k)")
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--oracle-n", type=int, default=32)
-    ap.add_argument("--baseline-only", action="store_true", help="time the c_baseline alone, no OpenCL device")
-    ap.add_argument("--device", default="pocl")
-    ap.add_argument("--fieldfuse", default=os.path.join(os.path.dirname(__file__), "../../build/tools/fieldfuse"))
-    ap.add_argument("--json", help="write the table's numbers here")
-    a = ap.parse_args()
-    try:
-        import mclbn256  # noqa: F401
-        import py_ecc  # noqa: F401
-    except ImportError as exc:
-        print(f"msm_peers: {exc}\n{INSTALL}", file=sys.stderr)
-        return 2
-    k0, k1 = parse_k(a.k)
-    peer_ks = [int(x) for x in a.peer_k.split(",")] if a.peer_k else list(range(k0, k1 + 1))
-    mcl = Mcl()
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        ff, dev = fieldfuse_bench(a, k0, k1, tmp)
-        for k in range(k0, k1 + 1):
-            stem = os.path.join(tmp, f"msm_bn254_g1.k{k}")
-            scalars, bases = read_bin(stem + ".in0.bin", 32), read_bin(stem + ".in1.bin", 64)
-            want = read_bin(stem + ".out0.bin", 64)[0]
-            if k == k0:  # the oracle: mcl = py_ecc on a prefix
-                m = min(a.oracle_n, len(scalars))
-                got = mcl.affine_bytes(mcl.msm(mcl.load(scalars[:m], bases[:m])))
-                if got != py_ecc_sum(scalars[:m], bases[:m]):
-                    sys.exit(f"msm_peers: mcl and py_ecc differ on the first {m} points of 2^{k}")
-                print(f"check: mcl = py_ecc on the first {m} points of 2^{k}")
-            print(f"peers 2^{k} ...", file=sys.stderr, flush=True)
-            t0 = time.perf_counter()
-            loaded = mcl.load(scalars, bases)
-            conv = (time.perf_counter() - t0) * 1e3
-            got = mcl.affine_bytes(mcl.msm(loaded))
-            if got != want:
-                sys.exit(f"msm_peers: mcl's mulVec and fieldfuse bench differ at 2^{k}:\n"
-                         f"  mcl       {point_ints(got)}\n  fieldfuse {point_ints(want)}")
-            print(f"check 2^{k}: mcl's mulVec = fieldfuse bench's result")
-            row = {"k": k, "c_baseline_ms": ff.get((k, "c_baseline")), "fused_ms": ff.get((k, "fused")),
-                   "mcl_ms": None, "mcl_in_ms": conv}
-            if k in peer_ks:
-                times = []
-                for _ in range(a.runs):
-                    t0 = time.perf_counter()
-                    mcl.msm(loaded)
-                    times.append((time.perf_counter() - t0) * 1e3)
-                row["mcl_ms"] = statistics.median(times)
-            rows.append(row)
+def median_ms(fn, runs):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
 
+
+def check_oracle(w, peers, scalars, bases, m, k):
+    """each peer on the first m points = py_ecc's sum"""
+    want = py_ecc_sum(w.oracle, scalars[:m], bases[:m])
+    for p in peers:
+        got = p.affine(p.msm(p.load(scalars[:m], bases[:m])))
+        if got != want:
+            sys.exit(f"msm_peers: {p.name} and py_ecc differ on the first {m} points of 2^{k}:\n"
+                     f"  {p.name} {got}\n  py_ecc {want}")
+        print(f"check: {p.name} = {w.oracle} on the first {m} points of 2^{k}")
+
+
+def print_table(a, w, peers, rows, dev):
     def f(v):
         return f"{v:.1f}" if v is not None else "-"
 
     def ratio(x, y):
         return f"{x / y:.2f}x" if x is not None and y else "-"
 
-    ncpu = os.cpu_count()
-    print(f"\nMSM over BN254 G1, 2^k points, medians of {a.runs} runs (ms); fieldfuse: {dev}")
+    def mpts(k, ms):
+        return f"{(1 << k) / (ms * 1e3):.3f}" if ms else "-"
+
+    has_base = any(r["c_baseline_ms"] is not None for r in rows)
+    print(f"\nMSM over {w.title}, 2^k points, medians of {a.runs} runs (ms); fieldfuse: {dev}")
     if a.baseline_only:
         print("fieldfuse: c_baseline only (--baseline-only): no device")
-    print(f"c_baseline: OpenMP, {ncpu} CPUs; mcl mulVec: one thread; arkworks: {ark_note()}; "
-          "blst: not run (no wheel)")
-    cols = ["c_base", "fused", "mcl", "mcl in", "mcl/c_base", "mcl/fused", "Mpts/s c_base"]
+    print(f"c_baseline: OpenMP, {os.cpu_count()} CPUs" if has_base else
+          "c_baseline: none for this workload (bench times the fused mode only)")
+    for p in peers:
+        print(f"{p.name}: {p.threads}")
+    for note in w.absent:
+        print(note())
+    # the c_baseline's columns only where bench timed one
+    cols = ["c_base", "fused"] if has_base else ["fused"]
+    for p in peers:
+        cols += [p.name, f"{p.name} in"] + ([f"{p.name}/c_base"] if has_base else []) + [f"{p.name}/fused"]
+    cols += ["Mpts/s c_base", "Mpts/s fused"] if has_base else ["Mpts/s fused"]
     print(" k" + "".join(f"{c:>14}" for c in cols))
     for r in rows:
-        cb, fu, mc = r["c_baseline_ms"], r["fused_ms"], r["mcl_ms"]
-        mpts = f"{(1 << r['k']) / (cb * 1e3):.3f}" if cb else "-"
-        print(f"{r['k']:2d}" + "".join(f"{v:>14}" for v in (f(cb), f(fu), f(mc), f(r["mcl_in_ms"]), ratio(mc, cb),
-                                                          ratio(mc, fu), mpts)))
+        cb, fu = r["c_baseline_ms"], r["fused_ms"]
+        vals = [f(cb), f(fu)] if has_base else [f(fu)]
+        for p in peers:
+            ms = r[f"{p.name}_ms"]
+            vals += [f(ms), f(r[f"{p.name}_in_ms"])] + ([ratio(ms, cb)] if has_base else []) + [ratio(ms, fu)]
+        vals += [mpts(r["k"], cb), mpts(r["k"], fu)] if has_base else [mpts(r["k"], fu)]
+        print(f"{r['k']:2d}" + "".join(f"{v:>14}" for v in vals))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--workload", default="msm_bn254_g1", choices=sorted(WORKLOADS))
+    ap.add_argument("--k", default="16..16", help="sizes bench runs (every one is checked against the peers)")
+    ap.add_argument("--peer-k", help="sizes the peers are timed at (default: all of --k)")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--oracle-n", type=int, default=32)
+    ap.add_argument("--ark-threads", type=int, help="RAYON_NUM_THREADS for arkworks (default: rayon's, all CPUs)")
+    ap.add_argument("--baseline-only", action="store_true", help="time the c_baseline alone, no OpenCL device")
+    ap.add_argument("--device", default="pocl")
+    ap.add_argument("--fieldfuse", default=os.path.join(os.path.dirname(__file__), "../../build/tools/fieldfuse"))
+    ap.add_argument("--json", help="write the table's numbers here")
+    a = ap.parse_args()
+    if a.ark_threads:  # read by rayon when its pool starts, at the first msm
+        os.environ["RAYON_NUM_THREADS"] = str(a.ark_threads)
+    w = WORKLOADS[a.workload]
+    try:
+        importlib.import_module(w.oracle)
+        peers = [cls() for cls in w.peers]
+    except ImportError as exc:
+        print(f"msm_peers: {exc}\n{INSTALL}", file=sys.stderr)
+        return 2
+    k0, k1 = parse_k(a.k)
+    peer_ks = [int(x) for x in a.peer_k.split(",")] if a.peer_k else list(range(k0, k1 + 1))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        ff, dev = fieldfuse_bench(a, k0, k1, tmp)
+        for k in range(k0, k1 + 1):
+            stem = os.path.join(tmp, f"{a.workload}.k{k}")
+            scalars = read_bin(stem + ".in0.bin", SCALAR_BYTES)
+            bases = read_bin(stem + ".in1.bin", 2 * w.coord)
+            want = read_bin(stem + ".out0.bin", 2 * w.coord)[0]
+            if len(scalars) != 1 << k or len(bases) != 1 << k:
+                sys.exit(f"msm_peers: {stem}: {len(scalars)} scalars, {len(bases)} bases, not 2^{k}")
+            if k == k0:
+                check_oracle(w, peers, scalars, bases, min(a.oracle_n, len(scalars)), k)
+            row = {"k": k, "c_baseline_ms": ff.get((k, "c_baseline")), "fused_ms": ff.get((k, "fused"))}
+            for p in peers:
+                print(f"{p.name} 2^{k} ...", file=sys.stderr, flush=True)
+                t0 = time.perf_counter()
+                loaded = p.load(scalars, bases)
+                row[f"{p.name}_in_ms"] = (time.perf_counter() - t0) * 1e3
+                got = affine_le(p.affine(p.msm(loaded)), w.coord)
+                if got != want:
+                    sys.exit(f"msm_peers: {p.name} and fieldfuse bench differ at 2^{k}:\n"
+                             f"  {p.name:9} {point_ints(got)}\n  fieldfuse {point_ints(want)}")
+                print(f"check 2^{k}: {p.name}'s msm = fieldfuse bench's result")
+                row[f"{p.name}_ms"] = median_ms(lambda: p.msm(loaded), a.runs) if k in peer_ks else None
+                del loaded
+            rows.append(row)
+    print_table(a, w, peers, rows, dev)
     if a.json:
         with open(a.json, "w") as fp:
-            json.dump({"device": dev, "runs": a.runs, "baseline_only": a.baseline_only, "arkworks": ark_note(),
+            json.dump({"workload": a.workload, "device": dev, "runs": a.runs, "baseline_only": a.baseline_only,
+                       "peers": {p.name: p.threads for p in peers}, "not_run": [n() for n in w.absent],
                        "rows": rows}, fp, indent=1)
     return 0
 
