@@ -13,8 +13,10 @@ all zero) and its result (out0.bin, the affine sum, same form). bench times the 
 cores), checked against the fused result by bench itself; --baseline-only times the
 c_baseline alone, without a device (BN254 only: msm_bls12_381_g1 has no c_baseline yet).
 
-Peers, each on the inputs bench saved, each timed on its msm call alone (median of --runs);
-converting bench's inputs into the peer's objects is timed apart (column "in"):
+Peers, each on the inputs bench saved, each timed on its msm call alone (median of --runs;
+column "cpu": the median CPU time of this process over the same calls, all threads, which a
+shared host's contention stretches far less than the wall time); converting bench's inputs
+into the peer's objects is timed apart (column "in", wall time, once):
 - mcl (the `mclbn256` wheel), BN254: the wheel's Python class has no mulVec, but its bundled
   shared library exports mclBnG1_mulVec, called through ctypes after mclBn_init(MCL_BN_SNARK1)
   (the wheel initialises mcl's other BN254, CurveFp254BNb; SNARK1 is the curve ZKX uses,
@@ -363,12 +365,15 @@ def fieldfuse_bench(a, k0, k1, tmp):
 
 
 def median_ms(fn, runs):
-    times = []
+    """medians of wall time and of this process's CPU time (all its threads), in ms: on a
+    shared host, contention stretches the wall time but hardly the CPU time"""
+    wall, cpu = [], []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+        wall.append((time.perf_counter() - t0) * 1e3)
+        cpu.append((time.process_time() - c0) * 1e3)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def check_oracle(w, peers, scalars, bases, m, k):
@@ -405,7 +410,7 @@ def print_table(a, w, peers, rows, dev):
     # the c_baseline's columns only where bench timed one
     cols = ["c_base", "fused"] if has_base else ["fused"]
     for p in peers:
-        cols += [p.name, f"{p.name} in"] + ([f"{p.name}/c_base"] if has_base else []) + [f"{p.name}/fused"]
+        cols += [p.name, f"{p.name} cpu", f"{p.name} in"] + ([f"{p.name}/c_base"] if has_base else []) + [f"{p.name}/fused"]
     cols += ["Mpts/s c_base", "Mpts/s fused"] if has_base else ["Mpts/s fused"]
     print(" k" + "".join(f"{c:>14}" for c in cols))
     for r in rows:
@@ -413,7 +418,7 @@ def print_table(a, w, peers, rows, dev):
         vals = [f(cb), f(fu)] if has_base else [f(fu)]
         for p in peers:
             ms = r[f"{p.name}_ms"]
-            vals += [f(ms), f(r[f"{p.name}_in_ms"])] + ([ratio(ms, cb)] if has_base else []) + [ratio(ms, fu)]
+            vals += [f(ms), f(r[f"{p.name}_cpu_ms"]), f(r[f"{p.name}_in_ms"])] + ([ratio(ms, cb)] if has_base else []) + [ratio(ms, fu)]
         vals += [mpts(r["k"], cb), mpts(r["k"], fu)] if has_base else [mpts(r["k"], fu)]
         print(f"{r['k']:2d}" + "".join(f"{v:>14}" for v in vals))
 
@@ -465,7 +470,8 @@ def main():
                     sys.exit(f"msm_peers: {p.name} and fieldfuse bench differ at 2^{k}:\n"
                              f"  {p.name:9} {point_ints(got)}\n  fieldfuse {point_ints(want)}")
                 print(f"check 2^{k}: {p.name}'s msm = fieldfuse bench's result")
-                row[f"{p.name}_ms"] = median_ms(lambda: p.msm(loaded), a.runs) if k in peer_ks else None
+                timed = median_ms(lambda: p.msm(loaded), a.runs) if k in peer_ks else (None, None)
+                row[f"{p.name}_ms"], row[f"{p.name}_cpu_ms"] = timed
                 del loaded
             rows.append(row)
     print_table(a, w, peers, rows, dev)
