@@ -1,12 +1,12 @@
 /*
  * cl/point.cl: device arithmetic of one curve's points (a row of fields/curves.def), the
- * building blocks of the msm kernels: affine bases added into xyzz buckets, buckets added
- * and doubled. Owned by the curves engineer; instantiated by src/codegen/field_cl.c
- * (ffu__cl_emit_curve) after the coordinate field's template, which defines before this
- * text
+ * building blocks of the msm kernels: affine bases added into xyzz buckets, or into affine
+ * ones in batches that share an inversion, buckets added and doubled. Owned by the curves
+ * engineer; instantiated by src/codegen/field_cl.c (ffu__cl_emit_curve) after the
+ * coordinate field's template, which defines before this text
  *   FP   the curve's name (bn254_g1): its types and functions are FFU_FN(xyzz), ...
  *   FB   the coordinate field's instance (bn254_bf): FFU_BFN(add), _sub, _mul, _sqr, _eq,
- *        _from_u32, _one_m, _load, _store, _to_mont, _from_mont
+ *        _from_u32, _one_m, _inv, _load, _store, _to_mont, _from_mont
  * Coordinates are held in FB's device Montgomery form; y^2 = x^3 + b with a = 0 (every row
  * of curves.def), so b never enters these formulas.
  *
@@ -171,6 +171,80 @@ FFU_INLINE FFU_FN(aff) FFU_FN(aff_load)(__global const uint *buf, size_t i)
 	q.x = FFU_BFN(to_mont)(q.x);
 	q.y = FFU_BFN(to_mont)(q.y);
 	return q;
+}
+
+FFU_INLINE void FFU_FN(aff_store_m)(__global uint *buf, size_t i, FFU_FN(aff) q)
+{
+	FFU_BFN(store)(buf, 2 * i, q.x);
+	FFU_BFN(store)(buf, 2 * i + 1, q.y);
+}
+
+/*
+ * Affine additions that share one inversion (Montgomery's trick), for the msm's
+ * batch-affine bucket step (codegen/msm.c): aff_den decides a + q (its kind) and gives the
+ * denominator its slope needs, aff_fin completes it from that denominator's inverse.
+ * An affine addition is 2M + 1S past the inversion, 3M more as its share of a batched one,
+ * where a mixed xyzz addition (madd-2008-s) is 8M + 2S. The kinds, in that order: keep a
+ * (q at infinity), take q (a at infinity), infinity (a = -q, or a doubling of y = 0, which
+ * no point of these odd-order curves has), then the two that invert: P + Q, den = xq - xa,
+ * slope (yq - ya) / den; P + P, den = 2y, slope 3x^2 / den. A kind below FFU_AFF_ADD has no
+ * denominator, so a zero never enters the batch's product.
+ */
+#ifndef FFU_AFF_ADD
+#define FFU_AFF_KEEP 0
+#define FFU_AFF_COPY 1
+#define FFU_AFF_ZERO 2
+#define FFU_AFF_ADD 3
+#define FFU_AFF_DBL 4
+#endif
+
+typedef struct {
+	int kind;
+	FB_t den;
+} FFU_FN(aff_step);
+
+FFU_POINT_OP FFU_FN(aff_step) FFU_FN(aff_den)(FFU_FN(aff) a, FFU_FN(aff) q)
+{
+	FFU_FN(aff_step) r;
+	r.den = FFU_BFN(sub)(q.x, a.x);
+	if (FFU_FN(aff_is_zero)(q))
+		r.kind = FFU_AFF_KEEP;
+	else if (FFU_FN(aff_is_zero)(a))
+		r.kind = FFU_AFF_COPY;
+	else if (!FFU_FN(fb_is_zero_)(r.den))
+		r.kind = FFU_AFF_ADD;
+	else if (!FFU_BFN(eq)(q.y, a.y) || FFU_FN(fb_is_zero_)(a.y))
+		r.kind = FFU_AFF_ZERO;
+	else
+		r.kind = FFU_AFF_DBL;
+	if (r.kind == FFU_AFF_DBL)
+		r.den = FFU_BFN(add)(a.y, a.y);
+	return r;
+}
+
+/* x3 = s^2 - xa - xq, y3 = s (xa - x3) - ya with s the slope (q = a when doubling) */
+FFU_POINT_OP FFU_FN(aff) FFU_FN(aff_fin)(FFU_FN(aff) a, FFU_FN(aff) q, int kind, FB_t inv)
+{
+	if (kind == FFU_AFF_KEEP)
+		return a;
+	if (kind == FFU_AFF_COPY)
+		return q;
+	if (kind == FFU_AFF_ZERO) {
+		a.x = a.y = FFU_BFN(from_u32)(0u);
+		return a;
+	}
+	FB_t num;
+	if (kind == FFU_AFF_ADD) {
+		num = FFU_BFN(sub)(q.y, a.y);
+	} else {
+		FB_t x2 = FFU_BFN(sqr)(a.x);
+		num = FFU_BFN(add)(FFU_BFN(add)(x2, x2), x2);
+	}
+	FB_t sl = FFU_BFN(mul)(num, inv);
+	FFU_FN(aff) r;
+	r.x = FFU_BFN(sub)(FFU_BFN(sub)(FFU_BFN(sqr)(sl), a.x), q.x);
+	r.y = FFU_BFN(sub)(FFU_BFN(mul)(sl, FFU_BFN(sub)(a.x, r.x)), a.y);
+	return r;
 }
 
 FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_load_m)(__global const uint *buf, size_t i)

@@ -231,6 +231,40 @@ Test(msm_device, rusticl, .timeout = 2400)
 }
 
 /*
+ * The bucket step's other variant (codegen/msm.c), on group B's cases (Montgomery forms;
+ * repeated bases, so doublings and P + (-P) inside a bucket): xyzz buckets on PoCL, whose
+ * target takes batch-affine ones, and batch-affine ones on Rusticl, whose target leaves them
+ * out (llvmpipe's loop limit, device/target.c), 256 buckets a work-item: at these sizes
+ * within that limit.
+ */
+static void other_bucket_step(const char *device, bool rusticl)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	cr_assert_eq(cl.target.msm_affine_buckets, rusticl ? 0 : 1024, "%s: the target's bucket step changed",
+		     cl.dev.name);
+	cl.target.msm_affine_buckets = rusticl ? 256 : 0;
+	int runs = 0;
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+		if (strcmp(cases[k].msm_type, "bn254_g1_xyzz_mont") == 0 && strcmp(cases[k].base, "bn254_g1_affine_mont") == 0) {
+			run_case(&cl, &cases[k], cases[k].n, 170 + k);
+			runs++;
+		}
+	cr_assert_eq(runs, 3);
+	ffu__cl_close(&cl);
+}
+
+Test(msm_device, pocl_xyzz_buckets, .timeout = 600)
+{
+	other_bucket_step(ffu_test_devices[0], false);
+}
+
+Test(msm_device, rusticl_affine_buckets, .timeout = 1200)
+{
+	other_bucket_step(ffu_test_devices[1], true);
+}
+
+/*
  * Scalars computed by element-wise producers fused into the msm's digits step (a random
  * linear combination a r + c; a Montgomery convert and a square): one kernel plan fused,
  * the producers' own kernels unfused.

@@ -8,6 +8,8 @@
 #include "device/caps.h"
 #include "device/profile.h"
 
+enum { MSM_AFFINE_CPU = 1024 }; /* buckets per work-item of the msm's batch-affine step on CPUs */
+
 void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 {
 	t->cls = cls;
@@ -48,6 +50,15 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	 * additions in a loop); a GPU needs thousands in flight.
 	 */
 	t->msm_reduce_items = t->cls == FFU_DEVICE_CLASS_CPU ? 256 : 16384;
+	/*
+	 * Its bucket step on CPUs: batch-affine additions, MSM_AFFINE_CPU buckets per work-item
+	 * sharing each round's inversion (docs/tuning.md has the measurements). GPUs keep one
+	 * work-item per bucket in xyzz: chunks of buckets would leave all but TB / k of their
+	 * thousands of lanes idle, and a batch across work-items needs local memory this step
+	 * does not use yet.
+	 */
+	int forced = ffu__config()->msm_affine;
+	t->msm_affine_buckets = forced >= 0 ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? MSM_AFFINE_CPU : 0;
 }
 
 /* Everything but the profile, which the caller has filled. */
@@ -55,6 +66,17 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 {
 	ffu__target_set_class(t, (dev->type & CL_DEVICE_TYPE_CPU) ? FFU_DEVICE_CLASS_CPU : FFU_DEVICE_CLASS_GPU);
 	t->carries = ffu__profile_carries(&t->profile, dev);
+	/*
+	 * llvmpipe (Mesa's CPU driver, under Rusticl) counts the iterations of an outermost loop
+	 * and of every loop nested in it, calls inlined, and silently leaves the loop after
+	 * 65535 of them (gallivm's loop limiter): found as wrong values, not errors (cl/montn.cl,
+	 * codegen/wide.c). Kernels whose loops the data lengthens keep within it (codegen/msm.c).
+	 */
+	if (dev->vendor_class == FFU_VENDOR_RUSTICL && (dev->type & CL_DEVICE_TYPE_CPU)) {
+		t->loop_limit = 65535;
+		if (ffu__config()->msm_affine < 0)
+			t->msm_affine_buckets = 0; /* its rounds' loops nest: no bound */
+	}
 	ffu__profile_build_options(&t->profile, t->build_options, sizeof t->build_options);
 }
 

@@ -69,6 +69,11 @@ typedef struct ffu_target {
 	size_t fft_big_bytes;
 	size_t fft_wg;            /* the NTT passes' work-group size (codegen/fft.c: emit_pass) */
 	int msm_reduce_items;     /* work-items of an msm's bucket reduction (codegen/msm.c) */
+	int msm_affine_buckets;   /* buckets per work-item of its batch-affine bucket step; 0: none,
+	                             each bucket one work-item summing in xyzz (codegen/msm.c) */
+	unsigned loop_limit;      /* iterations of a kernel's outermost loop, those of the loops in it
+	                             counted in, past which the driver silently leaves it (llvmpipe:
+	                             65535; target.c); 0: no limit */
 	const char *carries;      /* "ptx", "portable" or "none" (ffu__profile_carries) */
 	char build_options[96];   /* ffu__profile_build_options: prepended to every build */
 } ffu_target;

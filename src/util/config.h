@@ -15,6 +15,9 @@ typedef struct ffu_config {
 	int lanes;           /* FIELDFUSE_LANES in 1..16; 0 when unset or invalid */
 	int fft_log_radix;   /* FIELDFUSE_FFT_RADIX=r in 1..6: every NTT pass of radix 2^r (the
 	                        target's choice otherwise, device/target.c); 0 when unset or invalid */
+	int msm_affine;      /* FIELDFUSE_MSM_AFFINE=k: k buckets per work-item of the msm's
+	                        batch-affine bucket step, 0 none (xyzz buckets); -1 when unset or
+	                        invalid (the target's choice, device/target.c), for comparing */
 	bool no_ptx;         /* FIELDFUSE_NO_PTX set, non-empty and not "0": NVIDIA builds leave
 	                        out the inline-PTX carry chains (cl/carry.cl), for comparing */
 	const char *disable_passes; /* FIELDFUSE_DISABLE_PASSES ("simplify,cse"), NULL when unset;
