@@ -9,8 +9,9 @@
  * scalars zero (the empty sum), scalars p - 1 (every window's digit negative), every base
  * kind (affine, jacobian, xyzz) and form (canonical, _mont), every result kind, and a
  * convert of the msm's point done by its last step; scalars computed by producers fused into
- * the msm; then 2^13 + 1 points (2^16 + 1 in the full mode) on PoCL. A missing device
- * fails, never skips.
+ * the msm; then 2^13 + 1 points (2^16 + 1 in the full mode) on PoCL. BN254 G2 (Fq2
+ * coordinates) the same way: n = 1, 2, 3, 31, 1000 with the same special values, in three
+ * combinations of types on PoCL and one on Rusticl. A missing device fails, never skips.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -41,11 +42,12 @@ enum {
 
 /*
  * One program per combination of types (the sizes and window widths are launch arguments:
- * codegen/msm.c), and Rusticl takes 80 s of CPU to build one (it inlines every point
- * addition), so Rusticl runs three combinations, which between them hold every step's
+ * codegen/msm.c), and Rusticl takes 80 s of CPU to build one for G1 (it inlines every point
+ * addition), so Rusticl runs three G1 combinations, which between them hold every step's
  * variants: both scalar forms, the bases' three kinds and two forms (an affine _mont base
  * is read as stored, the others converted once), and results stored canonical and _mont,
- * through a convert and without; PoCL runs all of them.
+ * through a convert and without; and one G2 combination (the bench workload's), whose
+ * coordinates differ from G1's only in their field. PoCL runs all of them, G2 in three.
  */
 static const msm_case cases[] = {
 	/* A: ZKX's own test program (17 points into jacobian) and its relatives */
@@ -66,6 +68,19 @@ static const msm_case cases[] = {
 	{31, "bn254_sf_mont", "bn254_g1_xyzz_mont", "bn254_g1_xyzz_mont", "bn254_g1_jacobian", 0, ZEROS, false},
 	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_affine", NULL, 0, ZEROS, false},
 	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz_mont", 2, MINUS_ONE, false},
+	/* D: BN254 G2, coordinates in Fq2 (cl/point.cl over cl/ext2.cl): the bench workload's
+	   program (msm_bn254_g2.hlo) on both; its Rusticl build alone is several minutes of CPU */
+	{1, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, 0, true},
+	{2, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, REPEATS, true},
+	{3, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, ZEROS, true},
+	{31, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 3, ZEROS | REPEATS, true},
+	{31, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, ALL_ZERO, true},
+	{1000, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 7, ZEROS | REPEATS, true},
+	/* G2, PoCL only: Montgomery forms, jacobian and xyzz bases, every digit negative */
+	{31, "bn254_sf_mont", "bn254_g2_jacobian_mont", "bn254_g2_xyzz_mont", "bn254_g2_jacobian", 0, ZEROS | REPEATS,
+	 false},
+	{1000, "bn254_sf_mont", "bn254_g2_jacobian_mont", "bn254_g2_xyzz_mont", "bn254_g2_jacobian", 0, ZEROS, false},
+	{31, "bn254_sf", "bn254_g2_xyzz", "bn254_g2_xyzz", NULL, 5, MINUS_ONE, false},
 };
 
 static char *program(const msm_case *c, int64_t n, int window_bits)
