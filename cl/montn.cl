@@ -22,7 +22,12 @@
  * One text for every limb count: the limbs are private arrays of constant size and every
  * loop over them has constant bounds and `#pragma unroll`, so the compiler unrolls each
  * loop and keeps every limb in a scalar register (the work-item loop then still vectorises
- * on PoCL). This replaced an 8-limb template written out by hand (cl/mont256.cl, until
+ * on PoCL). Every bound is a constant, also in the squarings' triangles (a guard `if (j > i)`
+ * instead of `j = i + 1`): Mesa's NIR unrolls an inner loop only when its trip count is
+ * known before the outer one is unrolled, and a loop left in the code is fatal on llvmpipe
+ * (Rusticl), which silently leaves any loop after 65535 iterations counted over all entries
+ * of it: a square inside a work-item's loop of 256 elements (the wide kernels' batch
+ * inversions) gave wrong values there. This replaced an 8-limb template written out by hand (cl/mont256.cl, until
  * issue 20) whose statements, in the same order, are what the unrolled loops are: fieldops_bn254_sf and
  * fieldops_bls12_381_sf on PoCL measured the same with both (docs/architecture.md).
  * Portable OpenCL C 1.2: no inline asm (PoCL, Rusticl reject it), constants only as literal
@@ -271,13 +276,15 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 	for (int i = 0; i < FP_NW - 1; i++) {
 		FFU_MADLO_CC(w[2 * i + 1], a.v[i], a.v[i + 1], w[2 * i + 1])
 		#pragma unroll
-		for (int j = i + 2; j < FP_NW; j++)
-			FFU_MADCLO_CC(w[i + j], a.v[i], a.v[j], w[i + j])
+		for (int j = 2; j < FP_NW; j++)
+			if (j >= i + 2)
+				FFU_MADCLO_CC(w[i + j], a.v[i], a.v[j], w[i + j])
 		FFU_ADDC(w[i + FP_NW], 0u, 0u)
 		FFU_MADHI_CC(w[2 * i + 2], a.v[i], a.v[i + 1], w[2 * i + 2])
 		#pragma unroll
-		for (int j = i + 2; j < FP_NW - 1; j++)
-			FFU_MADCHI_CC(w[i + j + 1], a.v[i], a.v[j], w[i + j + 1])
+		for (int j = 2; j < FP_NW - 1; j++)
+			if (j >= i + 2)
+				FFU_MADCHI_CC(w[i + j + 1], a.v[i], a.v[j], w[i + j + 1])
 		if (i + 1 < FP_NW - 1)
 			FFU_MADCHI(w[i + FP_NW], a.v[i], a.v[FP_NW - 1], w[i + FP_NW])
 	}
@@ -396,9 +403,11 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 	#pragma unroll
 	for (int i = 0; i < FP_NW - 1; i++) {
 		c = 0;
+		/* constant bounds and a guard, not j = i + 1 (see the top of this file) */
 		#pragma unroll
-		for (int j = i + 1; j < FP_NW; j++)
-			FFU_MN_MAC(T[i + j], c, a.v[i], a.v[j], T[i + j])
+		for (int j = 1; j < FP_NW; j++)
+			if (j > i)
+				FFU_MN_MAC(T[i + j], c, a.v[i], a.v[j], T[i + j])
 		T[i + FP_NW] = c;
 	}
 	/* double: shift the 2 FP_NW words left by one bit (the top word is still zero) */

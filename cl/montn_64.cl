@@ -232,9 +232,11 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 	#pragma unroll
 	for (int i = 0; i < FP_NW / 2 - 1; i++) {
 		c = 0;
+		/* constant bounds and a guard, not j = i + 1 (cl/montn.cl says why) */
 		#pragma unroll
-		for (int j = i + 1; j < FP_NW / 2; j++)
-			FFU_M64_MAC(T[i + j], c, a.v[i], a.v[j], T[i + j])
+		for (int j = 1; j < FP_NW / 2; j++)
+			if (j > i)
+				FFU_M64_MAC(T[i + j], c, a.v[i], a.v[j], T[i + j])
 		T[i + FP_NW / 2] = c;
 	}
 	/* double: shift left by one bit (the top word is still zero) */

@@ -8,10 +8,11 @@
  * scalars, bases at infinity, repeated bases, P next to -P under the same scalar, all
  * scalars zero (the empty sum), scalars p - 1 (every window's digit negative), every base
  * kind (affine, jacobian, xyzz) and form (canonical, _mont), every result kind, and a
- * convert of the msm's point done by its last step; scalars computed by producers fused into
- * the msm; then 2^13 + 1 points (2^16 + 1 in the full mode) on PoCL. BN254 G2 (Fq2
- * coordinates) the same way: n = 1, 2, 3, 31, 1000 with the same special values, in three
- * combinations of types on PoCL and one on Rusticl in the full mode. A missing device
+ * convert of the msm's point done by its last step, over BN254 G1 and BLS12-381 G1; scalars
+ * computed by producers fused into the msm; then 2^13 + 1 points (2^16 + 1 in the full
+ * mode) on PoCL. BN254 G2 (Fq2 coordinates) the same way: n = 1, 2, 3, 31, 1000 with the
+ * same special values, in three combinations of types on PoCL and one on Rusticl in the
+ * full mode. A missing device
  * fails, never skips.
  */
 #include <criterion/criterion.h>
@@ -46,13 +47,13 @@ enum {
 
 /*
  * One program per combination of types (the sizes and window widths are launch arguments:
- * codegen/msm.c), and Rusticl takes 80 s of CPU to build one for G1 (it inlines every point
- * addition), so Rusticl runs three G1 combinations, which between them hold every step's
- * variants: both scalar forms, the bases' three kinds and two forms (an affine _mont base
- * is read as stored, the others converted once), and results stored canonical and _mont,
- * through a convert and without; and, in the full mode, one G2 combination (the bench
- * workload's), whose coordinates differ from G1's only in their field. PoCL runs all of
- * them, G2 in three.
+ * codegen/msm.c), and Rusticl takes 80 s of CPU to build one for BN254 G1 (it inlines every
+ * point addition), so Rusticl runs three BN254 G1 combinations, which between them hold
+ * every step's variants: both scalar forms, the bases' three kinds and two forms (an affine
+ * _mont base is read as stored, the others converted once), and results stored canonical
+ * and _mont, through a convert and without; one BLS12-381 G1 combination; and, in the full
+ * mode, one BN254 G2 combination (the bench workload's), whose coordinates differ from G1's
+ * only in their field. PoCL runs all of them, G2 in three.
  */
 static const msm_case cases[] = {
 	/* A: ZKX's own test program (17 points into jacobian) and its relatives */
@@ -68,12 +69,19 @@ static const msm_case cases[] = {
 	/* C: jacobian bases */
 	{31, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 3, ZEROS, ON_RUSTICL},
 	{1000, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, ON_RUSTICL},
+	/* D: BLS12-381 G1 (381-bit coordinates, 6 x 64 / 12 x 32-bit limbs) */
+	{3, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 0, ZEROS, ON_RUSTICL},
+	{31, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 2, MINUS_ONE, ON_RUSTICL},
+	{1000, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 0, ZEROS | REPEATS,
+	 ON_RUSTICL},
 	/* PoCL only */
+	{31, "bls12_381_sf_mont", "bls12_381_g1_jacobian_mont", "bls12_381_g1_jacobian_mont", NULL, 0, ZEROS | REPEATS,
+	 POCL_ONLY},
 	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, POCL_ONLY},
 	{31, "bn254_sf_mont", "bn254_g1_xyzz_mont", "bn254_g1_xyzz_mont", "bn254_g1_jacobian", 0, ZEROS, POCL_ONLY},
 	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_affine", NULL, 0, ZEROS, POCL_ONLY},
 	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz_mont", 2, MINUS_ONE, POCL_ONLY},
-	/* D: BN254 G2, coordinates in Fq2 (cl/point.cl over cl/ext2.cl): the bench workload's
+	/* E: BN254 G2, coordinates in Fq2 (cl/point.cl over cl/ext2.cl): the bench workload's
 	   program (msm_bn254_g2.hlo); on Rusticl in the full mode only, as its Rusticl build
 	   alone took more than 11 minutes of CPU (test_point_device runs G2's point blocks on
 	   Rusticl in every mode) */
