@@ -4,7 +4,7 @@
  * CPU device as fast as what a careful C programmer would write?". Its outputs are compared
  * with the device's, byte for byte, so a fast but wrong baseline cannot pass. This file holds
  * the table of baselines and the 31-bit fields and their extensions; baseline_64.c holds
- * Goldilocks, baseline_256.c the 256-bit fields, baseline_msm.c the MSM over BN254 G1.
+ * Goldilocks, baseline_256.c the 256-bit fields, baseline_msm.c the MSM over BN254 G1 and G2.
  *
  * The arithmetic here is deliberately independent of fields/ and cl/, its constants written
  * out (derived with python3, and checked by the comparison):
@@ -338,6 +338,7 @@ static const struct {
 	{"ntt_bls12_381_sf", ffu__bench_ntt_bls12_381_sf},
 	{"lde_babybear", bb_ntt_lde},
 	{"msm_bn254_g1", ffu__bench_msm_bn254_g1},
+	{"msm_bn254_g2", ffu__bench_msm_bn254_g2},
 };
 
 bool ffu__bench_has_baseline(const char *workload)

@@ -80,10 +80,13 @@ ffu__bench_chunk_fn ffu__bench_seed_bn254, ffu__bench_fieldops_bn254_sf, ffu__be
 /* The NTTs of the other fields (bench/baseline_ntt.h instantiated in baseline_64.c and
  * baseline_256.c); BabyBear's stay in baseline.c */
 ffu__bench_whole_fn ffu__bench_ntt_goldilocks, ffu__bench_ntt_bn254_sf, ffu__bench_ntt_bls12_381_sf;
-/* baseline_msm.c: msm_bn254_g1, Pippenger over BN254 G1 with windows of c bits (0: chosen
- * from n by ffu__bench_msm_window; every width gives the same point; tests pass others) */
+/* baseline_msm.c: msm_bn254_g1 and msm_bn254_g2, Pippenger over BN254 G1 / G2 */
 ffu__bench_whole_fn ffu__bench_msm_bn254_g1;
-double ffu__bench_msm_bn254_g1_window(const ffu_value *in, ffu_value *out, int c);
-int ffu__bench_msm_window(int64_t n);
+ffu__bench_whole_fn ffu__bench_msm_bn254_g2;
+/* The msm workload's baseline with windows of c bits (0: chosen from n and the curve's
+ * bucket size by ffu__bench_msm_window; every width gives the same point; tests pass
+ * others); -1 for a workload without one or out of memory */
+double ffu__bench_msm(const char *workload, const ffu_value *in, ffu_value *out, int c);
+int ffu__bench_msm_window(int64_t n, size_t bucket_bytes);
 
 #endif

@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
 """The interpreter's elliptic-curve points against an independent oracle.
 
-usage: tests/points_oracle.py --fieldfuse BUILD/tools/fieldfuse [--curve bn254_g1|bls12_381_g1]
+usage: tests/points_oracle.py --fieldfuse BUILD/tools/fieldfuse [--curve bn254_g1|bn254_g2|bls12_381_g1]
 
 The oracle is written here from the textbook affine group law with Python's integers
 (nothing of fieldfuse's jacobian formulas, bucket method or field code): y^2 = x^3 + b over
-Fq with the curve's generator and group order r (CURVES: BN254 G1, b = 3, generator (1, 2),
-as Ethereum's alt_bn128; BLS12-381 G1, b = 4, the generator of the IETF pairing-friendly
-curves draft and of blst/arkworks). Each case writes an HLO program and
-value files, runs `fieldfuse run --interp`, and compares every output point, read back as
-affine coordinates, with the oracle's. Covered: add and subtract over every pair of
-coordinate systems ZKX allows (P + Q, P + P, P + (-P), infinity on either side), negate,
-multiply(scalar, point) with 0, 1, r - 1 and random scalars, convert between every pair of
-kinds and forms (canonical <-> _mont coordinates), compare EQ/NE across representatives,
-select, reduce by add, msm for n = 1, 2, 3, 31, 1000 and 2^16 + 1 with zero scalars,
-infinity bases, repeated bases and several window widths; and the errors: a point off the
-curve in a value file (exit 2 naming file and line), a result kind ZKX does not define
-(exit 2), a device run (exit 2, naming --interp).
-"""
+the curve's coordinate field with its generator and group order r (CURVES: BN254 G1, b = 3,
+generator (1, 2), as Ethereum's alt_bn128; BN254 G2, the twist over Fq2 = Fq[u]/(u^2 + 1)
+with b = 3 / (9 + u), the generator of EIP-197 and zk_dtypes bn254/g2.h, its Fq2 arithmetic
+a few lines here (u^2 = -1, the inverse as conjugate over norm); BLS12-381 G1, b = 4, the
+generator of the IETF pairing-friendly curves draft and of blst/arkworks). The constants are
+checked first: G on the curve, (r - 1) G = -G and r G = infinity, b and G equal to py_ecc's
+where py_ecc is importable (bench/peers/.venv has it; never a test dependency). Each case
+writes an HLO program and value files, runs `fieldfuse run --interp`, and compares every
+output point, read back as affine coordinates, with the oracle's. Covered: add and subtract
+over every pair of coordinate systems ZKX allows (P + Q, P + P, P + (-P), infinity on either
+side), negate, multiply(scalar, point) with 0, 1, r - 1 and random scalars, convert between
+every pair of kinds and forms (canonical <-> _mont coordinates), compare EQ/NE across
+representatives, select, reduce by add, msm for n = 1, 2, 3, 31, 1000 and a large n with
+zero scalars, infinity bases, repeated bases and several window widths; and the errors: a
+point off the curve in a value file (exit 2 naming file and line), a result kind ZKX does
+not define (exit 2), a device run (exit 2, naming --interp).
+
+The large msm is 2^16 + 1 points over a prime field, but 2^12 + 1 for G2: the interpreter's
+plain bucket method over Fq2 through the generic field entry points took more than the
+600 s a program may take at 2^16 + 1 (on the shared 2-core machine), and the device tests
+(tests/test_msm_device.c) cover G2's large sizes against the interpreter."""
 
 import argparse
 import os
@@ -27,31 +35,84 @@ import sys
 import tempfile
 
 INF = None
-# name: q (coordinates), r (group order = scalar field), b, generator, the _mont radix bits
-# of the coordinate field and of the scalar field, the scalar type
+# name: q (coordinates' prime), r (group order = scalar field), the coordinate field's degree
+# (1: Fq, 2: Fq2 = Fq[u]/(u^2 + 1)), b as (num, den) with b = num / den (each a coefficient
+# list), the generator (each coordinate a coefficient list), the _mont radix bits of the
+# coordinates' prime and of the scalar field, the scalar type, py_ecc's (module, point)
+# holding the same curve, compared where py_ecc is importable (never a test dependency), and
+# the size of the large msm case (the module docstring says why G2's is smaller)
 CURVES = {
-    "bn254_g1": (21888242871839275222246405745257275088696311157297823662689037894645226208583,
-                 21888242871839275222246405745257275088548364400416034343698204186575808495617, 3, (1, 2),
-                 256, 256, "bn254_sf"),
-    "bls12_381_g1": (
-        0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab,
-        0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001, 4,
-        (0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb,
-         0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1),
-        384, 256, "bls12_381_sf"),
+    "bn254_g1": dict(
+        q=21888242871839275222246405745257275088696311157297823662689037894645226208583,
+        r=21888242871839275222246405745257275088548364400416034343698204186575808495617, deg=1,
+        b=((3,), (1,)), g=((1,), (2,)), cbits=256, sbits=256, scalar="bn254_sf", py_ecc=("bn128", "G1"), large=65537),
+    # the sextic twist: b2 = 3 / (9 + u); zk_dtypes bn254/g2.h's generator (EIP-197's)
+    "bn254_g2": dict(
+        q=21888242871839275222246405745257275088696311157297823662689037894645226208583,
+        r=21888242871839275222246405745257275088548364400416034343698204186575808495617, deg=2,
+        b=((3, 0), (9, 1)),
+        g=((10857046999023057135944570762232829481370756359578518086990519993285655852781,
+            11559732032986387107991004021392285783925812861821192530917403151452391805634),
+           (8495653923123431417604973247489272438418190587263600148770280649306958101930,
+            4082367875863433681332203403145435568316851327593401208105741076214120093531)),
+        cbits=256, sbits=256, scalar="bn254_sf", py_ecc=("bn128", "G2"), large=4097),
+    "bls12_381_g1": dict(
+        q=0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab,
+        r=0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001, deg=1, b=((4,), (1,)),
+        g=((0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb,),
+           (0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1,)),
+        cbits=384, sbits=256, scalar="bls12_381_sf", py_ecc=("bls12_381", "G1"), large=65537),
 }
-Q = R = B = G = MONT = SMONT = NAME = SCALAR = None
+Q = R = D = B = G = MONT = SMONT = NAME = SCALAR = PY_ECC = LARGE = None
+
+
+# ---- the coordinate field: tuples of D coefficients over Fq (D = 2: u^2 = -1) ----
+
+def fadd(a, b):
+    return tuple((x + y) % Q for x, y in zip(a, b))
+
+
+def fsub(a, b):
+    return tuple((x - y) % Q for x, y in zip(a, b))
+
+
+def fmul(a, b):
+    if D == 1:
+        return (a[0] * b[0] % Q,)
+    return ((a[0] * b[0] - a[1] * b[1]) % Q, (a[0] * b[1] + a[1] * b[0]) % Q)
+
+
+def finv(a):
+    """a^-1 (a != 0); Fq2: the conjugate over the norm a0^2 + a1^2, an element of Fq."""
+    if D == 1:
+        return (pow(a[0], -1, Q),)
+    ni = pow((a[0] * a[0] + a[1] * a[1]) % Q, -1, Q)
+    return (a[0] * ni % Q, -a[1] * ni % Q)
+
+
+def fconst(v):
+    return (v % Q,) + (0,) * (D - 1)
+
+
+def fpow(a, e):
+    r = fconst(1)
+    for _ in range(e):
+        r = fmul(r, a)
+    return r
 
 
 def use_curve(name):
     """Sets the module's constants to curve `name`'s (one curve per run)."""
-    global Q, R, B, G, MONT, SMONT, NAME, SCALAR
-    Q, R, B, G, cbits, sbits, SCALAR = CURVES[name]
-    MONT, SMONT, NAME = pow(2, cbits, Q), pow(2, sbits, R), name
+    global Q, R, D, B, G, MONT, SMONT, NAME, SCALAR, PY_ECC, LARGE
+    c = CURVES[name]
+    Q, R, D, SCALAR, PY_ECC, LARGE = c["q"], c["r"], c["deg"], c["scalar"], c["py_ecc"], c["large"]
+    B = fmul(tuple(c["b"][0]), finv(tuple(c["b"][1])))
+    G = tuple(tuple(v) for v in c["g"])
+    MONT, SMONT, NAME = pow(2, c["cbits"], Q), pow(2, c["sbits"], R), name
 
 
 def on_curve(p):
-    return p is INF or (p[1] * p[1] - p[0] ** 3 - B) % Q == 0
+    return p is INF or fsub(fmul(p[1], p[1]), fadd(fpow(p[0], 3), B)) == fconst(0)
 
 
 def add(p, q):
@@ -60,17 +121,17 @@ def add(p, q):
     if q is INF:
         return p
     if p[0] == q[0]:
-        if (p[1] + q[1]) % Q == 0:
+        if fadd(p[1], q[1]) == fconst(0):
             return INF
-        lam = 3 * p[0] * p[0] * pow(2 * p[1], -1, Q) % Q
+        lam = fmul(fmul(fconst(3), fmul(p[0], p[0])), finv(fadd(p[1], p[1])))
     else:
-        lam = (q[1] - p[1]) * pow(q[0] - p[0], -1, Q) % Q
-    x = (lam * lam - p[0] - q[0]) % Q
-    return (x, (lam * (p[0] - x) - p[1]) % Q)
+        lam = fmul(fsub(q[1], p[1]), finv(fsub(q[0], p[0])))
+    x = fsub(fsub(fmul(lam, lam), p[0]), q[0])
+    return (x, fsub(fmul(lam, fsub(p[0], x)), p[1]))
 
 
 def neg(p):
-    return INF if p is INF else (p[0], (-p[1]) % Q)
+    return INF if p is INF else (p[0], fsub(fconst(0), p[1]))
 
 
 def mul(k, p):
@@ -82,22 +143,36 @@ def mul(k, p):
     return acc
 
 
+def check_py_ecc():
+    """The curve's b and generator against py_ecc's, where py_ecc is importable (the
+    bench/peers venv has it); None when it is not, else whether they agree."""
+    try:
+        mod = __import__("py_ecc." + PY_ECC[0], fromlist=[PY_ECC[1]])
+    except ImportError:
+        return None
+    gen = getattr(mod, PY_ECC[1])
+    coeffs = lambda e: tuple(int(c) for c in e.coeffs) if hasattr(e, "coeffs") else (int(e.n),)
+    their_b = mod.b2 if PY_ECC[1] == "G2" else mod.b
+    return (coeffs(gen[0]), coeffs(gen[1])) == G and coeffs(their_b) == B
+
+
 # ---- storage text of each coordinate system, canonical or _mont (ZKX.md section 2) ----
 
 def coords(p, kind, mont, rnd):
-    """A representative of p in `kind` (a random one for jacobian/xyzz), as integers."""
-    m = (lambda v: v * MONT % Q) if mont else (lambda v: v)
+    """A representative of p in `kind` (a random one for jacobian/xyzz), as coordinates."""
+    one, zero = fconst(1), fconst(0)
     if kind == "affine":
-        c = (0, 0) if p is INF else p
+        c = (zero, zero) if p is INF else p
     elif p is INF:
-        c = (1, 1, 0) if kind == "jacobian" else (1, 1, 0, 0)
+        c = (one, one, zero) if kind == "jacobian" else (one, one, zero, zero)
     else:
-        z = rnd.randrange(1, Q)
-        if kind == "jacobian":
-            c = (p[0] * z * z % Q, p[1] * z ** 3 % Q, z)
-        else:
-            c = (p[0] * z * z % Q, p[1] * z ** 3 % Q, z * z % Q, z ** 3 % Q)
-    return [m(v) for v in c]
+        z = tuple(rnd.randrange(Q) for _ in range(D))
+        if z == zero:
+            z = one
+        z2 = fmul(z, z)
+        z3 = fmul(z2, z)
+        c = (fmul(p[0], z2), fmul(p[1], z3), z) if kind == "jacobian" else (fmul(p[0], z2), fmul(p[1], z3), z2, z3)
+    return [tuple(v * MONT % Q for v in x) if mont else x for x in c]
 
 
 def decode(words, kind, mont):
@@ -105,16 +180,17 @@ def decode(words, kind, mont):
     if mont:
         inv = pow(MONT, -1, Q)
         v = [x * inv % Q for x in v]
+    v = [tuple(v[i:i + D]) for i in range(0, len(v), D)]
+    zero = fconst(0)
     if kind == "affine":
-        return INF if v == [0, 0] else (v[0], v[1])
-    if kind == "jacobian":
-        if v[2] == 0:
-            return INF
-        zi = pow(v[2], -1, Q)
-        return (v[0] * zi * zi % Q, v[1] * zi ** 3 % Q)
-    if v[2] == 0:
+        return INF if v == [zero, zero] else (v[0], v[1])
+    if v[2] == zero:
         return INF
-    return (v[0] * pow(v[2], -1, Q) % Q, v[1] * pow(v[3], -1, Q) % Q)
+    if kind == "jacobian":
+        zi = finv(v[2])
+        zi2 = fmul(zi, zi)
+        return (fmul(v[0], zi2), fmul(v[1], fmul(zi2, zi)))
+    return (fmul(v[0], finv(v[2])), fmul(v[1], finv(v[3])))
 
 
 def tname(kind, mont):
@@ -170,8 +246,18 @@ class Runner:
                 return
 
 
+def text(coordinates):
+    return " ".join(str(v) for x in coordinates for v in x)
+
+
+def literal(coordinates):
+    """The HLO literal of a point: "(x, y, ...)", an Fq2 coordinate "(c0, c1)"."""
+    coef = lambda x: str(x[0]) if D == 1 else "(%s)" % ", ".join(str(v) for v in x)
+    return "(%s)" % ", ".join(coef(x) for x in coordinates)
+
+
 def pts_lines(ps, kind, mont, rnd):
-    return [" ".join(str(v) for v in coords(p, kind, mont, rnd)) for p in ps]
+    return [text(coords(p, kind, mont, rnd)) for p in ps]
 
 
 def main():
@@ -186,6 +272,12 @@ def main():
     if not on_curve(G) or mul(R - 1, G) != neg(G) or add(mul(R - 1, G), G) is not INF:
         print("FAIL: the oracle's %s constants" % NAME, file=sys.stderr)
         return 1
+    agree = check_py_ecc()
+    if agree is False:
+        print("FAIL: %s's b or generator differs from py_ecc's" % NAME, file=sys.stderr)
+        return 1
+    print("points_oracle: %s: G on the curve, r G = infinity; py_ecc %s" % (
+        NAME, "not importable" if agree is None else "agrees"))
     with tempfile.TemporaryDirectory() as tmp:
         t = Runner(a.fieldfuse, tmp)
         rand_pt = lambda: mul(rnd.randrange(1, R), G)
@@ -264,8 +356,9 @@ def main():
         rpts = [rand_pt() for _ in range(5)] + [INF]
         hlo = ("%add {\n %x = JAC[] parameter(0)\n %y = JAC[] parameter(1)\n"
                " ROOT %s = JAC[] add(%x, %y)\n}\n"
-               "ENTRY %m {\n %p = JAC[6] parameter(0)\n %z = JAC[] constant((1, 1, 0))\n"
-               " ROOT %r = JAC[] reduce(%p, %z), dimensions={0}, to_apply=%add\n}\n").replace("JAC", tname("jacobian", False))
+               "ENTRY %m {\n %p = JAC[6] parameter(0)\n %z = JAC[] constant(ZERO)\n"
+               " ROOT %r = JAC[] reduce(%p, %z), dimensions={0}, to_apply=%add\n}\n").replace(
+            "JAC", tname("jacobian", False)).replace("ZERO", literal(coords(INF, "jacobian", False, rnd)))
         r = t.run(hlo, [pts_lines(rpts, "jacobian", False, rnd)])
         want = INF
         for p in rpts:
@@ -275,7 +368,7 @@ def main():
         # oracle is (sum_i s_i * i) * G
         for n_pts, kind, out_kind, windows in ((1, "affine", "jacobian", [0, 1]), (2, "jacobian", "xyzz", [0, 3]),
                                                 (3, "xyzz", "xyzz", [0, 2]), (31, "affine", "affine", [0, 4, 16]),
-                                                (1000, "affine", "xyzz", [0, 7]), (65537, "affine", "xyzz", [0, 13])):
+                                                (1000, "affine", "xyzz", [0, 7]), (LARGE, "affine", "xyzz", [0, 11])):
             if n_pts <= 31:
                 ps = [rand_pt() for _ in range(n_pts)]
                 if n_pts >= 3:
@@ -306,7 +399,7 @@ def main():
         # errors: a point off the curve (file and line), an undefined result kind, a device run
         hlo = "ENTRY %m {\n %a = AFF[2] parameter(0)\n ROOT %n = AFF[2] negate(%a)\n}\n".replace(
             "AFF", tname("affine", False))
-        g_line, off_line = "%d %d" % G, "%d %d" % (G[0], G[1] + 1)  # the second is off the curve
+        g_line, off_line = text(G), text((G[0], fadd(G[1], fconst(1))))  # the second is off the curve
         r = t.run(hlo, [[g_line, off_line]], expect_rc=2)
         if ":2:" not in r.stderr or "not on the curve" not in r.stderr:
             t.fail("a point off the curve: %r" % r.stderr)

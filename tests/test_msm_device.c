@@ -9,7 +9,10 @@
  * scalars zero (the empty sum), scalars p - 1 (every window's digit negative), every base
  * kind (affine, jacobian, xyzz) and form (canonical, _mont), every result kind, and a
  * convert of the msm's point done by its last step, over BN254 G1 and BLS12-381 G1; scalars
- * computed by producers fused into the msm; then 2^13 + 1 points (2^16 + 1 in the full mode) on PoCL. A missing device
+ * computed by producers fused into the msm; then 2^13 + 1 points (2^16 + 1 in the full
+ * mode) on PoCL. BN254 G2 (Fq2 coordinates) the same way: n = 1, 2, 3, 31, 1000 with the
+ * same special values, in three combinations of types on PoCL and one on Rusticl in the
+ * full mode. A missing device
  * fails, never skips.
  */
 #include <criterion/criterion.h>
@@ -29,8 +32,11 @@ typedef struct msm_case {
 	const char *scalar, *base, *msm_type, *root_type; /* root_type NULL: the msm is the root */
 	int window_bits;                                   /* 0: the plan's choice */
 	unsigned special;                                  /* edits of the random inputs (below) */
-	bool rusticl;                                      /* also on Rusticl (see cases) */
+	int rusticl;                                       /* also on Rusticl: ON_RUSTICL, or
+							      RUSTICL_FULL in the full mode only (see cases) */
 } msm_case;
+
+enum { POCL_ONLY = 0, ON_RUSTICL = 1, RUSTICL_FULL = 2 };
 
 enum {
 	ZEROS = 1,      /* some scalars 0, some bases at infinity */
@@ -41,38 +47,55 @@ enum {
 
 /*
  * One program per combination of types (the sizes and window widths are launch arguments:
- * codegen/msm.c), and Rusticl takes 80 s of CPU to build one (it inlines every point
- * addition), so Rusticl runs three BN254 combinations, which between them hold every step's
- * variants: both scalar forms, the bases' three kinds and two forms (an affine _mont base
- * is read as stored, the others converted once), and results stored canonical and _mont,
- * through a convert and without, and one BLS12-381 G1 combination; PoCL runs all of them.
+ * codegen/msm.c), and Rusticl takes 80 s of CPU to build one for BN254 G1 (it inlines every
+ * point addition), so Rusticl runs three BN254 G1 combinations, which between them hold
+ * every step's variants: both scalar forms, the bases' three kinds and two forms (an affine
+ * _mont base is read as stored, the others converted once), and results stored canonical
+ * and _mont, through a convert and without; one BLS12-381 G1 combination; and, in the full
+ * mode, one BN254 G2 combination (the bench workload's), whose coordinates differ from G1's
+ * only in their field. PoCL runs all of them, G2 in three.
  */
 static const msm_case cases[] = {
 	/* A: ZKX's own test program (17 points into jacobian) and its relatives */
-	{1, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, 0, true},
-	{17, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, 0, true},
-	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, ALL_ZERO, true},
-	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 1, MINUS_ONE, true},
-	{4097, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 16, ZEROS, true},
+	{1, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, 0, ON_RUSTICL},
+	{17, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, 0, ON_RUSTICL},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 0, ALL_ZERO, ON_RUSTICL},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 1, MINUS_ONE, ON_RUSTICL},
+	{4097, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", NULL, 16, ZEROS, ON_RUSTICL},
 	/* B: Montgomery forms throughout */
-	{2, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 0, REPEATS, true},
-	{3, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 0, ZEROS, true},
-	{1000, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 7, REPEATS, true},
+	{2, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 0, REPEATS, ON_RUSTICL},
+	{3, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 0, ZEROS, ON_RUSTICL},
+	{1000, "bn254_sf_mont", "bn254_g1_affine_mont", "bn254_g1_xyzz_mont", "bn254_g1_affine_mont", 7, REPEATS, ON_RUSTICL},
 	/* C: jacobian bases */
-	{31, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 3, ZEROS, true},
-	{1000, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, true},
+	{31, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 3, ZEROS, ON_RUSTICL},
+	{1000, "bn254_sf", "bn254_g1_jacobian", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, ON_RUSTICL},
 	/* D: BLS12-381 G1 (381-bit coordinates, 6 x 64 / 12 x 32-bit limbs) */
-	{3, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 0, ZEROS, true},
-	{31, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 2, MINUS_ONE, true},
+	{3, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 0, ZEROS, ON_RUSTICL},
+	{31, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 2, MINUS_ONE, ON_RUSTICL},
 	{1000, "bls12_381_sf", "bls12_381_g1_affine", "bls12_381_g1_xyzz", "bls12_381_g1_affine", 0, ZEROS | REPEATS,
-	 true},
+	 ON_RUSTICL},
 	/* PoCL only */
 	{31, "bls12_381_sf_mont", "bls12_381_g1_jacobian_mont", "bls12_381_g1_jacobian_mont", NULL, 0, ZEROS | REPEATS,
-	 false},
-	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, false},
-	{31, "bn254_sf_mont", "bn254_g1_xyzz_mont", "bn254_g1_xyzz_mont", "bn254_g1_jacobian", 0, ZEROS, false},
-	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_affine", NULL, 0, ZEROS, false},
-	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz_mont", 2, MINUS_ONE, false},
+	 POCL_ONLY},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_xyzz", "bn254_g1_affine", 0, ZEROS | REPEATS, POCL_ONLY},
+	{31, "bn254_sf_mont", "bn254_g1_xyzz_mont", "bn254_g1_xyzz_mont", "bn254_g1_jacobian", 0, ZEROS, POCL_ONLY},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_affine", NULL, 0, ZEROS, POCL_ONLY},
+	{31, "bn254_sf", "bn254_g1_affine", "bn254_g1_jacobian", "bn254_g1_xyzz_mont", 2, MINUS_ONE, POCL_ONLY},
+	/* E: BN254 G2, coordinates in Fq2 (cl/point.cl over cl/ext2.cl): the bench workload's
+	   program (msm_bn254_g2.hlo); on Rusticl in the full mode only, as its Rusticl build
+	   alone took more than 11 minutes of CPU (test_point_device runs G2's point blocks on
+	   Rusticl in every mode) */
+	{1, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, 0, RUSTICL_FULL},
+	{2, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, REPEATS, RUSTICL_FULL},
+	{3, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, ZEROS, RUSTICL_FULL},
+	{31, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 3, ZEROS | REPEATS, RUSTICL_FULL},
+	{31, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 0, ALL_ZERO, RUSTICL_FULL},
+	{1000, "bn254_sf", "bn254_g2_affine", "bn254_g2_xyzz", "bn254_g2_affine", 7, ZEROS | REPEATS, RUSTICL_FULL},
+	/* G2, PoCL only: Montgomery forms, jacobian and xyzz bases, every digit negative */
+	{31, "bn254_sf_mont", "bn254_g2_jacobian_mont", "bn254_g2_xyzz_mont", "bn254_g2_jacobian", 0, ZEROS | REPEATS,
+	 POCL_ONLY},
+	{1000, "bn254_sf_mont", "bn254_g2_jacobian_mont", "bn254_g2_xyzz_mont", "bn254_g2_jacobian", 0, ZEROS, POCL_ONLY},
+	{31, "bn254_sf", "bn254_g2_xyzz", "bn254_g2_xyzz", NULL, 5, MINUS_ONE, POCL_ONLY},
 };
 
 static char *program(const msm_case *c, int64_t n, int window_bits)
@@ -215,7 +238,7 @@ static void devices_run(const char *device, bool rusticl)
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
-		if (cases[k].rusticl || !rusticl)
+		if (!rusticl || cases[k].rusticl == ON_RUSTICL || (cases[k].rusticl == RUSTICL_FULL && ffu_test_full()))
 			run_case(&cl, &cases[k], cases[k].n, 70 + k);
 	ffu__cl_close(&cl);
 }

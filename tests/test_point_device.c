@@ -5,7 +5,8 @@
  * with other formulas: results are compared as group elements (ffu__point_eq) and must be
  * valid xyzz points (on the curve, ZZ^3 = ZZZ^2). Inputs: random points of several
  * representatives and the special cases the formulas leave out (an operand at infinity,
- * P + P through each addition, P + (-P)). A missing device fails, never skips.
+ * P + P through each addition, P + (-P)), for every curve of fields/curves.def (BN254 G2's
+ * coordinates are Fq2: the same text over cl/ext2.cl). A missing device fails, never skips.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -17,20 +18,20 @@
 #include "support.h"
 #include "util/strbuf.h"
 
-static const char kernels[] = "__kernel void k_dbl(__global const uint *p, __global const uint *q, __global uint *o)\n"
-			      "{\n\tsize_t i = get_global_id(0);\n"
-			      "\tbn254_g1_xyzz_store(o, i, bn254_g1_xyzz_dbl(bn254_g1_xyzz_load(p, i)));\n}\n"
-			      "__kernel void k_madd(__global const uint *p, __global const uint *q, __global uint *o)\n"
-			      "{\n\tsize_t i = get_global_id(0);\n"
-			      "\tbn254_g1_xyzz_store(o, i, bn254_g1_xyzz_madd(bn254_g1_xyzz_load(p, i), "
-			      "bn254_g1_aff_load(q, i)));\n}\n"
-			      "__kernel void k_add(__global const uint *p, __global const uint *q, __global uint *o)\n"
-			      "{\n\tsize_t i = get_global_id(0);\n"
-			      "\tbn254_g1_xyzz_store(o, i, bn254_g1_xyzz_add(bn254_g1_xyzz_load(p, i), "
-			      "bn254_g1_xyzz_load(q, i)));\n}\n"
-			      "__kernel void k_neg(__global const uint *p, __global const uint *q, __global uint *o)\n"
-			      "{\n\tsize_t i = get_global_id(0);\n"
-			      "\tbn254_g1_xyzz_store(o, i, bn254_g1_xyzz_neg(bn254_g1_xyzz_load(p, i)));\n}\n";
+/* The four blocks of curve C (its cl/point.cl prefix, the %s) as kernels. */
+static const char kernels_fmt[] =
+	"__kernel void k_dbl(__global const uint *p, __global const uint *q, __global uint *o)\n"
+	"{\n\tsize_t i = get_global_id(0);\n"
+	"\t%1$s_xyzz_store(o, i, %1$s_xyzz_dbl(%1$s_xyzz_load(p, i)));\n}\n"
+	"__kernel void k_madd(__global const uint *p, __global const uint *q, __global uint *o)\n"
+	"{\n\tsize_t i = get_global_id(0);\n"
+	"\t%1$s_xyzz_store(o, i, %1$s_xyzz_madd(%1$s_xyzz_load(p, i), %1$s_aff_load(q, i)));\n}\n"
+	"__kernel void k_add(__global const uint *p, __global const uint *q, __global uint *o)\n"
+	"{\n\tsize_t i = get_global_id(0);\n"
+	"\t%1$s_xyzz_store(o, i, %1$s_xyzz_add(%1$s_xyzz_load(p, i), %1$s_xyzz_load(q, i)));\n}\n"
+	"__kernel void k_neg(__global const uint *p, __global const uint *q, __global uint *o)\n"
+	"{\n\tsize_t i = get_global_id(0);\n"
+	"\t%1$s_xyzz_store(o, i, %1$s_xyzz_neg(%1$s_xyzz_load(p, i)));\n}\n";
 
 enum { N = 200 };
 
@@ -85,10 +86,11 @@ static void make_inputs(inputs *in)
 	}
 }
 
-static void run_point_kernels(const char *device)
+/* Curve c's blocks on the device: one program. */
+static void run_point_kernels(const char *device, const ffu_curve *c)
 {
-	const ffu_curve *c = ffu__field_get(FFU_FIELD_BN254_G1_XYZZ)->curve;
-	inputs in = {.xyzz = ffu__field_get(FFU_FIELD_BN254_G1_XYZZ), .aff = ffu__field_get(FFU_FIELD_BN254_G1_AFFINE)};
+	inputs in = {.xyzz = ffu__point_type_of(c, FFU_POINT_XYZZ, false),
+		     .aff = ffu__point_type_of(c, FFU_POINT_AFFINE, false)};
 	size_t bx = in.xyzz->storage_bytes, ba = in.aff->storage_bytes;
 	in.p = calloc(N, bx);
 	in.q_aff = calloc(N, ba);
@@ -103,11 +105,11 @@ static void run_point_kernels(const char *device)
 	ffu_error e = {0};
 	ffu__cl_emit_common(&sb);
 	ffu__cl_emit_curve(&sb, c);
-	ffu__sb_append(&sb, kernels);
+	ffu__sb_printf(&sb, kernels_fmt, c->name);
 	cr_assert_eq(ffu__sb_status(&sb, &e), FFU_STATUS_OK);
 	cl_program prog = NULL;
-	cr_assert_eq(ffu__cl_build(&cl, &prog, ffu__sb_cstr(&sb), NULL, &e), FFU_STATUS_OK, "build on %s: %s\n%s", device,
-		     e.message, e.build_log ? e.build_log : "");
+	cr_assert_eq(ffu__cl_build(&cl, &prog, ffu__sb_cstr(&sb), NULL, &e), FFU_STATUS_OK, "%s: build on %s: %s\n%s",
+		     c->name, device, e.message, e.build_log ? e.build_log : "");
 	cl_mem dp = NULL, dq = NULL, dqx = NULL, dout = NULL;
 	cr_assert_eq(ffu__cl_buffer(&cl, &dp, N * bx, &e), FFU_STATUS_OK, "%s", e.message);
 	cr_assert_eq(ffu__cl_buffer(&cl, &dq, N * ba, &e), FFU_STATUS_OK, "%s", e.message);
@@ -142,15 +144,15 @@ static void run_point_kernels(const char *device)
 				ffu__point_add(in.xyzz, want, in.xyzz, p, in.xyzz, in.q_xyzz + i * bx);
 			else
 				ffu__fp_neg(in.xyzz, want, p, NULL);
-			cr_assert(ffu__fp_canonical(in.xyzz, got), "%s on %s: element %d is not a valid xyzz point", names[k],
-				  device, i);
-			cr_assert(ffu__point_eq(in.xyzz, got, in.xyzz, want), "%s on %s: element %d differs from the host's",
-				  names[k], device, i);
+			cr_assert(ffu__fp_canonical(in.xyzz, got), "%s %s on %s: element %d is not a valid xyzz point",
+				  c->name, names[k], device, i);
+			cr_assert(ffu__point_eq(in.xyzz, got, in.xyzz, want), "%s %s on %s: element %d differs from the host's",
+				  c->name, names[k], device, i);
 			infinities += ffu__fp_is_zero(in.xyzz, got);
 		}
 		/* the special cases reached the device: infinity + infinity everywhere, P + (-P)
 		   for the additions */
-		cr_assert(infinities >= (k == 1 || k == 2 ? 2 : 1), "%s: %d infinities", names[k], infinities);
+		cr_assert(infinities >= (k == 1 || k == 2 ? 2 : 1), "%s %s: %d infinities", c->name, names[k], infinities);
 	}
 	ffu__cl_buffer_release(&dp);
 	ffu__cl_buffer_release(&dq);
@@ -165,12 +167,22 @@ static void run_point_kernels(const char *device)
 	free(out);
 }
 
-Test(point_device, pocl, .timeout = 600)
+/* Every row of fields/curves.def: G1 over a prime field, G2 over its Fq2 (the same
+   cl/point.cl text over cl/ext2.cl). */
+static void run_every_curve(const char *device)
 {
-	run_point_kernels(ffu_test_devices[0]);
+	int n = 0;
+	for (int id = FFU_FIELD_POINT_FIRST; id < FFU_ELEM_COUNT; id += 6, n++)
+		run_point_kernels(device, ffu__field_get((ffu_field_id)id)->curve);
+	cr_assert_geq(n, 2, "the curves of curves.def: %d", n);
 }
 
-Test(point_device, rusticl, .timeout = 600)
+Test(point_device, pocl, .timeout = 1200)
 {
-	run_point_kernels(ffu_test_devices[1]);
+	run_every_curve(ffu_test_devices[0]);
+}
+
+Test(point_device, rusticl, .timeout = 1800)
+{
+	run_every_curve(ffu_test_devices[1]);
 }

@@ -36,7 +36,7 @@ static const word_pair type_aliases[] = {
 
 /* ZKX element types that fieldfuse does not have: named as such rather than "unknown". */
 static const char *const zkx_only_types[] = {
-	"bn254_g2_affine", "bn254_g2_jacobian", "bn254_g2_xyzz", "s1", "s2", "s4", "u1", "u2", "u4",
+	"s1", "s2", "s4", "u1", "u2", "u4",
 	/* zk_dtypes 0.0.17's other curves: their fields are rows of fields.def, the points are not */
 	"pallas_g1_affine", "pallas_g1_jacobian", "pallas_g1_xyzz", "vesta_g1_affine", "vesta_g1_jacobian",
 	"vesta_g1_xyzz", "secp256k1_g1_affine", "secp256k1_g1_jacobian", "secp256k1_g1_xyzz",

@@ -45,6 +45,9 @@ import tempfile
 import time
 
 RUSTICL_EVERY = 3
+# seconds a program may take: a cold BN254 G2 msm build (about a minute of PoCL CPU) took
+# more than 240 s of wall time on the 2 shared cores under a load of 10
+RUN_TIMEOUT = 480
 DIALECT = "zkx-2026.01"
 ICD_DIR = "/etc/OpenCL/vendors"
 ICD = {"pocl": "pocl.icd", "rusticl": "rusticl.icd"}
@@ -113,7 +116,7 @@ def run(ff, prog, dev):
     with tempfile.TemporaryDirectory() as tmp:
         p = subprocess.run([ff, "run", prog, "--random", "1", "--dialect", DIALECT] + where
                            + twiddle_inputs(prog, tmp), env=device_env("pocl" if dev == "interp" else dev),
-                           capture_output=True, text=True, timeout=240)
+                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
     return dict(dev=dev, rc=p.returncode, out=p.stdout, err=p.stderr, secs=time.monotonic() - t)
 
 
