@@ -288,6 +288,31 @@ Test(msm_device, rusticl_affine_buckets, .timeout = 1200)
 }
 
 /*
+ * llvmpipe's loop limit (device/target.c): an msm of more points than a loop may run there
+ * is refused before anything is built, with ELIMIT naming the limit.
+ */
+Test(msm_device, rusticl_loop_limit, .timeout = 120)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, ffu_test_devices[1]);
+	cr_assert_eq(cl.target.loop_limit, 65535u, "%s: llvmpipe's loop limit not in the target", cl.dev.name);
+	const msm_case c = {65536, "bn254_sf", "bn254_g1_affine", "bn254_g1_xyzz", "bn254_g1_affine", 0, 0};
+	char *text = program(&c, c.n, 0);
+	ffu_module *m = parse(text);
+	ffu_error e = {0};
+	ffu_pass_opts po = {.fuse = true};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_exec *x = NULL;
+	cr_assert_eq(ffu__exec_create(&x, &cl, m, &e), FFU_STATUS_ELIMIT, "%s", e.message);
+	cr_assert(strstr(e.message, "msm of 65536 points") && strstr(e.message, "65535 iterations"), "%s", e.message);
+	cr_assert_null(x);
+	ffu__module_free(m);
+	free(text);
+	ffu_error_clear(&e);
+	ffu__cl_close(&cl);
+}
+
+/*
  * Scalars computed by element-wise producers fused into the msm's digits step (a random
  * linear combination a r + c; a Montgomery convert and a square): one kernel plan fused,
  * the producers' own kernels unfused.
