@@ -228,12 +228,12 @@ Test(pipeline, pocl_256bit_other, .timeout = 600)
 	run_all_matching(ffu_test_devices[0], "", OTHER_256, false);
 }
 
-Test(pipeline, pocl_pairing_base, .timeout = 600)
+Test(pipeline, pocl_pairing_base, .timeout = 1500)
 {
 	run_all_matching(ffu_test_devices[0], "", PAIRING_BASE, false);
 }
 
-Test(pipeline, pocl_bls12_381_fq2, .timeout = 600)
+Test(pipeline, pocl_bls12_381_fq2, .timeout = 1500)
 {
 	run_all_matching(ffu_test_devices[0], "", BLS12_381_FQ2, false);
 }
@@ -253,12 +253,12 @@ Test(pipeline, rusticl_256bit_other, .timeout = 600)
 	run_all_matching(ffu_test_devices[1], "", OTHER_256, false);
 }
 
-Test(pipeline, rusticl_pairing_base, .timeout = 600)
+Test(pipeline, rusticl_pairing_base, .timeout = 1500)
 {
 	run_all_matching(ffu_test_devices[1], "", PAIRING_BASE, false);
 }
 
-Test(pipeline, rusticl_bls12_381_fq2, .timeout = 600)
+Test(pipeline, rusticl_bls12_381_fq2, .timeout = 1500)
 {
 	run_all_matching(ffu_test_devices[1], "", BLS12_381_FQ2, false);
 }
