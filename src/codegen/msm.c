@@ -347,29 +347,6 @@ static bool emit_sort(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl
 	return true;
 }
 
-static bool emit_buckets(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
-{
-	const char *P = pl->P, *B = pl->B;
-	bool as_is = pl->fb->form == FFU_POINT_AFFINE && pl->base_mont;
-	if (!step(sb, fk, pl, k, "_bucket", (uint64_t)pl->tb, as_is ? pl->in_b : -1, false,
-		  "bucket j: the sum of its points, each negated where its digit is"))
-		return false;
-	ffu__sb_printf(sb,
-		       "\tconst size_t j = get_global_id(0);\n"
-		       "\tconst uint first = scr[o_off + j], count = scr[o_cnt + j];\n"
-		       "\t%s_xyzz acc = %s_xyzz_zero();\n"
-		       "\tfor (uint t = 0; t < count; t++) {\n"
-		       "\t\tconst uint e = scr[o_idx + first + t];\n\t\t",
-		       P, P);
-	print_base_load(sb, pl, "q", "e >> 1");
-	if (pl->fb->form == FFU_POINT_AFFINE)
-		ffu__sb_printf(sb, "\t\tif (e & 1u)\n\t\t\tq.y = %s_neg(q.y);\n\t\tacc = %s_xyzz_madd(acc, q);\n", B, P);
-	else
-		ffu__sb_printf(sb, "\t\tif (e & 1u)\n\t\t\tq = %s_xyzz_neg(q);\n\t\tacc = %s_xyzz_add(acc, q);\n", P, P);
-	ffu__sb_printf(sb, "\t}\n\t%s_xyzz_store_m(scr + o_bkt, j, acc);\n}\n\n", P);
-	return true;
-}
-
 /* Entry e's base as an affine point in the device form, negated where e's sign bit says
    (affine bases only): `aff var`, at the given indent. */
 static void print_signed_base(ffu_strbuf *sb, const msm_plan *pl, const char *var, const char *indent)
@@ -377,6 +354,46 @@ static void print_signed_base(ffu_strbuf *sb, const msm_plan *pl, const char *va
 	ffu__sb_append(sb, indent);
 	print_base_load(sb, pl, var, "e >> 1");
 	ffu__sb_printf(sb, "%sif (e & 1u)\n%s\t%s.y = %s_neg(%s.y);\n", indent, indent, var, pl->B, var);
+}
+
+/*
+ * "for (t = from; t < count; t++) acc += entry t's base, negated where its sign bit says",
+ * at the given indent (first and count in scope): mixed additions for affine bases, xyzz
+ * ones otherwise. Both bucket steps end their buckets with it.
+ */
+static void print_bucket_loop(ffu_strbuf *sb, const msm_plan *pl, const char *acc, const char *from, const char *in)
+{
+	char in2[16];
+	snprintf(in2, sizeof in2, "%s\t", in);
+	ffu__sb_printf(sb, "%sfor (uint t = %s; t < count; t++) {\n%sconst uint e = scr[o_idx + first + t];\n", in, from,
+		       in2);
+	if (pl->fb->form == FFU_POINT_AFFINE) {
+		print_signed_base(sb, pl, "q", in2);
+		ffu__sb_printf(sb, "%s%s = %s_xyzz_madd(%s, q);\n", in2, acc, pl->P, acc);
+	} else {
+		ffu__sb_append(sb, in2);
+		print_base_load(sb, pl, "q", "e >> 1");
+		ffu__sb_printf(sb, "%sif (e & 1u)\n%s\tq = %s_xyzz_neg(q);\n%s%s = %s_xyzz_add(%s, q);\n", in2, in2, pl->P,
+			       in2, acc, pl->P, acc);
+	}
+	ffu__sb_printf(sb, "%s}\n", in);
+}
+
+static bool emit_buckets(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
+{
+	const char *P = pl->P;
+	bool as_is = pl->fb->form == FFU_POINT_AFFINE && pl->base_mont;
+	if (!step(sb, fk, pl, k, "_bucket", (uint64_t)pl->tb, as_is ? pl->in_b : -1, false,
+		  "bucket j: the sum of its points, each negated where its digit is"))
+		return false;
+	ffu__sb_printf(sb,
+		       "\tconst size_t j = get_global_id(0);\n"
+		       "\tconst uint first = scr[o_off + j], count = scr[o_cnt + j];\n"
+		       "\t%s_xyzz acc = %s_xyzz_zero();\n",
+		       P, P);
+	print_bucket_loop(sb, pl, "acc", "0", "\t");
+	ffu__sb_printf(sb, "\t%s_xyzz_store_m(scr + o_bkt, j, acc);\n}\n\n", P);
+	return true;
 }
 
 /*
@@ -439,12 +456,10 @@ static bool emit_buckets_affine(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ms
 		       "\t\t\t\t%s_aff_store_m(acc, j, %s_aff_fin(a, q, st.kind, dinv));\n\t\t\t}\n\t\t}\n\t}\n"
 		       "\tfor (size_t j = j0; j < j1; j++) {\n"
 		       "\t\tconst uint first = scr[o_off + j], count = scr[o_cnt + j];\n"
-		       "\t\t%s_xyzz s = %s_xyzz_from_aff(%s_aff_load_m(acc, j));\n"
-		       "\t\tfor (uint t = r; t < count; t++) {\n"
-		       "\t\t\tconst uint e = scr[o_idx + first + t];\n",
+		       "\t\t%s_xyzz s = %s_xyzz_from_aff(%s_aff_load_m(acc, j));\n",
 		       P, P, P, P, B, B, B, B, P, P, P, P, P);
-	print_signed_base(sb, pl, "q", "\t\t\t");
-	ffu__sb_printf(sb, "\t\t\ts = %s_xyzz_madd(s, q);\n\t\t}\n\t\t%s_xyzz_store_m(scr + o_bkt, j, s);\n\t}\n}\n\n", P, P);
+	print_bucket_loop(sb, pl, "s", "r", "\t\t");
+	ffu__sb_printf(sb, "\t\t%s_xyzz_store_m(scr + o_bkt, j, s);\n\t}\n}\n\n", P);
 	return true;
 }
 

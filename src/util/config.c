@@ -34,9 +34,8 @@ static void load(void)
 	config.lanes = env_int("FIELDFUSE_LANES", 1, 16);
 	config.fft_log_radix = env_int("FIELDFUSE_FFT_RADIX", 1, 6);
 	v = getenv("FIELDFUSE_MSM_AFFINE");
-	config.msm_affine = v && strcmp(v, "0") == 0 ? 0 : env_int("FIELDFUSE_MSM_AFFINE", 1, 1 << 20);
-	if (!config.msm_affine && !(v && strcmp(v, "0") == 0))
-		config.msm_affine = -1;
+	int k = env_int("FIELDFUSE_MSM_AFFINE", 1, 1 << 20);
+	config.msm_affine = v && strcmp(v, "0") == 0 ? 0 : k ? k : -1;
 }
 
 const ffu_config *ffu__config(void)
