@@ -339,6 +339,7 @@ static const struct {
 	{"lde_babybear", bb_ntt_lde},
 	{"msm_bn254_g1", ffu__bench_msm_bn254_g1},
 	{"msm_bn254_g2", ffu__bench_msm_bn254_g2},
+	{"msm_bls12_381_g1", ffu__bench_msm_bls12_381_g1},
 };
 
 bool ffu__bench_has_baseline(const char *workload)

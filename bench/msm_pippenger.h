@@ -1,7 +1,7 @@
 /*
  * bench/msm_pippenger.h: the C baseline's Pippenger bucket method over one curve's points,
  * written once over an abstract coordinate field; bench/baseline_msm.c includes it once per
- * curve of its table (BN254 G1 over Fq, G2 over Fq2), having defined
+ * curve of its table (BN254 G1 over Fq, G2 over Fq2, BLS12-381 G1 over its Fq), having defined
  *   P(name)         the instance's names (g1_name), so that the instances share a file
  *   FE              the coordinate type: a struct held in Montgomery form
  *   FE_MUL(r, a, b), FE_ADD(r, a, b), FE_SUB(r, a, b)   pointers; r may alias a or b
@@ -33,7 +33,7 @@
  * Threads: the windows are independent, so they go to the OpenMP threads as they come
  * free (dynamic schedule), each thread with its own buckets; the digits and the bases'
  * Montgomery form are computed first, shared by the threads. The window count is
- * SCALAR_BITS / c + 1 (20 to 26 here), so two threads stay busy to within one window. The
+ * SCALAR_BITS / c + 1 (20 to 27 here), so two threads stay busy to within one window. The
  * time runs from the moment every thread runs to the end, as ffu__bench_over_threads times.
  */
 

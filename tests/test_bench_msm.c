@@ -1,6 +1,6 @@
 /*
  * tests/test_bench_msm.c: the C baselines of the msm bench workloads (msm_bn254_g1,
- * msm_bn254_g2: bench/baseline_msm.c) against the reference interpreter (`fieldfuse run
+ * msm_bn254_g2, msm_bls12_381_g1: bench/baseline_msm.c) against the reference interpreter (`fieldfuse run
  * --interp`'s msm and convert, fields/point.c) on the same inputs, byte for byte: n = 1, 2,
  * 3, 31, 1000 with zero scalars, infinity bases, repeated bases and P + (-P), at the window
  * width the baseline picks and at others, for each curve of the table below. `fieldfuse
@@ -23,10 +23,12 @@
 
 enum { SB = 32 }; /* bytes of a scalar */
 
-/* The workloads with a baseline: the curve's name stem, its workload */
+/* The workloads with a baseline: the curve's name stem, its scalar field, its workload */
 static const struct {
-	const char *curve, *workload;
-} curves[] = {{"bn254_g1", "msm_bn254_g1"}, {"bn254_g2", "msm_bn254_g2"}};
+	const char *curve, *scalar, *workload;
+} curves[] = {{"bn254_g1", "bn254_sf", "msm_bn254_g1"},
+	      {"bn254_g2", "bn254_sf", "msm_bn254_g2"},
+	      {"bls12_381_g1", "bls12_381_sf", "msm_bls12_381_g1"}};
 static size_t cur; /* the curve every helper below works on */
 
 /* What to put at each index besides random values */
@@ -39,7 +41,7 @@ typedef struct msm_case {
 
 static const ffu_field *sf(void)
 {
-	return ffu_test_field("bn254_sf");
+	return ffu_test_field(curves[cur].scalar);
 }
 
 static const ffu_field *affine(void)
@@ -59,15 +61,15 @@ static size_t pb(void)
 static void case_init(msm_case *c, int64_t n)
 {
 	char text[1024];
-	const char *cv = curves[cur].curve;
+	const char *cv = curves[cur].curve, *st = curves[cur].scalar;
 	snprintf(text, sizeof text,
 		 "HloModule msm\n"
-		 "ENTRY %%main (s: bn254_sf[%lld], b: %s_affine[%lld]) -> %s_affine[] {\n"
-		 "  %%s = bn254_sf[%lld] parameter(0)\n"
+		 "ENTRY %%main (s: %s[%lld], b: %s_affine[%lld]) -> %s_affine[] {\n"
+		 "  %%s = %s[%lld] parameter(0)\n"
 		 "  %%b = %s_affine[%lld] parameter(1)\n"
 		 "  %%r = %s_xyzz[] msm(%%s, %%b)\n"
 		 "  ROOT %%a = %s_affine[] convert(%%r)\n}\n",
-		 (long long)n, cv, (long long)n, cv, (long long)n, cv, (long long)n, cv, cv);
+		 st, (long long)n, cv, (long long)n, cv, st, (long long)n, cv, (long long)n, cv, cv);
 	ffu_error e = {0};
 	memset(c, 0, sizeof *c);
 	cr_assert_eq(ffu__hlo_parse(&c->m, text, strlen(text), "msm.hlo", &e), FFU_STATUS_OK, "%s", e.message);
