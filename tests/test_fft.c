@@ -578,6 +578,61 @@ Test(fft, rusticl_fused, .timeout = 600)
 }
 
 /*
+ * Tile passes (codegen/fft_tile.c), on this device against the interpreter: the code a GPU
+ * gets (4 work-items per column, the barrier between the stages) and the form a CPU would
+ * get (one work-item per column; no CPU target takes tiles by default, so it is forced
+ * here). The lengths give one tile pass, two, stages of unequal radix and one-stage passes
+ * beside tile passes; the variants put the IFFT's scaling and bit-reversed stores into a
+ * tile's second stage and bit-reversed loads into its first; the programs put fused
+ * producers (the LDE's columns, zero slots) in front and consumers behind. The source for
+ * each target must hold tile passes, or this would test the one-stage passes again.
+ */
+static int count(const char *s, const char *what);
+
+static void run_tiles(const char *device)
+{
+	static const int kbb[] = {5, 8, 9, 12, 14}, kcpu[] = {6, 9, 12}, k64[] = {4, 7, 10}, k256[] = {3, 6},
+			 kext[] = {5, 7};
+	static const int tiled[] = {FUSED_LDE, FUSED_STRADDLE, FUSED_ROWS};
+	for (int gpu = 1; gpu >= 0; gpu--) {
+		ffu_cl cl = {0};
+		ffu_test_open_device(&cl, device);
+		if (gpu) {
+			ffu__target_set_class(&cl.target, FFU_DEVICE_CLASS_GPU);
+			cl.target.profile.lanes = 1;
+		} else {
+			static const int cpu_tile[3] = {10, 8, 6};
+			memcpy(cl.target.fft_log_tile, cpu_tile, sizeof cpu_tile);
+		}
+		char *text = gpu ? sizes_program("babybear", kbb, 5, true) : sizes_program("babybear", kcpu, 3, true);
+		char *src = ffu_test_generate_for(text, &cl.target, NULL, NULL);
+		cr_assert_geq(count(src, "through local memory"), 5, "%s code: no tile passes", gpu ? "GPU" : "CPU");
+		free(src);
+		device_vs_interp(&cl, text, true, 21);
+		free(text);
+		/* the CPU form's stages are unrolled, minutes of cold builds for the rest: once is enough */
+		if (gpu) {
+			run_sizes(&cl, "goldilocks", k64, 3, true);
+			run_sizes(&cl, "bn254_sf", k256, 2, false);
+			run_sizes(&cl, "babybearx4", kext, 2, false);
+		}
+		for (size_t i = 0; i < (gpu ? sizeof tiled / sizeof tiled[0] : 1); i++)
+			device_vs_interp(&cl, programs[tiled[i]], true, 200 + i);
+		ffu__cl_close(&cl);
+	}
+}
+
+Test(fft, pocl_tiles, .timeout = 900)
+{
+	run_tiles(ffu_test_devices[0]);
+}
+
+Test(fft, rusticl_tiles, .timeout = 900)
+{
+	run_tiles(ffu_test_devices[1]);
+}
+
+/*
  * Random concatenates along the transformed dimension: 2 to 4 pieces, each a parameter or
  * zeros, cut at multiples of n/8 or anywhere (so some slots span two pieces), maybe
  * times a shift and plus a parameter, then FFT or IFFT; fused, against the interpreter.

@@ -2,9 +2,10 @@
  * codegen/fft.c: the kernels of an NTT fusion (kind kFft: one `fft` with the element-wise
  * work the fusion pass put around it).
  *
- * Algorithm: Stockham autosort, radix R = 2^r per pass over memory, natural order in and
- * out, so no bit-reversal pass. A transform of n = 2^k takes P = ceil(k / r_max) passes
- * (r_max from the target: device/target.h fft_log_radix), radices balanced. Pass q with
+ * Algorithm: Stockham autosort, radix R = 2^r per stage, natural order in and out, so no
+ * bit-reversal pass. A transform of n = 2^k takes P = ceil(k / r_max) stages (r_max from
+ * the target: device/target.h fft_log_radix), radices balanced, each one pass over memory
+ * unless two share a tile (below). Stage q with
  * p = R_0 ... R_(q-1) (the length of the sub-transforms done so far) and T = n / R gives
  * work-item i < T of each row:
  *     u[t] = src[i + t T], t < R;  u[t] *= w^(n/(pR) * (i mod p) t);  u = DFT_R(u);
@@ -39,43 +40,77 @@
  * spanning two operands keeps the clamped reads for that concatenate; a program with no
  * such concatenate, or read at bit-reversed indices, gets the one helper ffu_k<k>_x(i).
  *
- * Why registers and not local memory: on a CPU (PoCL) a work-item's R values stay in
- * vector registers or L1 across its r stages and work-items vectorise, with no barrier;
- * the passes then cost bandwidth, P reads and writes of the array.
+ * Registers or local memory: on a CPU (PoCL) a work-item's R values stay in vector
+ * registers or L1 across its r stages and work-items vectorise, with no barrier; the
+ * passes then cost bandwidth, P reads and writes of the array. Where the target allows
+ * (device/target.h fft_log_tile: GPUs), a pass runs two stages that meet in local memory
+ * (codegen/fft_tile.c), so a transform takes fewer passes; the stages are the same
+ * formulas (fft_impl.h: a stage, a pass), and the passes of one stage are fft_pass.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/fft_impl.h"
 #include "codegen/field_cl.h"
 #include "codegen/helper.h"
 #include "codegen/kgen.h"
 #include "device/target.h"
 
-enum { TW_BLOCK = 64 }; /* table entries per work-item of the generating kernel */
-enum { MAX_RADIX = 64 }; /* 2^6: FIELDFUSE_FFT_RADIX's largest (util/config.c) */
+/* b bits split over np parts as evenly as possible, the larger parts last. */
+static int balanced(int b, int np, int g)
+{
+	return b / np + (g >= np - b % np);
+}
 
-typedef struct fft_plan {
-	const ffu_inst *fft;     /* in the fused computation */
-	const ffu_field *f;      /* element type */
-	const ffu_field *p;      /* prime field of the roots */
-	const ffu_field *tf;     /* the twiddles operand's type, or NULL */
-	int tw_param;            /* its parameter number, or -1 */
-	int64_t n, rows, h;      /* length, transforms, n/2 (table entries) */
-	int k, npass;
-	int lr[FFU_MAX_FUSION_KERNELS - 1]; /* log2 of each pass's radix */
-	int64_t off[FFU_MAX_FUSION_KERNELS - 1]; /* each pass's twiddles in the table (after the n/2 powers) */
-	int64_t table;           /* table entries: the n/2 powers, then every pass's */
-	int n_in, n_out;
-	size_t wg;               /* the passes' work-group size (the target's; at most T) */
-	char ft[64], pt[64];     /* OpenCL types of the elements and of the prime field */
-	bool rev_in;             /* the first pass reads at bit-reversed indices */
-	bool cpu;                /* the target is a CPU (the stores of a pass with p = 1: emit_pass) */
-	/* the first pass's slots (the file comment's "Columns"): cols, slot t's helper class
-	   slot[t] (ffu_k<k>_x<c>) or -1 where it is the constant zero; else one helper */
-	bool cols;
-	int slot[MAX_RADIX];
-} fft_plan;
+/*
+ * Stages and passes (fft_impl.h). Without tiles: ceil(k / rmax) passes of one stage each,
+ * radices balanced. With tiles (the target's log_tile > rmax) and where they save passes:
+ * ceil(k / log_tile) passes, balanced, a pass of more than rtile bits running as two
+ * stages through a tile of tile_w columns x 2^bits elements, which must fit tile_bytes
+ * (else one pass more is tried). rtile, the largest stage in a tile, may exceed rmax: a
+ * CPU keeps large transforms to radix 16 for the strides of the passes' late stages
+ * (device/target.c), which a tile's stages read from local memory, not the array. Where
+ * tiles save nothing, the one-stage plan.
+ */
+static void plan_passes(fft_plan *pl, int log_tile, size_t tile_bytes, int rmax, int rtile)
+{
+	const int k = pl->k;
+	const int np = k == 0 ? 1 : (k + rmax - 1) / rmax;
+	/* a tile's values in their OpenCL type: an extension's may be in wider containers */
+	const size_t eb = pl->f->storage_bytes * (pl->f->kind == FFU_ELEM_EXT ? 2 : 1);
+	int npt = np;
+	if (log_tile > 2 * rtile)
+		log_tile = 2 * rtile;
+	if (log_tile > rmax && k > rmax)
+		for (npt = (k + log_tile - 1) / log_tile; npt < np; npt++) {
+			const int b = (k + npt - 1) / npt;
+			const uint64_t w = pl->tile_w < (UINT64_C(1) << (k - b)) ? pl->tile_w : UINT64_C(1) << (k - b);
+			if ((w << b) * eb <= tile_bytes)
+				break;
+		}
+	pl->npass = npt;
+	pl->nst = 0;
+	for (int g = 0; g < npt && g < FFT_MAX_PASSES; g++) {
+		const int b = k == 0 ? 0 : balanced(k, npt, g);
+		pl->pass_first[g] = pl->nst;
+		pl->pass_stages[g] = npt < np && b > rtile ? 2 : 1;
+		if (pl->pass_stages[g] == 2) {
+			pl->lr[pl->nst++] = (b + 1) / 2;
+			pl->lr[pl->nst++] = b / 2;
+		} else {
+			pl->lr[pl->nst++] = b;
+		}
+	}
+}
+
+int ffu__fft_stage_lp(const fft_plan *pl, int s)
+{
+	int lp = 0;
+	for (int i = 0; i < s; i++)
+		lp += pl->lr[i];
+	return lp;
+}
 
 static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t, ffu_error *e)
 {
@@ -110,21 +145,21 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	const bool big = t->fft_big_bytes && (uint64_t)(pl->rows * pl->n) * sb > t->fft_big_bytes;
 	int rmax = big ? t->fft_log_radix_big[cls] : t->fft_log_radix[cls];
 	rmax = rmax < 1 ? 1 : rmax;
-	pl->npass = pl->k == 0 ? 1 : (pl->k + rmax - 1) / rmax;
-	if (pl->npass > FFU_MAX_FUSION_KERNELS - 1)
+	pl->wg = t->fft_wg > 0 ? t->fft_wg : 16;
+	pl->tile_w = t->fft_tile_w > 0 ? t->fft_tile_w : pl->wg;
+	pl->tile_s = t->fft_tile_sub > 0 ? t->fft_tile_sub : 1;
+	plan_passes(pl, t->fft_log_tile[cls], t->fft_tile_bytes, rmax, t->fft_log_radix[cls] < 1 ? 1 : t->fft_log_radix[cls]);
+	if (pl->npass > FFT_MAX_PASSES)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a transform of 2^%d needs %d passes of radix 2^%d (at most %d)",
-				fusion->name, pl->k, pl->npass, rmax, FFU_MAX_FUSION_KERNELS - 1);
-	for (int q = 0; q < pl->npass; q++)
-		pl->lr[q] = pl->k / pl->npass + (q >= pl->npass - pl->k % pl->npass);
-	/* pass q > 0 multiplies u[t] (1 <= t < R) of work-item i by w^((i mod p) t n / (pR)):
+				fusion->name, pl->k, pl->npass, rmax, FFT_MAX_PASSES);
+	/* stage s > 0 multiplies u[t] (1 <= t < R) of work-item i by w^((i mod p) t n / (pR)):
 	   (R - 1) p entries, t-major, so work-items i, i + 1, ... read consecutive ones */
 	pl->table = pl->h;
-	for (int q = 0, lp = 0; q < pl->npass; lp += pl->lr[q], q++) {
-		pl->off[q] = pl->table;
-		if (q > 0)
-			pl->table += ((INT64_C(1) << pl->lr[q]) - 1) << lp;
+	for (int s = 0, lp = 0; s < pl->nst; lp += pl->lr[s], s++) {
+		pl->off[s] = pl->table;
+		if (s > 0)
+			pl->table += ((INT64_C(1) << pl->lr[s]) - 1) << lp;
 	}
-	pl->wg = t->fft_wg > 0 ? t->fft_wg : 16;
 	pl->n_in = fc->n_params;
 	pl->n_out = ffu__kgen_outputs(fc, &outs);
 	ffu__kgen_cl_type(pl->f, pl->ft);
@@ -134,8 +169,7 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	return FFU_STATUS_OK;
 }
 
-/* "<prime>_make(words)" of canonical value x in the device's Montgomery form. */
-static void mont_const(ffu_strbuf *sb, const ffu_field *p, const unsigned char *x)
+void ffu__fft_mont_const(ffu_strbuf *sb, const ffu_field *p, const unsigned char *x)
 {
 	unsigned char m[FFU_FIELD_MAX_BYTES];
 	ffu__fp_to_dev_mont(p, m, x);
@@ -143,8 +177,7 @@ static void mont_const(ffu_strbuf *sb, const ffu_field *p, const unsigned char *
 	ffu__cl_emit_const_args(sb, p, m);
 }
 
-/* a * w (w a prime-field twiddle in Montgomery form), for the element type. */
-static void mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *w)
+void ffu__fft_mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *w)
 {
 	if (pl->f->kind == FFU_ELEM_EXT) /* each coefficient times w (cl/ext*.cl: scale_) */
 		ffu__sb_printf(sb, "%s_scale_(%s, %s_from_base(%s))", pl->f->base->name, a, pl->f->base->name, w);
@@ -152,7 +185,7 @@ static void mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *
 		ffu__sb_printf(sb, "%s_mul(%s, %s)", pl->f->base->name, a, w);
 }
 
-static void io_args(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
+void ffu__fft_io_args(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
 {
 	ffu__helper_io_args(sb, pl->n_in, outputs ? pl->n_out : 0);
 }
@@ -305,7 +338,7 @@ static bool emit_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan
 		ffu__sb_printf(sb, "\t/* w = the %s root of unity of order %lld; entries e0 .. e0 + %d */\n",
 			       pl->fft->fft.inverse ? "inverse of the" : "", (long long)pl->n, TW_BLOCK - 1);
 		ffu__sb_printf(sb, "\tconst ulong e0 = get_global_id(0) * %dUL;\n\tconst %s w = ", TW_BLOCK, pl->pt);
-		mont_const(sb, p, w);
+		ffu__fft_mont_const(sb, p, w);
 		ffu__sb_printf(sb, ";\n\t%s acc = %s_pow_u64(w, e0);\n", pl->pt, p->name);
 		ffu__sb_printf(sb, "\tfor (uint j = 0; j < %d && e0 + j < %lluUL; j++) {\n", TW_BLOCK,
 			       (unsigned long long)pl->h);
@@ -334,7 +367,7 @@ static bool emit_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan
 }
 
 /*
- * The passes' own twiddles (plan: off, table), from the n/2 powers: entry j of pass q is
+ * The stages' own twiddles (plan: off, table), from the n/2 powers: entry j of stage q is
  * (t, kk) = (j / p + 1, j mod p), w^(kk t n / (pR)). Runs after emit_twiddles' kernel, with
  * it (once, or every run). kk t < pR <= n <= 2^32 (the largest 2-adicity is 32), so the
  * product is 32-bit: cheaper on GPUs, and clear of LLVM 15's gfx1100 bug in 64-bit
@@ -350,205 +383,14 @@ static bool emit_pass_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft
 	d->items = (size_t)(pl->table - pl->h);
 	ffu__kernel_print_signature(sb, d);
 	ffu__sb_printf(sb, "\tconst ulong j = get_global_id(0) + %lluUL;\n\tulong e;\n", (unsigned long long)pl->h);
-	for (int q = pl->npass - 1, lp = pl->k - pl->lr[q]; q > 0; q--, lp -= pl->lr[q]) {
-		ffu__sb_printf(sb, "\t%sif (j >= %lluUL) /* pass %d: p = 2^%d, R = 2^%d */\n", q == pl->npass - 1 ? "" : "else ",
+	for (int q = pl->nst - 1, lp = pl->k - pl->lr[q]; q > 0; q--, lp -= pl->lr[q]) {
+		ffu__sb_printf(sb, "\t%sif (j >= %lluUL) /* stage %d: p = 2^%d, R = 2^%d */\n", q == pl->nst - 1 ? "" : "else ",
 			       (unsigned long long)pl->off[q], q, lp, pl->lr[q]);
 		ffu__sb_printf(sb, "\t\te = (ulong)((uint)((j - %lluUL) & %lluUL) * (uint)(((j - %lluUL) >> %d) + 1UL)) << %d;\n",
 			       (unsigned long long)pl->off[q], (unsigned long long)((UINT64_C(1) << lp) - 1),
 			       (unsigned long long)pl->off[q], lp, pl->k - lp - pl->lr[q]);
 	}
 	ffu__sb_printf(sb, "\t%s_store(tw, j, ffu_k%d_w(tw, e));\n}\n\n", pl->p->name, k);
-	return true;
-}
-
-/* Pass q: see the file comment. */
-static bool emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k, int q)
-{
-	const int r = pl->lr[q], R = 1 << r, last = q == pl->npass - 1, first = q == 0;
-	int lp = 0;
-	for (int i = 0; i < q; i++)
-		lp += pl->lr[i];
-	const int lt = pl->k - r; /* log2 T */
-	char suffix[16];
-	snprintf(suffix, sizeof suffix, "_p%d", q);
-	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_FFT_PASS, k, suffix, R, pl->n_in + pl->n_out + 3);
-	if (!d)
-		return false;
-	d->pass = q;
-	d->items = (size_t)pl->rows << lt;
-	d->wg = (size_t)1 << lt < pl->wg ? (size_t)1 << lt : pl->wg;
-	if (first || last)
-		for (int j = 0; j < pl->n_in; j++)
-			ffu__kernel_slot(d, FFU_ARG_INPUT, j, NULL);
-	if (!first)
-		ffu__kernel_slot(d, FFU_ARG_SCRATCH_IN, (q - 1) % 2, NULL);
-	if (!last)
-		ffu__kernel_slot(d, FFU_ARG_SCRATCH_OUT, q % 2, NULL);
-	for (int o = 0; last && o < pl->n_out; o++)
-		ffu__kernel_slot(d, FFU_ARG_OUTPUT, o, NULL);
-	if (pl->h > 0)
-		ffu__kernel_slot(d, FFU_ARG_TWIDDLES, 0, NULL);
-	const char *b = pl->f->base->name;
-	ffu__sb_printf(sb, "/* pass %d of %d: radix %d, sub-transforms of %lld so far */\n", q + 1, pl->npass, R,
-		       (long long)1 << lp);
-	ffu__kernel_print_signature(sb, d);
-	/*
-	 * Work-groups of wg (<= T) work-items, launched as exactly that: the group's first item
-	 * g0 is uniform and the local id l runs 0 .. wg - 1, so where p >= wg every address
-	 * below is uniform + l, which PoCL's work-group vectoriser turns into vector loads and
-	 * stores (from get_global_id and masks it could not tell, and gathered: 380 gathers
-	 * and scatters in a radix-32 pass at p = 32, 20 ms at 2^20 instead of 1).
-	 */
-	const size_t wg = d->wg;
-	const bool kk_affine = ((size_t)1 << lp) >= wg, kk_zero = lp == 0;
-	ffu__sb_printf(sb, "\tconst ulong g0 = get_group_id(0) * %zuUL, l = get_local_id(0);\n", wg);
-	ffu__sb_printf(sb, "\tconst ulong i = (g0 & %lluUL) + l, base = (g0 >> %d) << %d;\n",
-		       (unsigned long long)((UINT64_C(1) << lt) - 1), lt, pl->k);
-	if (kk_zero)
-		ffu__sb_printf(sb, "\tconst ulong kk = 0, blk = i;\n");
-	else if (kk_affine)
-		ffu__sb_printf(sb, "\tconst ulong kk = (g0 & %lluUL) + l, blk = g0 & %lluUL;\n",
-			       (unsigned long long)((UINT64_C(1) << lp) - 1),
-			       (unsigned long long)(((UINT64_C(1) << lt) - 1) & ~((UINT64_C(1) << lp) - 1)));
-	else
-		ffu__sb_printf(sb, "\tconst ulong kk = i & %lluUL, blk = i - kk;\n",
-			       (unsigned long long)((UINT64_C(1) << lp) - 1));
-	/* loads; a slot known to be zero is not loaded (the file comment's "Columns") */
-	const bool rev_in = first && pl->rev_in;
-	for (int t = 0; t < R; t++) {
-		char ix[64];
-		snprintf(ix, sizeof ix, "i + %lluUL", (unsigned long long)t << lt);
-		if (first && pl->cols && pl->slot[t] < 0)
-			continue;
-		ffu__sb_printf(sb, "\t%s u%d = ", pl->ft, t);
-		if (first && pl->cols) {
-			ffu__sb_printf(sb, "ffu_k%d_x%d(", k, pl->slot[t]);
-			io_args(sb, pl, false);
-			ffu__sb_printf(sb, "base, %s);\n", ix);
-		} else if (first) {
-			ffu__sb_printf(sb, "ffu_k%d_x(", k);
-			io_args(sb, pl, false);
-			if (rev_in)
-				ffu__sb_printf(sb, "base + ffu_bitrev(%s, %du));\n", ix, pl->k);
-			else
-				ffu__sb_printf(sb, "base + %s);\n", ix);
-		} else {
-			ffu__sb_printf(sb, "%s_load(src, base + %s);\n", b, ix);
-		}
-	}
-	/* twiddles between passes: u[t] *= w^(e t), e = (i mod p) n / (pR) */
-	if (lp > 0)
-		for (int t = 1; t < R; t++) {
-			char w[96], a[16];
-			snprintf(w, sizeof w, "%s_load(tw, %lluUL + kk)", pl->p->name,
-				 (unsigned long long)(pl->off[q] + ((int64_t)(t - 1) << lp)));
-			snprintf(a, sizeof a, "u%d", t);
-			ffu__sb_printf(sb, "\tu%d = ", t);
-			mulw(sb, pl, a, w);
-			ffu__sb_append(sb, ";\n");
-		}
-	/* DFT_R: radix-2 stages on bit-reversed names; w_m^j = table[j n / m] */
-	for (int j = 1; j < R / 2; j++)
-		ffu__sb_printf(sb, "\tconst %s w%d = %s_load(tw, %lluUL);\n", pl->pt, j, pl->p->name,
-			       (unsigned long long)j << lt);
-	/* zero[j]: cur[j] is the constant zero, which folds (the file comment's "Columns") */
-	char (*cur)[16] = calloc((size_t)1 << r, sizeof *cur);
-	bool *zero = calloc((size_t)1 << r, sizeof *zero);
-	if (!cur || !zero) {
-		free(cur);
-		free(zero);
-		return false;
-	}
-	for (int j = 0; j < R; j++) {
-		unsigned t = (unsigned)ffu__bitrev((uint64_t)j, r);
-		snprintf(cur[j], sizeof cur[j], "u%u", t);
-		zero[j] = first && pl->cols && pl->slot[t] < 0;
-	}
-	int v = 0;
-	for (int m = 2; m <= R; m *= 2)
-		for (int s = 0; s < R; s += m)
-			for (int j = 0; j < m / 2; j++) {
-				char *lo = cur[s + j], *hi = cur[s + j + m / 2], tn[16];
-				bool *zlo = &zero[s + j], *zhi = &zero[s + j + m / 2];
-				if (j == 0 || *zhi) {
-					snprintf(tn, sizeof tn, "%s", hi);
-				} else {
-					char w[16];
-					snprintf(tn, sizeof tn, "a%d", v++);
-					snprintf(w, sizeof w, "w%d", j * (R / m));
-					ffu__sb_printf(sb, "\tconst %s %s = ", pl->ft, tn);
-					mulw(sb, pl, hi, w);
-					ffu__sb_append(sb, ";\n");
-				}
-				if (*zhi) { /* lo +- 0 */
-					snprintf(hi, 16, "%s", lo);
-					*zhi = *zlo;
-				} else if (*zlo) { /* 0 +- tn */
-					int y = v++;
-					ffu__sb_printf(sb, "\tconst %s a%d = %s_neg(%s);\n", pl->ft, y, b, tn);
-					snprintf(lo, 16, "%s", tn);
-					snprintf(hi, 16, "a%d", y);
-					*zlo = false;
-				} else {
-					int x = v++, y = v++;
-					ffu__sb_printf(sb, "\tconst %s a%d = %s_add(%s, %s), a%d = %s_sub(%s, %s);\n", pl->ft, x,
-						       b, lo, tn, y, b, lo, tn);
-					snprintf(lo, 16, "a%d", x);
-					snprintf(hi, 16, "a%d", y);
-				}
-			}
-	/* stores: dst[(i - kk) R + kk + t p] */
-	bool rev_out = last && pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
-	bool scale = last && pl->fft->fft.inverse && pl->n > 1;
-	if (scale) {
-		unsigned char ninv[FFU_FIELD_MAX_BYTES];
-		ffu__fp_set_u64(pl->p, ninv, (uint64_t)pl->n);
-		ffu__fp_inv(pl->p, ninv, ninv);
-		ffu__sb_printf(sb, "\tconst %s ninv = ", pl->pt);
-		mont_const(sb, pl->p, ninv);
-		ffu__sb_append(sb, ";\n");
-	}
-	/*
-	 * With p = 1 (the first pass) a work-item stores R consecutive elements. Written as
-	 * o + t, LLVM's SLP vectoriser packs them into one vector store when PoCL builds the
-	 * program, and PoCL's work-group vectoriser then refuses the vector-typed body
-	 * ("instruction return type cannot be vectorized"): the whole pass ran scalar. So on
-	 * a CPU the stride is `one`, a 1 that only the kernel's compile for its local size
-	 * can fold: the work-items vectorise and the stores become interleaved vector stores
-	 * (ntt_babybear 2^20 on PoCL: 8.7-10.0 -> 6.5-7.5 ms of CPU time; bench/results/lde-pocl-2core.txt).
-	 */
-	const bool hide = lp == 0 && pl->cpu && R > 1 && !rev_out; /* bit-reversed stores are not consecutive */
-	ffu__sb_printf(sb, "\tconst ulong o = (blk << %d) + kk;\n", r);
-	if (hide)
-		ffu__sb_append(sb, "\tconst ulong one = get_local_size(0) != 0;\n");
-	for (int t = 0; t < R; t++) {
-		char ix[64], vt[96];
-		if (hide)
-			snprintf(ix, sizeof ix, "o + %d * one", t);
-		else
-			snprintf(ix, sizeof ix, "o + %lluUL", (unsigned long long)t << lp);
-		if (scale) {
-			ffu_strbuf tmp = {0};
-			mulw(&tmp, pl, cur[t], "ninv");
-			snprintf(vt, sizeof vt, "%s", ffu__sb_cstr(&tmp));
-			ffu__sb_free(&tmp);
-		} else {
-			snprintf(vt, sizeof vt, "%s", cur[t]);
-		}
-		if (last) {
-			ffu__sb_printf(sb, "\tffu_k%d_y(", k);
-			io_args(sb, pl, true);
-			if (rev_out)
-				ffu__sb_printf(sb, "base + ffu_bitrev(%s, %du), %s);\n", ix, pl->k, vt);
-			else
-				ffu__sb_printf(sb, "base + %s, %s);\n", ix, vt);
-		} else {
-			ffu__sb_printf(sb, "\t%s_store(dst, base + %s, %s);\n", b, ix, vt);
-		}
-	}
-	free(cur);
-	free(zero);
-	ffu__sb_append(sb, "}\n\n");
 	return true;
 }
 
@@ -580,8 +422,8 @@ ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 		goto oom;
 	if (pl.table > pl.h && !emit_pass_twiddles(sb, fk, &pl, k))
 		goto oom;
-	for (int q = 0; q < pl.npass; q++)
-		if (!emit_pass(sb, fk, &pl, k, q))
+	for (int g = 0; g < pl.npass; g++)
+		if (!(pl.pass_stages[g] == 2 ? ffu__fft_emit_tile_pass(sb, fk, &pl, k, g) : ffu__fft_emit_pass(sb, fk, &pl, k, g)))
 			goto oom;
 	return ffu__sb_status(sb, e);
 oom: /* the caller frees the descriptors made so far */

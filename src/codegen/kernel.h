@@ -69,6 +69,8 @@ typedef struct ffu_kernel_desc {
 	int pass;              /* FFT_PASS: the pass's number, 0 first */
 	size_t items;          /* FFT_*: work-items of its launch (fixed by the shape) */
 	size_t wg;             /* FFT_PASS: its work-group size, which its index arithmetic assumes; 0 automatic */
+	size_t wg_unit;        /* FFT_PASS: where not 0, any wg / 2^j >= wg_unit works as well, over
+	                          items / 2^j work-items (a tile pass's work-items per column) */
 	bool once;             /* FFT_TWIDDLES of the roots: run once, when the executable is made */
 	ffu_kernel_arg *args;
 	int n_args;

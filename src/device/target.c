@@ -45,6 +45,23 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 		t->fft_log_radix_big[i] = forced ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? cpu_big[i] : gpu[i];
 	}
 	/*
+	 * Tile passes (codegen/fft_tile.c): two stages per pass through local memory, so a
+	 * transform reads and writes the array fewer times. GPUs: 16 columns of 4 work-items
+	 * each (64, two warps), tiles up to 2^8 / 2^6 / 2^4 by storage class (two of their
+	 * one-stage radices) in 32 KiB, within the 48 KiB a work-group may take on any of them:
+	 * not yet measured on a GPU. CPUs: none. PoCL runs a tile pass (one work-item per
+	 * column, both stages unrolled, vectorised across columns) slower than the one-stage
+	 * passes it replaces: ntt_babybear 2^16 0.48 against 0.34 ms, 2^20 65 against 6.3 ms
+	 * (2^10 tiles; docs/tuning.md). FIELDFUSE_FFT_TILE=b sets b for every class, 0 none.
+	 */
+	static const int gpu_tile[3] = {8, 6, 4};
+	int tile = ffu__config()->fft_log_tile;
+	for (int i = 0; i < 3; i++)
+		t->fft_log_tile[i] = tile >= 0 ? tile : t->cls == FFU_DEVICE_CLASS_CPU ? 0 : gpu_tile[i];
+	t->fft_tile_bytes = t->cls == FFU_DEVICE_CLASS_CPU ? (size_t)128 << 10 : (size_t)32 << 10;
+	t->fft_tile_w = 16;
+	t->fft_tile_sub = t->cls == FFU_DEVICE_CLASS_CPU ? 1 : 4;
+	/*
 	 * msm (codegen/msm.c): work-items its bucket reduction is split into, all windows
 	 * together. A CPU needs a few per core and SIMD lane (each runs hundreds of point
 	 * additions in a loop); a GPU needs thousands in flight.
@@ -66,6 +83,8 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 {
 	ffu__target_set_class(t, (dev->type & CL_DEVICE_TYPE_CPU) ? FFU_DEVICE_CLASS_CPU : FFU_DEVICE_CLASS_GPU);
 	t->carries = ffu__profile_carries(&t->profile, dev);
+	if (dev->local_mem && t->fft_tile_bytes > dev->local_mem / 2) /* half: the driver's own use */
+		t->fft_tile_bytes = (size_t)(dev->local_mem / 2);
 	/*
 	 * llvmpipe (Mesa's CPU driver, under Rusticl) counts the iterations of an outermost loop
 	 * and of every loop nested in it, calls inlined, and silently leaves the loop after

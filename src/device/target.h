@@ -67,7 +67,12 @@ typedef struct ffu_target {
 	/* the same for transforms whose batch holds more than fft_big_bytes (0: none) */
 	int fft_log_radix_big[3];
 	size_t fft_big_bytes;
-	size_t fft_wg;            /* the NTT passes' work-group size (codegen/fft.c: emit_pass) */
+	size_t fft_wg;            /* the NTT passes' work-group size (codegen/fft_pass.c) */
+	/* NTT passes of two stages through local memory (codegen/fft_tile.c): log2 of such a
+	   pass's largest radix by storage class as above (0: none), the local memory a tile may
+	   take, its columns per work-group and work-items per column */
+	int fft_log_tile[3];
+	size_t fft_tile_bytes, fft_tile_w, fft_tile_sub;
 	int msm_reduce_items;     /* work-items of an msm's bucket reduction (codegen/msm.c) */
 	int msm_affine_buckets;   /* buckets per work-item of its batch-affine bucket step; 0: none,
 	                             each bucket one work-item summing in xyzz (codegen/msm.c) */

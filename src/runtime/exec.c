@@ -148,6 +148,13 @@ static ffu_status plan_fft(ffu_exec *x, int k, ffu_error *e)
 		passes += xk->d->role == FFU_KERNEL_FFT_PASS || xk->d->role == FFU_KERNEL_MSM_STEP;
 		xk->n = xk->d->once ? 0 : xk->d->items; /* a once kernel runs at create (make_buffers) */
 		xk->wg = xk->d->wg;
+		/* a tile pass takes fewer work-items per column where the kernel's limit is lower
+		   (llvmpipe allows 32 for some): decided here, once, from the built kernel */
+		while (xk->d->wg_unit && xk->wg / 2 >= xk->d->wg_unit &&
+		       ((xk->lim.max_wg && xk->wg > xk->lim.max_wg) || (x->cl->dev.max_wg && xk->wg > x->cl->dev.max_wg))) {
+			xk->wg /= 2;
+			xk->n /= 2;
+		}
 		/* a pass's index arithmetic assumes its work-group size: refuse rather than run wrong */
 		if (xk->wg && ((xk->lim.max_wg && xk->wg > xk->lim.max_wg) || (x->cl->dev.max_wg && xk->wg > x->cl->dev.max_wg)))
 			return ffu__err(e, FFU_STATUS_ELIMIT, "%s: kernel %s needs work-groups of %zu; %s allows %zu",

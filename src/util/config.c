@@ -33,6 +33,9 @@ static void load(void)
 	}
 	config.lanes = env_int("FIELDFUSE_LANES", 1, 16);
 	config.fft_log_radix = env_int("FIELDFUSE_FFT_RADIX", 1, 6);
+	v = getenv("FIELDFUSE_FFT_TILE");
+	int tile = env_int("FIELDFUSE_FFT_TILE", 2, 12);
+	config.fft_log_tile = v && strcmp(v, "0") == 0 ? 0 : tile ? tile : -1;
 	v = getenv("FIELDFUSE_MSM_AFFINE");
 	int k = env_int("FIELDFUSE_MSM_AFFINE", 1, 1 << 20);
 	config.msm_affine = v && strcmp(v, "0") == 0 ? 0 : k ? k : -1;

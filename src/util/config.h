@@ -15,6 +15,9 @@ typedef struct ffu_config {
 	int lanes;           /* FIELDFUSE_LANES in 1..16; 0 when unset or invalid */
 	int fft_log_radix;   /* FIELDFUSE_FFT_RADIX=r in 1..6: every NTT pass of radix 2^r (the
 	                        target's choice otherwise, device/target.c); 0 when unset or invalid */
+	int fft_log_tile;    /* FIELDFUSE_FFT_TILE=b in 2..12: NTT passes of up to 2^b through local
+	                        memory, 0 none (one stage per pass); -1 when unset or invalid (the
+	                        target's choice, device/target.c), for comparing */
 	int msm_affine;      /* FIELDFUSE_MSM_AFFINE=k: k buckets per work-item of the msm's
 	                        batch-affine bucket step, 0 none (xyzz buckets); -1 when unset or
 	                        invalid (the target's choice, device/target.c), for comparing */
