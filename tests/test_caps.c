@@ -1027,9 +1027,11 @@ ON_BOTH(launches_cover_exactly)
 		ffu__cl_set_override(&cl, NULL);
 		char v[32];
 		snprintf(v, sizeof v, "%zu", sizes[s]);
-		setenv("FIELDFUSE_WG_SIZE", v, 1);
+		setenv("FIELDFUSE_WG_SIZE", v, 1); /* read when the target is resolved */
+		ffu__cl_retarget(&cl);
 		mark_run(&cl, &m, 5, 999, 0);
 		unsetenv("FIELDFUSE_WG_SIZE");
+		ffu__cl_retarget(&cl);
 		mark_run(&cl, &m, 11, 1000, sizes[s]);
 	}
 	marker_close(&m);
@@ -1054,14 +1056,26 @@ ON_BOTH(tuned_entry_and_overrides)
 	marker_open(&cl, &m, 4096);
 	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 0), 16, "the tuned size");
 	setenv("FIELDFUSE_WG_SIZE", "8", 1);
+	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 0), 16, "FIELDFUSE_WG_SIZE is read when the target is resolved");
+	ffu__cl_retarget(&cl);
 	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 0), 8, "FIELDFUSE_WG_SIZE beats the tuning entry");
 	ffu__cl_set_override(&cl, &(ffu_params){.wg = 4, .lanes = 8});
 	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 0), 4, "the override beats FIELDFUSE_WG_SIZE");
 	ffu__profile_for(&p, &cl.dev);
 	cr_expect_eq(p.lanes, 8);
 	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 2), 2, "an explicit size beats everything");
-	ffu__cl_set_override(&cl, NULL);
 	unsetenv("FIELDFUSE_WG_SIZE");
+	ffu__cl_set_override(&cl, NULL); /* resolves the target again: no FIELDFUSE_WG_SIZE now */
+	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 0), 16);
+	/* a value that is no size: every automatic launch says so; an explicit size still runs */
+	setenv("FIELDFUSE_WG_SIZE", "16k", 1);
+	ffu__cl_retarget(&cl);
+	unsetenv("FIELDFUSE_WG_SIZE");
+	cr_expect_eq(ffu__cl_launch_at(&cl, m.k, 0, 4096, 0, NULL, &e), FFU_STATUS_EINVAL);
+	cr_expect(strstr(e.message, "FIELDFUSE_WG_SIZE") && strstr(e.message, "16k"), "%s", e.message);
+	ffu_error_clear(&e);
+	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 4), 4);
+	ffu__cl_retarget(&cl);
 	cr_expect_eq(mark_run(&cl, &m, 0, 4096, 0), 16);
 	marker_close(&m);
 	ffu__cl_close(&cl);

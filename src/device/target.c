@@ -3,9 +3,12 @@
 
 #include "util/config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device/caps.h"
+#include "device/launch.h"
 #include "device/profile.h"
 
 enum { MSM_AFFINE_CPU = 1024 }; /* buckets per work-item of the msm's batch-affine step on CPUs */
@@ -104,6 +107,11 @@ void ffu__target_resolve(ffu_target *t, const ffu_device_info *dev)
 	memset(t, 0, sizeof *t);
 	ffu__profile_for(&t->profile, dev);
 	derive(t, dev);
+	/* read here, once per context (and per ffu__cl_retarget), not at every launch */
+	ffu_error e = {0};
+	if (ffu__launch_parse_wg(getenv("FIELDFUSE_WG_SIZE"), &t->wg_env, &e) != FFU_STATUS_OK)
+		memcpy(t->wg_env_error, e.message, strnlen(e.message, sizeof t->wg_env_error - 1));
+	ffu_error_clear(&e);
 }
 
 void ffu__target_generic(ffu_target *t, ffu_device_class cls, int lanes)

@@ -79,6 +79,11 @@ typedef struct ffu_target {
 	unsigned loop_limit;      /* iterations of a kernel's outermost loop, those of the loops in it
 	                             counted in, past which the driver silently leaves it (llvmpipe:
 	                             65535; target.c); 0: no limit */
+	/* FIELDFUSE_WG_SIZE as read when the target was resolved (device/launch.h's order: after
+	   an explicit size and the override, before the tuned and table sizes); 0 unset. Where
+	   its value is no positive integer, wg_env_error says so and automatic launches fail. */
+	size_t wg_env;
+	char wg_env_error[160];
 	const char *carries;      /* "ptx", "portable" or "none" (ffu__profile_carries) */
 	char build_options[96];   /* ffu__profile_build_options: prepended to every build */
 } ffu_target;

@@ -72,8 +72,8 @@ void ffu__cl_close(ffu_cl *cl);  /* safe on a zeroed or half-opened ffu_cl; rele
  * compiled afterwards (device/profile.h).
  */
 void ffu__cl_set_override(ffu_cl *cl, const ffu_params *p);
-/* Resolves cl->target again after cl->dev changed (its tuning entry); open and
-   ffu__cl_set_override do so themselves. */
+/* Resolves cl->target again after cl->dev or the environment changed (its tuning entry,
+   FIELDFUSE_WG_SIZE); open and ffu__cl_set_override do so themselves. */
 void ffu__cl_retarget(ffu_cl *cl);
 /* Turns this context's disk program cache on or off (tests, measurements). */
 void ffu__cl_set_disk_cache(ffu_cl *cl, bool on);
@@ -108,7 +108,7 @@ void ffu__cl_launch_events_release(ffu_launch_events *ev);
  * Enqueues a 1-D launch of exactly n work-items (n >= 1), ids 0 .. n-1: whole work-groups
  * of the chosen local size, then the n % local left over as groups of one at a global
  * offset. The size is device/launch.h's plan: wg if non-zero, else the context's override,
- * else FIELDFUSE_WG_SIZE (read at each launch), else the context's target's (tuning database
+ * else FIELDFUSE_WG_SIZE (as the target read it at open), else the context's target's (tuning database
  * or built-in table, resolved at open) within the kernel's and device's limits. Kernels need no bounds check,
  * which matters: on PoCL any guard or index clamp stops the work-group loop from being
  * vectorised (measured 5-10x slower). ev (if not NULL) receives the launch's events,

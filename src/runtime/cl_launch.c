@@ -61,9 +61,12 @@ ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limi
 		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
 		goto out;
 	}
-	/* read at every launch: tests and users change it between runs of one process */
-	if (!wg && (st = ffu__launch_parse_wg(getenv("FIELDFUSE_WG_SIZE"), &req.env_wg, e)))
+	/* FIELDFUSE_WG_SIZE as the context's target read it (device/target.h) */
+	if (!wg && cl->target.wg_env_error[0]) {
+		st = ffu__err(e, FFU_STATUS_EINVAL, "%s", cl->target.wg_env_error);
 		goto out;
+	}
+	req.env_wg = wg ? 0 : cl->target.wg_env;
 	if ((st = ffu__launch_plan(&plan, &cl->dev, lim, &cl->target.profile, &req, e)))
 		goto out;
 	if (plan.whole > 0) {

@@ -72,8 +72,12 @@ static void resolve(view *v, ffu_device_info *d)
 	probe_kernel(d, &v->kernel, v->probe_error, sizeof v->probe_error);
 	ffu_launch_request r = {.n = PROBE_N};
 	ffu_launch_plan plan;
-	if (ffu__launch_parse_wg(getenv("FIELDFUSE_WG_SIZE"), &r.env_wg, &e) ||
-	    ffu__launch_plan(&plan, d, &v->kernel, &v->prof, &r, &e))
+	ffu_target t; /* FIELDFUSE_WG_SIZE as a context's target reads it */
+	ffu__target_resolve(&t, d);
+	r.env_wg = t.wg_env;
+	if (t.wg_env_error[0])
+		snprintf(v->wg_error, sizeof v->wg_error, "%s", t.wg_env_error);
+	else if (ffu__launch_plan(&plan, d, &v->kernel, &v->prof, &r, &e))
 		snprintf(v->wg_error, sizeof v->wg_error, "%s", e.message);
 	else
 		v->wg = plan.local, v->wg_origin = plan.origin;
