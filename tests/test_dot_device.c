@@ -29,7 +29,8 @@
 typedef struct dot_case {
 	const char *name;
 	const char *text;
-	int fused_kernels, unfused_kernels;
+	int fused_kernels, unfused_kernels; /* without passes/dot_reduce (its option 0) */
+	bool reduces; /* passes/dot_reduce makes the dot a reduce when a target allows 4096 results */
 } dot_case;
 
 static const dot_case cases[] = {
@@ -56,6 +57,28 @@ static const dot_case cases[] = {
 	 " %e = babybear_mont[3,4] multiply(%d, %d)\n"
 	 " ROOT %t = (babybear_mont[3,4], babybear_mont[3,4]) tuple(%d, %e)\n}\n",
 	 1, 2},
+	/* long contractions, few results: passes/dot_reduce, where a target allows, makes them
+	   reductions; the producers of both operands fuse into the reduction's loads */
+	{"long_vecvec_producers",
+	 "HloModule f\nENTRY %m {\n %x = babybear[5000] parameter(0)\n %y = babybear[5000] parameter(1)\n"
+	 " %s = babybear[5000] subtract(%x, %y)\n"
+	 " ROOT %d = babybear[] dot(%s, %y), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n}\n",
+	 1, 2, true},
+	{"long_matvec_bn254",
+	 "HloModule g\nENTRY %m {\n %a = bn254_sf[3,1500] parameter(0)\n %v = bn254_sf[1500] parameter(1)\n"
+	 " %w = bn254_sf[1500] multiply(%v, %v)\n %c = bn254_sf[3] parameter(2)\n"
+	 " %d = bn254_sf[3] dot(%a, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+	 " ROOT %r = bn254_sf[3] add(%d, %c)\n}\n",
+	 2, 3, true},
+	{"long_matmat_goldilocks_mont",
+	 "HloModule h\nENTRY %m {\n %x = goldilocks_mont[4,1024] parameter(0)\n %y = goldilocks_mont[1024,3] parameter(1)\n"
+	 " ROOT %d = goldilocks_mont[4,3] dot(%x, %y), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+	 1, 1, true},
+	/* long but contracted along the lhs's first dimension: stays a dot */
+	{"long_transposed_stays",
+	 "HloModule i\nENTRY %m {\n %x = koalabear[1100,2] parameter(0)\n %y = koalabear[1100] parameter(1)\n"
+	 " ROOT %d = koalabear[2] dot(%x, %y), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n}\n",
+	 1, 1, false},
 	{"batched_transposed_goldilocks_mont",
 	 "HloModule e\nENTRY %m {\n %x = goldilocks_mont[4,2,3] parameter(0)\n %y = goldilocks_mont[2,5,4] parameter(1)\n"
 	 " ROOT %d = goldilocks_mont[2,3,5] dot(%x, %y), lhs_batch_dims={1}, rhs_batch_dims={0}, "
@@ -143,15 +166,26 @@ static void run_case(ffu_cl *cl, const dot_case *c, uint64_t seed)
 	}
 	cr_assert_eq(ffu__interp_run(m0, in, n_in, &ref, &n_ref, &e), FFU_STATUS_OK, "%s", e.message);
 	ffu__module_free(m0);
-	for (int fuse = 0; fuse < 2; fuse++) {
+	/* fused and not, without and with passes/dot_reduce (a GPU target's 4096 results) */
+	for (int v = 0; v < 4; v++) {
+		const bool fuse = v & 1, dr = v >= 2;
+		if (dr && !c->reduces && fuse == 0)
+			continue; /* the same program as v = 0 */
 		ffu_module *m = parse(c->text);
-		ffu_pass_opts po = {.fuse = fuse};
+		ffu_pass_opts po = {.fuse = fuse, .dot_reduce_results = dr ? 4096 : 0};
 		cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+		int dots = 0;
+		for (int k = 0; k < m->n_comps; k++)
+			for (int i = 0; i < m->comps[k]->n_insts; i++)
+				dots += m->comps[k]->insts[i]->op == FFU_OP_DOT;
+		cr_expect_eq(dots, dr && c->reduces ? 0 : 1, "%s: %d dots after the passes (dot_reduce %s)", c->name, dots,
+			     dr ? "on" : "off");
 		ffu_exec *x = NULL;
 		cr_assert_eq(ffu__exec_create(&x, cl, m, &e), FFU_STATUS_OK, "%s on %s: %s\n%s", c->name, cl->dev.name,
 			     e.message, e.build_log ? e.build_log : "");
-		cr_expect_eq(ffu__exec_kernel_count(x), fuse ? c->fused_kernels : c->unfused_kernels, "%s %s: %d kernels",
-			     c->name, fuse ? "fused" : "unfused", ffu__exec_kernel_count(x));
+		if (!dr)
+			cr_expect_eq(ffu__exec_kernel_count(x), fuse ? c->fused_kernels : c->unfused_kernels,
+				     "%s %s: %d kernels", c->name, fuse ? "fused" : "unfused", ffu__exec_kernel_count(x));
 		ffu_value *out = NULL;
 		int n_out = 0;
 		cr_assert_eq(ffu__exec_upload(x, in, n_in, &e), FFU_STATUS_OK, "%s", e.message);
@@ -163,8 +197,8 @@ static void run_case(ffu_cl *cl, const dot_case *c, uint64_t seed)
 			cr_assert_eq(out[o].bytes, ref[o].bytes);
 			for (size_t i = 0; i < ref[o].bytes; i += eb)
 				cr_assert(memcmp(out[o].data + i, ref[o].data + i, eb) == 0,
-					  "%s %s on %s: output %d element %zu differs from the interpreter", c->name,
-					  fuse ? "fused" : "unfused", cl->dev.name, o, i / eb);
+					  "%s %s%s on %s: output %d element %zu differs from the interpreter", c->name,
+					  fuse ? "fused" : "unfused", dr ? ", dot_reduce" : "", cl->dev.name, o, i / eb);
 		}
 		ffu__values_free(out, n_out);
 		ffu__exec_destroy(&x);

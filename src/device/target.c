@@ -65,6 +65,15 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	t->fft_tile_w = 16;
 	t->fft_tile_sub = t->cls == FFU_DEVICE_CLASS_CPU ? 1 : 4;
 	/*
+	 * Long dots with few results (passes/dot_reduce.c) as reductions, split over
+	 * work-groups: a GPU below about 4096 result elements has lanes idle with one work-item
+	 * each. A CPU only below 4 (one work-item a core, or fewer): past that, the dot's own
+	 * loop won: PoCL, 2 cores, reduce / dot: a 2^20 BabyBear vector product 1.17 / 2.09
+	 * ms, Goldilocks 8 x 2048 . 2048 x 4 0.56 / 0.21, BN254 16 x 16384 . v 26 / 8.3 (the
+	 * dot's loop takes 64-bit limbs, docs/architecture.md "dot").
+	 */
+	t->dot_reduce_results = t->cls == FFU_DEVICE_CLASS_CPU ? 4 : 4096;
+	/*
 	 * msm (codegen/msm.c): work-items its bucket reduction is split into, all windows
 	 * together. A CPU needs a few per core and SIMD lane (each runs hundreds of point
 	 * additions in a loop); a GPU needs thousands in flight.

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/error.h"
 
@@ -73,6 +74,8 @@ typedef struct ffu_target {
 	   take, its columns per work-group and work-items per column */
 	int fft_log_tile[3];
 	size_t fft_tile_bytes, fft_tile_w, fft_tile_sub;
+	int64_t dot_reduce_results; /* a dot of at most this many result elements and a long
+	                               contraction runs as a reduce of products (passes/dot_reduce.c) */
 	int msm_reduce_items;     /* work-items of an msm's bucket reduction (codegen/msm.c) */
 	int msm_affine_buckets;   /* buckets per work-item of its batch-affine bucket step; 0: none,
 	                             each bucket one work-item summing in xyzz (codegen/msm.c) */

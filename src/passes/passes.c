@@ -11,6 +11,7 @@ static const struct {
 	const char *name;
 	ffu_pass_fn fn;
 } pipeline[] = {
+	{"dot_reduce", ffu__pass_dot_reduce},
 	{"simplify", ffu__pass_simplify},
 	{"cse", ffu__pass_cse},
 	{"dce", ffu__pass_dce},
@@ -46,7 +47,7 @@ bool ffu__pass_known(const char *name)
 
 const char *ffu__pass_names(void)
 {
-	return "simplify, cse, dce, fusion";
+	return "dot_reduce, simplify, cse, dce, fusion";
 }
 
 /*

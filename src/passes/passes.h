@@ -4,6 +4,7 @@
  * after each, can dump the module after any pass, and can skip any pass for bisecting.
  *
  * Pipeline (docs/architecture.md, "The pass pipeline"):
+ *   dot_reduce  long dots with few results -> reduce of products  (dot_reduce.c)
  *   simplify  constant folding in the field, algebraic identities   (simplify.c)
  *   cse       common subexpressions: one instruction per value       (cse.c)
  *   dce       unused instructions and computations                   (dce.c)
@@ -27,6 +28,9 @@ typedef struct ffu_pass_opts {
 	int max_params;     /* kernel arguments (inputs + outputs) one fusion may take; 0 = 64. Every
 	                       path that runs on a device passes its ffu_device_info.max_kernel_args
 	                       (ffu__caps_kernel_args); `compile` has no device and uses 64 */
+	/* dots with at most this many result elements (and a long contraction) become a reduce
+	   of products (passes/dot_reduce.c); the device target's (device/target.h), 0: none */
+	int64_t dot_reduce_results;
 	const char *dump_after; /* pass name or "all": print the module after it to dump_to */
 	FILE *dump_to;
 	/*
@@ -48,6 +52,9 @@ typedef ffu_status (*ffu_pass_fn)(ffu_module *m, const ffu_pass_opts *o, ffu_err
  * of their type, so the rules hold for _mont types (whose storage is x * R).
  */
 ffu_status ffu__pass_simplify(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
+/* A dense dot with few result elements and a long contraction becomes a reduce of products
+   (passes/dot_reduce.c says which and why). */
+ffu_status ffu__pass_dot_reduce(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
 
 /* Common subexpression elimination on the entry: instructions with the same opcode,
    attributes, shape and operands (either order for add, multiply, compare) become one. */

@@ -10,6 +10,7 @@ static ffu_pass_opts pass_opts(const ffu_cl *cl, const ffu_compile_opts *o)
 	bool fuse = !o->no_fuse && (o->fusion_as_asked || !ffu__config()->disable_fusion);
 	return (ffu_pass_opts){.fuse = fuse,
 			       .max_params = cl ? cl->dev.max_kernel_args : o->max_params,
+			       .dot_reduce_results = cl ? cl->target.dot_reduce_results : o->dot_reduce_results,
 			       .dump_after = o->dump_after,
 			       .dump_to = o->dump_to,
 			       .disable = o->disable && o->disable[0] ? o->disable : NULL};

@@ -28,6 +28,7 @@ typedef struct ffu_compile_opts {
 	FILE *dump_to;
 	bool no_buffer_reuse; /* every intermediate its own buffer (ffu_exec_opts.no_sharing) */
 	int max_params;       /* with no cl: a recorded device's kernel argument budget (compile --target); 0: 64 */
+	int64_t dot_reduce_results; /* with no cl: the target's (device/target.h); 0: no dot becomes a reduce */
 } ffu_compile_opts;
 
 /*

@@ -143,6 +143,7 @@ int cmd_compile(int argc, char **argv)
 		/* --lanes above 1 shows a CPU device's program (as it always has), 1 a GPU's */
 		ffu__target_generic(&t, lanes > 1 ? FFU_DEVICE_CLASS_CPU : FFU_DEVICE_CLASS_GPU, lanes);
 	}
+	co.dot_reduce_results = t.dot_reduce_results; /* the target's, as a context's compile takes */
 	if (st == FFU_STATUS_OK)
 		st = cli_load(path, dialect, &m, &e);
 	if (st == FFU_STATUS_OK)

@@ -33,7 +33,7 @@
 
 enum { MAX_DEVICES = 16, MAX_SHOWN = 10, MAX_BATCH = 256 };
 
-static const char *const pass_order[] = {"simplify", "cse", "dce", "fusion"};
+static const char *const pass_order[] = {"dot_reduce", "simplify", "cse", "dce", "fusion"};
 
 typedef struct soak {
 	ffu_gen_opts gen;
