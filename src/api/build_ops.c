@@ -372,27 +372,11 @@ static ffu_computation *reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind k
 	snprintf(pr, sizeof pr, "%s.r", name);
 	if (ffu__bld_name_taken(b, px) || ffu__bld_name_taken(b, py) || ffu__bld_name_taken(b, pr))
 		return NULL; /* the user took one: reported as a name clash by the caller */
-	ffu_shape scalar = {.type = type};
-	ffu_computation *c = ffu__comp_new(b->m, name);
-	ffu_inst *x = c ? ffu__inst_new(c, FFU_OP_PARAMETER, px, &scalar, NULL, 0) : NULL;
-	ffu_inst *y = x ? ffu__inst_new(c, FFU_OP_PARAMETER, py, &scalar, NULL, 0) : NULL;
-	ffu_inst *r = y ? ffu__inst_new(c, kind == FFU_REDUCE_SUM ? FFU_OP_ADD : FFU_OP_MULTIPLY, pr, &scalar,
-					(ffu_inst *[]){x, y}, 2)
-			: NULL;
-	if (!r || !(c->params = ffu__arena_alloc(&b->m->arena, 2 * sizeof *c->params)) ||
-	    !ffu__sym_put(&b->names, x->name, x) || !ffu__sym_put(&b->names, y->name, y) ||
-	    !ffu__sym_put(&b->names, r->name, r))
+	ffu_computation *c = ffu__comp_new_reducer(b->m, name, px, py, pr, type,
+						   kind == FFU_REDUCE_SUM ? FFU_OP_ADD : FFU_OP_MULTIPLY);
+	if (!c || !ffu__sym_put(&b->names, c->params[0]->name, c->params[0]) ||
+	    !ffu__sym_put(&b->names, c->params[1]->name, c->params[1]) || !ffu__sym_put(&b->names, c->root->name, c->root))
 		return NULL;
-	y->index = 1;
-	c->params[0] = x;
-	c->params[1] = y;
-	c->n_params = 2;
-	c->root = r;
-	/* ffu__comp_new appended it after the entry: swap so the entry stays last */
-	ffu_computation **comps = b->m->comps;
-	int n = b->m->n_comps;
-	comps[n - 1] = comps[n - 2];
-	comps[n - 2] = c;
 	*slot = c;
 	return c;
 }

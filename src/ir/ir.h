@@ -248,6 +248,10 @@ void ffu__module_free(ffu_module *m);
    positions and name counter; src is only read. NULL on out of memory. */
 ffu_module *ffu__module_clone(const ffu_module *src);
 ffu_computation *ffu__comp_new(ffu_module *m, const char *name); /* appended to m->comps */
+/* A reducer `name` (px: t, py: t) -> pr = op(px, py), placed just before the entry
+   (callees come first); NULL when out of memory or a name is NULL. */
+ffu_computation *ffu__comp_new_reducer(ffu_module *m, const char *name, const char *px, const char *py,
+				       const char *pr, ffu_type t, ffu_op op);
 /* Appends a new instruction; operands copied into the arena. NULL on out of memory. */
 ffu_inst *ffu__inst_new(ffu_computation *c, ffu_op op, const char *name, const ffu_shape *shape,
 			ffu_inst *const *operands, int n_operands);

@@ -63,6 +63,28 @@ ffu_computation *ffu__comp_new(ffu_module *m, const char *name)
 	return c;
 }
 
+ffu_computation *ffu__comp_new_reducer(ffu_module *m, const char *name, const char *px, const char *py,
+				       const char *pr, ffu_type t, ffu_op op)
+{
+	ffu_shape sc = {.type = t};
+	ffu_computation *c = ffu__comp_new(m, name);
+	ffu_inst *x = c && px ? ffu__inst_new(c, FFU_OP_PARAMETER, px, &sc, NULL, 0) : NULL;
+	ffu_inst *y = x && py ? ffu__inst_new(c, FFU_OP_PARAMETER, py, &sc, NULL, 0) : NULL;
+	ffu_inst *r = y && pr ? ffu__inst_new(c, op, pr, &sc, (ffu_inst *[]){x, y}, 2) : NULL;
+	if (!r || !(c->params = ffu__arena_alloc(&m->arena, 2 * sizeof *c->params)))
+		return NULL;
+	y->index = 1;
+	c->params[0] = x;
+	c->params[1] = y;
+	c->n_params = 2;
+	c->root = r;
+	for (int i = m->n_comps - 1; i > 0 && m->comps[i - 1]->is_entry; i--) { /* the entry stays last */
+		m->comps[i] = m->comps[i - 1];
+		m->comps[i - 1] = c;
+	}
+	return c;
+}
+
 bool ffu__shape_copy(ffu_module *m, ffu_shape *dst, const ffu_shape *src)
 {
 	*dst = *src;

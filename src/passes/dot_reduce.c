@@ -44,30 +44,6 @@ static bool candidate(const ffu_inst *in, int64_t max_result)
 	return x->shape.dims[x->shape.rank - 1] >= MIN_K && ffu__shape_count(&in->shape) <= max_result;
 }
 
-/* The sum over type t: a computation (x, y) -> x + y placed before the entry. */
-static ffu_computation *sum_of(ffu_module *m, ffu_type t)
-{
-	ffu_computation *c = ffu__comp_new(m, ffu__module_unique_name(m, "sum"));
-	ffu_shape sc = {.type = t};
-	ffu_inst *a = c ? ffu__inst_new(c, FFU_OP_PARAMETER, ffu__module_unique_name(m, "sum.x"), &sc, NULL, 0) : NULL;
-	ffu_inst *b = a ? ffu__inst_new(c, FFU_OP_PARAMETER, ffu__module_unique_name(m, "sum.y"), &sc, NULL, 0) : NULL;
-	ffu_inst *r = b ? ffu__inst_new(c, FFU_OP_ADD, ffu__module_unique_name(m, "sum.r"), &sc, (ffu_inst *[]){a, b}, 2)
-			: NULL;
-	if (!r || !(c->params = ffu__arena_alloc(&m->arena, 2 * sizeof *c->params)))
-		return NULL;
-	b->index = 1;
-	c->params[0] = a;
-	c->params[1] = b;
-	c->n_params = 2;
-	c->root = r;
-	/* ffu__comp_new appended it: the entry stays last, callees before callers */
-	for (int i = m->n_comps - 1; i > 0 && m->comps[i - 1]->is_entry; i--) {
-		m->comps[i] = m->comps[i - 1];
-		m->comps[i - 1] = c;
-	}
-	return c;
-}
-
 static int64_t *dims_of(ffu_module *m, int n, int64_t first)
 {
 	int64_t *d = ffu__arena_alloc(&m->arena, sizeof *d * (size_t)(n ? n : 1));
@@ -109,7 +85,9 @@ static bool rewrite(ffu_module *m, ffu_computation *c, ffu_inst *in, ffu_computa
 	bx->n_dims = x->shape.rank;
 	by->n_dims = y->shape.rank;
 	memset(z->literal, 0, ffu__shape_elem_bytes(&sc)); /* zero: all-zero bytes in either form */
-	if (!*sum && !(*sum = sum_of(m, in->shape.type)))
+	if (!*sum && !(*sum = ffu__comp_new_reducer(m, ffu__module_unique_name(m, "sum"), ffu__module_unique_name(m, "sum.x"),
+						    ffu__module_unique_name(m, "sum.y"), ffu__module_unique_name(m, "sum.r"),
+						    in->shape.type, FFU_OP_ADD)))
 		return false;
 	in->op = FFU_OP_REDUCE;
 	memset(&in->dot, 0, sizeof in->dot);
