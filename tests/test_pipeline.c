@@ -180,7 +180,7 @@ static program_set set_of(const test_program *tp)
 static void run_all_matching(const char *device, const char *name_part, program_set set, bool gpu_code)
 {
 	const bool fused_only = set == PAIRING_BASE || set == BLS12_381_FQ2;
-	enum { ALL_VARIANTS = 2 }; /* lengths[2] = 1000 */
+	const long long all_variants_at = 1000; /* every program runs at this length */
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
 	if (gpu_code) {
@@ -196,7 +196,7 @@ static void run_all_matching(const char *device, const char *name_part, program_
 				continue;
 			reference r;
 			reference_make(&r, tp, lengths[l]);
-			const bool all = l == ALL_VARIANTS && !fused_only;
+			const bool all = lengths[l] == all_variants_at && !fused_only;
 			if (all)
 				run_case(&cl, tp, &r, lengths[l], false, "simplify");
 			run_case(&cl, tp, &r, lengths[l], true, "simplify");
