@@ -333,21 +333,27 @@ ON_BOTH(launch_wg_env)
 	open_dev(&cl, sel);
 	build_axpb(&cl, &prog, &k);
 
+	/* the variable is read when the context's target is resolved: open, or a retarget */
 	setenv("FIELDFUSE_WG_SIZE", "16", 1);
+	ffu__cl_retarget(&cl);
 	run_axpb(&cl, k, 1001, 0);
 	setenv("FIELDFUSE_WG_SIZE", "", 1); /* empty = unset */
+	ffu__cl_retarget(&cl);
 	run_axpb(&cl, k, 33, 0);
 
 	const char *bad[] = {"abc", "16x", "-16", "+16", " 16", "0", "0x10", "99999999999999999999999"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		setenv("FIELDFUSE_WG_SIZE", bad[i], 1);
+		ffu__cl_retarget(&cl);
 		cr_assert_eq(ffu__cl_launch(&cl, k, 100, 0, NULL, &e), FFU_STATUS_EINVAL, "'%s'", bad[i]);
 		cr_assert(strstr(e.message, "FIELDFUSE_WG_SIZE"), "%s", e.message);
 	}
 	/* Valid syntax, but beyond what the device allows. */
 	setenv("FIELDFUSE_WG_SIZE", "1000000", 1);
+	ffu__cl_retarget(&cl);
 	cr_assert_eq(ffu__cl_launch(&cl, k, 100, 0, NULL, &e), FFU_STATUS_ELIMIT, "%s", e.message);
 	unsetenv("FIELDFUSE_WG_SIZE");
+	ffu__cl_retarget(&cl);
 	cr_assert_eq(ffu__cl_launch(&cl, k, 100, cl.dev.max_wg + 1, NULL, &e), FFU_STATUS_ELIMIT);
 	cr_assert_eq(ffu__cl_launch(&cl, k, 0, 0, NULL, &e), FFU_STATUS_EINVAL);
 	/* more work-items than the device can index: refused before anything is enqueued */
