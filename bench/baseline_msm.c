@@ -323,17 +323,10 @@ double ffu__bench_msm(const char *workload, const ffu_value *in, ffu_value *out,
 	return -1;
 }
 
-double ffu__bench_msm_bn254_g1(const ffu_value *in, ffu_value *out)
+bool ffu__bench_msm_has(const char *workload)
 {
-	return g1_run(in, out, 0);
-}
-
-double ffu__bench_msm_bn254_g2(const ffu_value *in, ffu_value *out)
-{
-	return g2_run(in, out, 0);
-}
-
-double ffu__bench_msm_bls12_381_g1(const ffu_value *in, ffu_value *out)
-{
-	return bls_g1_run(in, out, 0);
+	for (size_t i = 0; i < sizeof curves / sizeof curves[0]; i++)
+		if (strcmp(curves[i].workload, workload) == 0)
+			return true;
+	return false;
 }
