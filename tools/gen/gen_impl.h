@@ -67,6 +67,12 @@ static inline bool is_arith(ffu_type t)
 	return k == FFU_ELEM_PRIME || k == FFU_ELEM_MONT || k == FFU_ELEM_EXT;
 }
 
+/* Slow to compile on CPU OpenCL (a 256-bit Fermat inversion): left out of cheap programs. */
+static inline bool slow_op(const gen *g, ffu_type t)
+{
+	return g->cheap && fld(t)->prime && fld(t)->prime->nlimbs > 1;
+}
+
 static inline int64_t count(int rank, const int64_t *dims)
 {
 	int64_t n = 1;
@@ -79,8 +85,28 @@ static inline int64_t count(int rank, const int64_t *dims)
 /* "TYPE[d0,d1,...]": a value's shape as HLO text. */
 void ffu__gen_shape_text(char *buf, size_t size, ffu_type t, int rank, const int64_t *dims);
 
-/* A new parameter of type t and these dimensions (gen_ops.c). */
+/*
+ * Values and look-ups (gen_ops.c). Each returns the value's index in the pool, -1 when the
+ * pool is full (or, for the look-ups, nothing fits).
+ */
+/* "{a,b,...}": a dimension list attribute. */
+void ffu__gen_dims_attr(char *buf, size_t size, const int64_t *list, int n);
+/* A new value: "  %name = SHAPE " written, for the caller to finish with the opcode. */
+int ffu__gen_begin(gen *g, ffu_type t, int rank, const int64_t *dims);
+/* A new parameter of type t and these dimensions. */
 int ffu__gen_parameter(gen *g, ffu_type t, int rank, const int64_t *dims);
+/* A scalar constant of type t (often 0, 1 or -1; small for the integers). */
+int ffu__gen_scalar_constant(gen *g, ffu_type t);
+/* iota of type t along a random dimension (rank >= 1). */
+int ffu__gen_iota(gen *g, ffu_type t, int rank, const int64_t *dims);
+/* Scalar value s broadcast into dims. */
+int ffu__gen_broadcast_scalar(gen *g, int s, int rank, const int64_t *dims);
+/* A pool value of type t and these dimensions, newest half the time. */
+int ffu__gen_find(gen *g, ffu_type t, int rank, const int64_t *dims);
+/* A pool value passing ok(), newest half the time. */
+int ffu__gen_any(gen *g, bool (*ok)(const gen *, const val *));
+/* An operand of type t and these dimensions: from the pool (3 in 4), else made. */
+int ffu__gen_operand(gen *g, ffu_type t, int rank, const int64_t *dims);
 
 /*
  * The operations a program step picks from (gen_ops.c): each appends its value (and any
