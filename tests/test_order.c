@@ -9,7 +9,8 @@
  *    index arithmetic written out here; the simplifier's folds and identities;
  *  - fusion: maximum(x * y, z) and reverse(x) + y are one kernel each;
  *  - devices: PoCL and Rusticl against the interpreter on 31-bit, Goldilocks, 256-bit
- *    (also secp256k1's full-width modulus), _mont and integer types, with ties placed in
+ *    (also secp256k1's full-width modulus), _mont and integer types (signed ones by their
+ *    signed values), with ties placed in
  *    the inputs (the pipeline suite runs more programs: tests/programs.c, order_*).
  * The malformed-input cases are files in tests/bad (test_hlo's bad_corpus).
  */
@@ -157,11 +158,18 @@ Test(order, builder)
 
 /* ---- values against GMP ---- */
 
-/* The canonical integer of element `a` of type f: its storage, or for a _mont type the
-   storage times 2^-mont_radix_bits mod p. */
+/* The canonical integer of element `a` of type f: its storage (a signed integer's value,
+   negative too), or for a _mont type the storage times 2^-mont_radix_bits mod p. */
 static void canonical(mpz_t out, const ffu_field *f, const unsigned char *a)
 {
 	mpz_import(out, f->storage_bytes, -1, 1, 0, 0, a);
+	if (f->is_signed && (a[f->storage_bytes - 1] & 0x80)) { /* two's complement: the pattern - 2^bits */
+		mpz_t w;
+		mpz_init(w);
+		mpz_ui_pow_ui(w, 2, (unsigned long)f->bits);
+		mpz_sub(out, out, w);
+		mpz_clear(w);
+	}
 	if (f->kind != FFU_ELEM_MONT)
 		return;
 	mpz_t p, r;
@@ -235,7 +243,7 @@ static char *order_program(const char *t)
 static const char *const ordered_types[] = {
 	"babybear", "babybear_mont", "koalabear_mont", "mersenne31", "mersenne31_mont", "goldilocks",
 	"goldilocks_mont", "bn254_sf", "bn254_sf_mont", "bls12_381_sf_mont", "secp256k1_sf", "secp256k1_sf_mont",
-	"u32", "u64",
+	"u32", "u64", "s8", "s16", "s32", "s64", "u8", "u16",
 };
 
 /* Checks outputs (the tuple of order_program) element by element against GMP. */
@@ -480,10 +488,12 @@ static void device_matches_interpreter(ffu_cl *cl, const char *t, uint64_t seed)
 }
 
 /* Each template's lt once (mont31, m31, goldilocks, montn with and without the spare top
-   bit), canonical and _mont storage, both integers: 256-bit builds dominate the time. */
+   bit), canonical and _mont storage, the integers (signed ones order as signed: the
+   interpreter once ordered their bit patterns while the device's char ... long did not):
+   256-bit builds dominate the time. */
 static const char *const device_types[] = {
 	"babybear_mont", "koalabear", "mersenne31", "goldilocks", "goldilocks_mont", "bn254_sf_mont", "secp256k1_sf",
-	"u32", "u64",
+	"u32", "u64", "s8", "s16", "s32", "s64", "u8", "u16",
 };
 
 /*

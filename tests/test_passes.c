@@ -583,18 +583,33 @@ Test(semantics, twice)
 	each_generated("simplify,cse,dce,simplify,cse,dce", true);
 }
 
-/* Each kind of type the generator draws from comes up within the seeds above. */
+/*
+ * Each kind of type the generator draws from comes up within the seeds above, and so do
+ * the integer types and the index ops of tools/gen/gen_index.c (the first N_GEN seeds,
+ * the ones the semantics tests run, hold each of those too).
+ */
 /* More seeds than N_GEN: the 26 256-bit types share about an eighth of the programs (tools/gen: pick_type). */
 enum { N_COVER = 4000 };
 Test(semantics, generator_covers_types)
 {
-	bool seen[FFU_TYPE_COUNT] = {false};
+	bool seen[FFU_TYPE_COUNT] = {false}, seen_gen[FFU_TYPE_COUNT] = {false}, op_gen[FFU_OP_COUNT] = {false};
+	bool signed_order = false;
 	for (uint64_t seed = 1; seed <= N_COVER; seed++) {
 		char *text = generated(seed);
 		ffu_module *m = parse(text);
-		for (int i = 0; i < m->entry->n_insts; i++)
-			if (ffu__shape_is_array(&m->entry->insts[i]->shape))
-				seen[m->entry->insts[i]->shape.type] = true;
+		for (int i = 0; i < m->entry->n_insts; i++) {
+			const ffu_inst *in = m->entry->insts[i];
+			if (ffu__shape_is_array(&in->shape)) {
+				seen[in->shape.type] = true;
+				seen_gen[in->shape.type] |= seed <= N_GEN;
+			}
+			op_gen[in->op] |= seed <= N_GEN;
+			/* an ordered compare or maximum/minimum/clamp of signed integers */
+			const ffu_shape *a = in->n_operands ? &in->operands[0]->shape : NULL;
+			bool ordered = (in->op == FFU_OP_COMPARE && in->direction != FFU_CMP_EQ && in->direction != FFU_CMP_NE) ||
+				       in->op == FFU_OP_MAXIMUM || in->op == FFU_OP_MINIMUM || in->op == FFU_OP_CLAMP;
+			signed_order |= ordered && ffu__shape_is_array(a) && ffu__shape_field(a)->is_signed;
+		}
 		ffu__module_free(m);
 		free(text);
 	}
@@ -603,6 +618,14 @@ Test(semantics, generator_covers_types)
 		cr_expect(seen[t + FFU_FIELD_COUNT], "no program of type %s", ffu__type_name((ffu_type)(t + FFU_FIELD_COUNT)));
 	}
 	cr_expect(seen[FFU_TYPE_PRED] && seen[FFU_TYPE_U32] && seen[FFU_TYPE_U64]);
+	static const ffu_type ints[] = {FFU_TYPE_S8, FFU_TYPE_S16, FFU_TYPE_S32, FFU_TYPE_S64,
+					FFU_TYPE_U8, FFU_TYPE_U16, FFU_TYPE_U32, FFU_TYPE_U64};
+	for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
+		cr_expect(seen_gen[ints[k]], "no value of type %s in seeds 1..%d", ffu__type_name(ints[k]), N_GEN);
+	static const ffu_op ops[] = {FFU_OP_DYNAMIC_SLICE, FFU_OP_DYNAMIC_UPDATE_SLICE, FFU_OP_CONVERT, FFU_OP_CLAMP};
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		cr_expect(op_gen[ops[k]], "no %s in seeds 1..%d", ffu__ops[ops[k]].keyword, N_GEN);
+	cr_expect(signed_order, "no ordered op on signed integers");
 }
 
 /* The same seed gives the same text; a batch holds its programs' outputs in order. */

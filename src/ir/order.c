@@ -7,10 +7,10 @@
  * Order is ZKX's (docs/hlo.md, "Ordered ops"): a prime field's elements compare by their
  * canonical integer value in [0, p), also for the `_mont` twin, whose storage x * R mod p
  * is converted back first (ZKX's prime-ir compares "on the standard domain", and its tests
- * expect zk_dtypes' operator<, MontReduce() < MontReduce()); u32/u64 compare as unsigned
- * integers. Extension fields and pred have no order: ZKX's IsComparableType is false for
- * extensions and its emitter has no ordered compare for them, so fieldfuse refuses them
- * in the verifier rather than invent one.
+ * expect zk_dtypes' operator<, MontReduce() < MontReduce()); the unsigned integers compare
+ * as unsigned ones, s8 ... s64 as signed ones. Extension fields and pred have no order:
+ * ZKX's IsComparableType is false for extensions and its emitter has no ordered compare
+ * for them, so fieldfuse refuses them in the verifier rather than invent one.
  */
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +48,15 @@ int ffu__order_cmp(const ffu_field *f, const void *a, const void *b)
 		x = ca;
 		y = cb;
 	}
-	/* canonical storage is a little-endian integer: compare from the top byte down */
+	/* two's complement (s8 ... s64): a set sign bit is the smaller value whatever follows,
+	   as ZKX and XLA (and OpenCL's char ... long, which the device compares in) order them */
+	if (f->is_signed) {
+		unsigned char sx = x[f->storage_bytes - 1] & 0x80, sy = y[f->storage_bytes - 1] & 0x80;
+		if (sx != sy)
+			return sx ? -1 : 1;
+	}
+	/* canonical storage is a little-endian integer: compare from the top byte down (for two
+	   signed values of one sign, their bit patterns order as the values do) */
 	for (size_t k = f->storage_bytes; k-- > 0;)
 		if (x[k] != y[k])
 			return x[k] < y[k] ? -1 : 1;

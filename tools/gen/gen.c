@@ -149,14 +149,39 @@ static ffu_type pick_type(gen *g, const ffu_type *types, int nt, bool grouped)
 	return types[0];
 }
 
+/*
+ * The integer and index steps (gen_index.c): after each step of the program, one in
+ * g->more_one_in times, drawn from a stream of their own (g->rng_more, swapped in for the
+ * step). The other steps' draws stay what they were before these steps existed: a seed
+ * that gets none of them gives the program it gave then, and one that does keeps its
+ * other steps' choices but where the values these add to the pool are picked.
+ */
+static void more_step(gen *g)
+{
+	static int (*const more[])(gen *) = {
+		ffu__gen_op_int_convert, ffu__gen_op_int_order, ffu__gen_op_int_power,
+		ffu__gen_op_dynamic_slice, ffu__gen_op_dynamic_slice, ffu__gen_op_dynamic_update_slice,
+		ffu__gen_op_dynamic_update_slice,
+	};
+	uint64_t main_rng = g->rng;
+	g->rng = g->rng_more;
+	if (chance(g, (unsigned)g->more_one_in))
+		more[pick(g, sizeof more / sizeof more[0])](g);
+	g->rng_more = g->rng;
+	g->rng = main_rng;
+}
+
 /* One program's instructions into g->sb; its outputs into g->outs. */
 static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 {
 	ffu_type types[MAX_TYPES];
 	int nt = program_types(o, types);
-	/* the seed hashed once: seeds s and s + 1 must not give one stream shifted by a draw */
+	/* the seed hashed once: seeds s and s + 1 must not give one stream shifted by a draw;
+	   its second hash seeds the integer and index steps' stream */
 	uint64_t st = seed;
 	g->rng = ffu__rand_next(&st);
+	g->rng_more = ffu__rand_next(&st);
+	g->more_one_in = o && o->index_one_in > 0 ? o->index_one_in : DEFAULT_INDEX_ONE_IN;
 	g->max_elems = o && o->max_elems > 0 ? o->max_elems : DEFAULT_ELEMS;
 	g->max_steps = o && o->max_steps > 0 ? o->max_steps : DEFAULT_STEPS;
 	g->cheap = o && o->cheap;
@@ -183,8 +208,10 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 		ffu__gen_op_reduce, ffu__gen_op_reduce, ffu__gen_op_fft, ffu__gen_op_order,
 		ffu__gen_op_permute, ffu__gen_op_dot,
 	};
-	for (int k = 2 + (int)pick(g, (unsigned)g->max_steps - 1); k > 0; k--)
+	for (int k = 2 + (int)pick(g, (unsigned)g->max_steps - 1); k > 0; k--) {
 		ops[pick(g, sizeof ops / sizeof ops[0])](g);
+		more_step(g);
+	}
 
 	/*
 	 * outputs: the values nothing reads (newest first), so most of the program stays live;

@@ -11,6 +11,11 @@
  *    inverse, power by constant, iota or parameter exponents, convert round trips;
  *  - strided slices, general broadcasts (dimensions={...}), iota, reshape, concatenate,
  *    compare (EQ/NE) and select (array or scalar selector);
+ *  - values of the integer types s8 ... s64, u8 ... u64 (convert into, between and out of
+ *    them, compare in every direction, maximum/minimum/clamp, select, power by u8/u16,
+ *    and every layout op), and dynamic-slice / dynamic-update-slice of any type with start
+ *    indices of any integer type, in range, past the end and negative, constant, parameter
+ *    or computed (gen_index.c; opts.index_one_in says how often);
  *  - reductions, sum and product, over any subset of the dimensions of ranks 1..4, whose
  *    results are broadcast back and combined;
  *  - one output or a tuple of several (parameters, repeats, scalars, preds among them).
@@ -38,6 +43,8 @@ typedef struct ffu_gen_opts {
 	bool cheap;        /* for the suite's run: what compiles slowly on CPU OpenCL (divide,
 	                      inverse and per-element power on 256-bit and wider values) is left
 	                      out, and 256-bit programs are rarer */
+	int index_one_in;  /* an integer or index step (gen_index.c) after one step in N;
+	                      0 = 4, 1 = after every step */
 } ffu_gen_opts;
 
 /* Appends the module for seed (o may be NULL); ENOMEM only. */

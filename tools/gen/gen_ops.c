@@ -4,6 +4,7 @@
  * pool look-ups that find or make an operand of a given type and dimensions, and one
  * generator per operation (ffu__gen_op_*), each keeping to the verifier's rules. Each
  * writes its instruction into g->sb and records the value in g's pool; gen.c owns g.
+ * The sources and look-ups named ffu__gen_* serve gen_index.c's operations too.
  */
 #include "gen_impl.h"
 
@@ -15,7 +16,7 @@
 #include "hlo/hlo.h"
 #include "ir/ir.h"
 
-static void dims_attr(char *buf, size_t size, const int64_t *list, int n)
+void ffu__gen_dims_attr(char *buf, size_t size, const int64_t *list, int n)
 {
 	int k = snprintf(buf, size, "{");
 	for (int i = 0; i < n && k > 0 && (size_t)k < size; i++)
@@ -28,7 +29,7 @@ static void dims_attr(char *buf, size_t size, const int64_t *list, int n)
  * Starts a new value: names it, records it in the pool and writes "  %name = SHAPE " for
  * the caller to finish with the opcode. -1 when the pool is full (nothing written).
  */
-static int begin(gen *g, ffu_type t, int rank, const int64_t *dims)
+int ffu__gen_begin(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
 	if (g->n == MAX_VALS)
 		return -1;
@@ -80,11 +81,11 @@ static void constant_text(gen *g, ffu_type t, char *buf)
 	ffu__fp_format_literal(f, buf, v);
 }
 
-static int scalar_constant(gen *g, ffu_type t)
+int ffu__gen_scalar_constant(gen *g, ffu_type t)
 {
 	char num[FFU_FIELD_TEXT_MAX * 2];
 	constant_text(g, t, num);
-	int i = begin(g, t, 0, NULL);
+	int i = ffu__gen_begin(g, t, 0, NULL);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "constant(%s)\n", num);
 	return i;
@@ -92,7 +93,7 @@ static int scalar_constant(gen *g, ffu_type t)
 
 int ffu__gen_parameter(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
-	int i = begin(g, t, rank, dims);
+	int i = ffu__gen_begin(g, t, rank, dims);
 	if (i >= 0) {
 		ffu__sb_printf(g->sb, "parameter(%d)\n", g->param_base + g->n_params++);
 		g->v[i].param = true;
@@ -100,28 +101,28 @@ int ffu__gen_parameter(gen *g, ffu_type t, int rank, const int64_t *dims)
 	return i;
 }
 
-static int iota(gen *g, ffu_type t, int rank, const int64_t *dims)
+int ffu__gen_iota(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
 	int d = (int)pick(g, (unsigned)rank);
-	int i = begin(g, t, rank, dims);
+	int i = ffu__gen_begin(g, t, rank, dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "iota(), iota_dimension=%d\n", d);
 	return i;
 }
 
 /* broadcast of scalar value s into dims. */
-static int broadcast_scalar(gen *g, int s, int rank, const int64_t *dims)
+int ffu__gen_broadcast_scalar(gen *g, int s, int rank, const int64_t *dims)
 {
 	if (s < 0)
 		return -1;
-	int i = begin(g, g->v[s].type, rank, dims);
+	int i = ffu__gen_begin(g, g->v[s].type, rank, dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "broadcast(%%%s), dimensions={}\n", g->v[s].name);
 	return i;
 }
 
 /* A value of type t with these dimensions from the pool, newest first half the time; -1 if none. */
-static int find(gen *g, ffu_type t, int rank, const int64_t *dims)
+int ffu__gen_find(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
 	int hits[MAX_VALS], n = 0;
 	for (int i = 0; i < g->n; i++)
@@ -151,16 +152,16 @@ static int make(gen *g, ffu_type t, int rank, const int64_t *dims)
 	case 0:
 	case 1: {
 		if (rank == 0)
-			return scalar_constant(g, t);
+			return ffu__gen_scalar_constant(g, t);
 		/* a scalar from the pool, or a new constant or scalar parameter, broadcast */
-		int s = chance(g, 3) ? find(g, t, 0, NULL) : -1;
+		int s = chance(g, 3) ? ffu__gen_find(g, t, 0, NULL) : -1;
 		if (s < 0)
-			s = chance(g, 4) ? ffu__gen_parameter(g, t, 0, NULL) : scalar_constant(g, t);
-		return broadcast_scalar(g, s, rank, dims);
+			s = chance(g, 4) ? ffu__gen_parameter(g, t, 0, NULL) : ffu__gen_scalar_constant(g, t);
+		return ffu__gen_broadcast_scalar(g, s, rank, dims);
 	}
 	case 2:
 		if (can_iota)
-			return iota(g, t, rank, dims);
+			return ffu__gen_iota(g, t, rank, dims);
 		return ffu__gen_parameter(g, t, rank, dims);
 	default:
 		return ffu__gen_parameter(g, t, rank, dims);
@@ -168,9 +169,9 @@ static int make(gen *g, ffu_type t, int rank, const int64_t *dims)
 }
 
 /* An operand of type t with these dimensions: from the pool (3 in 4), else made. */
-static int operand(gen *g, ffu_type t, int rank, const int64_t *dims)
+int ffu__gen_operand(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
-	int i = chance(g, 4) ? -1 : find(g, t, rank, dims);
+	int i = chance(g, 4) ? -1 : ffu__gen_find(g, t, rank, dims);
 	return i >= 0 ? i : make(g, t, rank, dims);
 }
 
@@ -179,24 +180,24 @@ static int compare_of(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
 	int a, b;
 	if (rank > 0 && fld(t)->kind != FFU_ELEM_EXT && chance(g, 2)) {
-		a = iota(g, t, rank, dims);
+		a = ffu__gen_iota(g, t, rank, dims);
 		/* an index that occurs along the iota's dimension, as a value of type t */
 		unsigned char k[FFU_FIELD_MAX_BYTES];
 		char num[FFU_FIELD_TEXT_MAX];
 		ffu__fp_set_u64(fld(t), k, pick(g, (unsigned)dims[0] + 1));
 		ffu__fp_format_literal(fld(t), num, k);
-		b = begin(g, t, 0, NULL);
+		b = ffu__gen_begin(g, t, 0, NULL);
 		if (b >= 0)
 			ffu__sb_printf(g->sb, "constant(%s)\n", num);
-		b = broadcast_scalar(g, b, rank, dims);
+		b = ffu__gen_broadcast_scalar(g, b, rank, dims);
 	} else {
-		a = operand(g, t, rank, dims);
-		b = chance(g, 3) ? a : operand(g, t, rank, dims);
+		a = ffu__gen_operand(g, t, rank, dims);
+		b = chance(g, 3) ? a : ffu__gen_operand(g, t, rank, dims);
 	}
 	if (a < 0 || b < 0)
 		return -1;
 	static const char *const dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
-	int i = begin(g, FFU_TYPE_PRED, rank, dims);
+	int i = ffu__gen_begin(g, FFU_TYPE_PRED, rank, dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "compare(%%%s, %%%s), direction=%s\n", g->v[a].name, g->v[b].name,
 			       dirs[pick(g, ordered(t) ? 6 : 2)]);
@@ -206,7 +207,7 @@ static int compare_of(gen *g, ffu_type t, int rank, const int64_t *dims)
 /* ---- operations ---- */
 
 /* A random pool value passing ok(), newest half the time; -1 if none. */
-static int any(gen *g, bool (*ok)(const gen *, const val *))
+int ffu__gen_any(gen *g, bool (*ok)(const gen *, const val *))
 {
 	int hits[MAX_VALS], n = 0;
 	for (int i = 0; i < g->n; i++)
@@ -241,17 +242,11 @@ static bool ok_any(const gen *g, const val *x)
 	return true;
 }
 
-/* Slow to compile on CPU OpenCL (a 256-bit Fermat inversion): left out of cheap programs. */
-static bool slow_op(const gen *g, ffu_type t)
-{
-	return g->cheap && fld(t)->prime && fld(t)->prime->nlimbs > 1;
-}
-
 /* An arithmetic value from the pool, or a new one of the program's type and base shape. */
 static int arith_value(gen *g)
 {
-	int a = any(g, ok_arith);
-	return a >= 0 && !chance(g, 8) ? a : operand(g, g->t, g->rank, g->dims);
+	int a = ffu__gen_any(g, ok_arith);
+	return a >= 0 && !chance(g, 8) ? a : ffu__gen_operand(g, g->t, g->rank, g->dims);
 }
 
 int ffu__gen_op_binary(gen *g)
@@ -261,7 +256,7 @@ int ffu__gen_op_binary(gen *g)
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
-	int b = chance(g, 6) ? a : operand(g, x.type, x.rank, x.dims);
+	int b = chance(g, 6) ? a : ffu__gen_operand(g, x.type, x.rank, x.dims);
 	if (b < 0)
 		return -1;
 	const char *o = ops[pick(g, sizeof ops / sizeof ops[0])];
@@ -270,7 +265,7 @@ int ffu__gen_op_binary(gen *g)
 	int i = -1;
 	/* now and then the same instruction twice: common subexpressions for cse */
 	for (int rep = chance(g, 8) ? 2 : 1; rep > 0; rep--) {
-		if ((i = begin(g, x.type, x.rank, x.dims)) >= 0)
+		if ((i = ffu__gen_begin(g, x.type, x.rank, x.dims)) >= 0)
 			ffu__sb_printf(g->sb, "%s(%%%s, %%%s)\n", o, g->v[a].name, g->v[b].name);
 	}
 	return i;
@@ -286,12 +281,12 @@ int ffu__gen_op_unary(gen *g)
 	if (what < 4) { /* negate, sometimes twice (simplify drops both) */
 		int i = -1;
 		for (int rep = chance(g, 3) ? 2 : 1; rep > 0; rep--, a = i)
-			if ((i = begin(g, x.type, x.rank, x.dims)) >= 0)
+			if ((i = ffu__gen_begin(g, x.type, x.rank, x.dims)) >= 0)
 				ffu__sb_printf(g->sb, "negate(%%%s)\n", g->v[a].name);
 		return i;
 	}
 	if (what == 4 && !slow_op(g, x.type)) {
-		int i = begin(g, x.type, x.rank, x.dims);
+		int i = ffu__gen_begin(g, x.type, x.rank, x.dims);
 		if (i >= 0)
 			ffu__sb_printf(g->sb, "inverse(%%%s)\n", g->v[a].name);
 		return i;
@@ -300,14 +295,14 @@ int ffu__gen_op_unary(gen *g)
 	ffu_type et = chance(g, 2) ? FFU_TYPE_U32 : FFU_TYPE_U64;
 	int e;
 	if (x.rank > 0 && chance(g, 3) && !slow_op(g, x.type))
-		e = chance(g, 2) ? iota(g, et, x.rank, x.dims) : ffu__gen_parameter(g, et, x.rank, x.dims);
+		e = chance(g, 2) ? ffu__gen_iota(g, et, x.rank, x.dims) : ffu__gen_parameter(g, et, x.rank, x.dims);
 	else if (x.rank == 0)
-		e = scalar_constant(g, et);
+		e = ffu__gen_scalar_constant(g, et);
 	else
-		e = broadcast_scalar(g, scalar_constant(g, et), x.rank, x.dims);
+		e = ffu__gen_broadcast_scalar(g, ffu__gen_scalar_constant(g, et), x.rank, x.dims);
 	if (e < 0)
 		return -1;
-	int i = begin(g, x.type, x.rank, x.dims);
+	int i = ffu__gen_begin(g, x.type, x.rank, x.dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "power(%%%s, %%%s)\n", g->v[a].name, g->v[e].name);
 	return i;
@@ -317,7 +312,7 @@ int ffu__gen_op_unary(gen *g)
 int ffu__gen_op_convert(gen *g)
 {
 	ffu_type to[4];
-	int n_to = 0, a = any(g, ok_any);
+	int n_to = 0, a = ffu__gen_any(g, ok_any);
 	if (a < 0 || g->v[a].type == FFU_TYPE_PRED)
 		return -1;
 	val x = g->v[a];
@@ -336,12 +331,12 @@ int ffu__gen_op_convert(gen *g)
 	if (!n_to)
 		return -1;
 	ffu_type t = to[pick(g, (unsigned)n_to)];
-	int i = begin(g, t, x.rank, x.dims);
+	int i = ffu__gen_begin(g, t, x.rank, x.dims);
 	if (i < 0)
 		return -1;
 	ffu__sb_printf(g->sb, "convert(%%%s)\n", g->v[a].name);
 	if (chance(g, 2) && ffu__fp_convert_ok(fld(x.type), fld(t))) {
-		int j = begin(g, x.type, x.rank, x.dims);
+		int j = ffu__gen_begin(g, x.type, x.rank, x.dims);
 		if (j >= 0)
 			ffu__sb_printf(g->sb, "convert(%%%s)\n", g->v[i].name);
 		return j;
@@ -351,16 +346,16 @@ int ffu__gen_op_convert(gen *g)
 
 int ffu__gen_op_select(gen *g)
 {
-	int x = any(g, ok_any);
+	int x = ffu__gen_any(g, ok_any);
 	if (x < 0)
 		return -1;
 	val v = g->v[x];
-	int y = operand(g, v.type, v.rank, v.dims);
+	int y = ffu__gen_operand(g, v.type, v.rank, v.dims);
 	/* a scalar selector picks one array whole */
 	int p = v.rank > 0 && chance(g, 5) ? compare_of(g, g->t, 0, NULL) : compare_of(g, g->t, v.rank, v.dims);
 	if (y < 0 || p < 0)
 		return -1;
-	int i = begin(g, v.type, v.rank, v.dims);
+	int i = ffu__gen_begin(g, v.type, v.rank, v.dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "select(%%%s, %%%s, %%%s)\n", g->v[p].name, g->v[x].name, g->v[y].name);
 	return i;
@@ -375,24 +370,24 @@ static bool ok_ordered(const gen *g, const val *x)
 /* maximum / minimum / clamp (its bounds arrays, or scalars now and then) of ordered values. */
 int ffu__gen_op_order(gen *g)
 {
-	int a = any(g, ok_ordered);
+	int a = ffu__gen_any(g, ok_ordered);
 	if (a < 0 || chance(g, 8))
-		a = ordered(g->t) ? operand(g, g->t, g->rank, g->dims) : -1;
+		a = ordered(g->t) ? ffu__gen_operand(g, g->t, g->rank, g->dims) : -1;
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
-	int b = chance(g, 6) ? a : operand(g, x.type, x.rank, x.dims);
+	int b = chance(g, 6) ? a : ffu__gen_operand(g, x.type, x.rank, x.dims);
 	unsigned what = pick(g, 3);
 	int c = -1;
 	if (what == 2) { /* clamp(b, a, c) */
 		bool scalar = chance(g, 3);
-		if (scalar && (b = find(g, x.type, 0, NULL)) < 0)
-			b = scalar_constant(g, x.type);
-		c = scalar && chance(g, 2) ? scalar_constant(g, x.type) : operand(g, x.type, x.rank, x.dims);
+		if (scalar && (b = ffu__gen_find(g, x.type, 0, NULL)) < 0)
+			b = ffu__gen_scalar_constant(g, x.type);
+		c = scalar && chance(g, 2) ? ffu__gen_scalar_constant(g, x.type) : ffu__gen_operand(g, x.type, x.rank, x.dims);
 	}
 	if (b < 0 || (what == 2 && c < 0))
 		return -1;
-	int i = begin(g, x.type, x.rank, x.dims);
+	int i = ffu__gen_begin(g, x.type, x.rank, x.dims);
 	if (i >= 0 && what == 2)
 		ffu__sb_printf(g->sb, "clamp(%%%s, %%%s, %%%s)\n", g->v[b].name, g->v[a].name, g->v[c].name);
 	else if (i >= 0)
@@ -403,7 +398,7 @@ int ffu__gen_op_order(gen *g)
 /* reverse of some dimensions, or bit-reverse of some power-of-two ones (else a reverse). */
 int ffu__gen_op_permute(gen *g)
 {
-	int a = any(g, ok_array);
+	int a = ffu__gen_any(g, ok_array);
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
@@ -415,18 +410,18 @@ int ffu__gen_op_permute(gen *g)
 			list[n++] = d;
 	if (bits && n == 0)
 		bits = false;
-	int i = begin(g, x.type, x.rank, x.dims);
+	int i = ffu__gen_begin(g, x.type, x.rank, x.dims);
 	if (i < 0)
 		return -1;
 	char attr[64];
-	dims_attr(attr, sizeof attr, list, n);
+	ffu__gen_dims_attr(attr, sizeof attr, list, n);
 	ffu__sb_printf(g->sb, "%s(%%%s), dimensions=%s\n", bits ? "bit-reverse" : "reverse", g->v[a].name, attr);
 	return i;
 }
 
 int ffu__gen_op_slice(gen *g)
 {
-	int a = any(g, ok_array);
+	int a = ffu__gen_any(g, ok_array);
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
@@ -442,7 +437,7 @@ int ffu__gen_op_slice(gen *g)
 		sd[d] = chance(g, 2) ? 1 : 2 + (int64_t)pick(g, 3);
 		out[d] = (li[d] - st[d] + sd[d] - 1) / sd[d];
 	}
-	int i = begin(g, x.type, x.rank, out);
+	int i = ffu__gen_begin(g, x.type, x.rank, out);
 	if (i < 0)
 		return -1;
 	ffu__sb_printf(g->sb, "slice(%%%s), slice={", g->v[a].name);
@@ -480,14 +475,14 @@ static void factor(gen *g, int64_t n, int rank, int64_t *dims)
 
 int ffu__gen_op_reshape(gen *g)
 {
-	int a = any(g, ok_any);
+	int a = ffu__gen_any(g, ok_any);
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
 	int64_t n = count(x.rank, x.dims), dims[FFU_MAX_RANK];
 	int rank = n == 1 && chance(g, 3) ? 0 : 1 + (int)pick(g, FFU_MAX_RANK);
 	factor(g, n, rank, dims);
-	int i = begin(g, x.type, rank, dims);
+	int i = ffu__gen_begin(g, x.type, rank, dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "reshape(%%%s)\n", g->v[a].name);
 	return i;
@@ -506,7 +501,7 @@ static bool ok_low_rank(const gen *g, const val *x)
  */
 int ffu__gen_op_broadcast(gen *g)
 {
-	int a = any(g, ok_low_rank);
+	int a = ffu__gen_any(g, ok_low_rank);
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
@@ -540,11 +535,11 @@ int ffu__gen_op_broadcast(gen *g)
 			}
 		}
 	}
-	int i = begin(g, x.type, rank, dims);
+	int i = ffu__gen_begin(g, x.type, rank, dims);
 	if (i < 0)
 		return -1;
 	char attr[64];
-	dims_attr(attr, sizeof attr, map, x.rank);
+	ffu__gen_dims_attr(attr, sizeof attr, map, x.rank);
 	ffu__sb_printf(g->sb, "broadcast(%%%s), dimensions=%s\n", g->v[a].name, attr);
 	return i;
 }
@@ -554,12 +549,12 @@ int ffu__gen_op_iota(gen *g)
 	if (g->rank == 0)
 		return -1;
 	ffu_type t = fld(g->t)->kind == FFU_ELEM_EXT || chance(g, 3) ? FFU_TYPE_U32 : g->t;
-	return iota(g, t, g->rank, g->dims);
+	return ffu__gen_iota(g, t, g->rank, g->dims);
 }
 
 int ffu__gen_op_concatenate(gen *g)
 {
-	int a = any(g, ok_array);
+	int a = ffu__gen_any(g, ok_array);
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
@@ -570,11 +565,11 @@ int ffu__gen_op_concatenate(gen *g)
 		int64_t pd[FFU_MAX_RANK];
 		memcpy(pd, x.dims, sizeof pd);
 		pd[d] = chance(g, 2) ? x.dims[d] : (int64_t)pick(g, 4) + (chance(g, 8) ? 0 : 1);
-		if ((parts[k] = operand(g, x.type, x.rank, pd)) < 0)
+		if ((parts[k] = ffu__gen_operand(g, x.type, x.rank, pd)) < 0)
 			return -1;
 		dims[d] += pd[d];
 	}
-	int i = begin(g, x.type, x.rank, dims);
+	int i = ffu__gen_begin(g, x.type, x.rank, dims);
 	if (i < 0)
 		return -1;
 	ffu__sb_append(g->sb, "concatenate(");
@@ -586,8 +581,8 @@ int ffu__gen_op_concatenate(gen *g)
 
 int ffu__gen_op_reduce(gen *g)
 {
-	int a = any(g, ok_arith_array);
-	if (a < 0 && (a = operand(g, g->t, g->rank, g->dims)) < 0)
+	int a = ffu__gen_any(g, ok_arith_array);
+	if (a < 0 && (a = ffu__gen_operand(g, g->t, g->rank, g->dims)) < 0)
 		return -1;
 	val x = g->v[a];
 	if (x.rank == 0)
@@ -606,15 +601,15 @@ int ffu__gen_op_reduce(gen *g)
 			folded[nf++] = d;
 	}
 	bool product = chance(g, 3);
-	int init = scalar_constant(g, x.type);
+	int init = ffu__gen_scalar_constant(g, x.type);
 	if (init < 0)
 		return -1;
 	g->red->need[x.type][product] = true;
-	int i = begin(g, x.type, nk, kept);
+	int i = ffu__gen_begin(g, x.type, nk, kept);
 	if (i < 0)
 		return -1;
 	char attr[64];
-	dims_attr(attr, sizeof attr, folded, nf);
+	ffu__gen_dims_attr(attr, sizeof attr, folded, nf);
 	ffu__sb_printf(g->sb, "reduce(%%%s, %%%s), dimensions=%s, to_apply=%%%s.%s\n", g->v[a].name, g->v[init].name, attr,
 		       product ? "product" : "sum", ffu__type_name(x.type));
 	return i;
@@ -628,7 +623,7 @@ int ffu__gen_op_reduce(gen *g)
  */
 int ffu__gen_op_fft(gen *g)
 {
-	int a = any(g, ok_arith_array);
+	int a = ffu__gen_any(g, ok_arith_array);
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
@@ -648,16 +643,16 @@ int ffu__gen_op_fft(gen *g)
 			ffu__fp_inv(p, w, w);
 		ffu__fp_convert(fld(tt), wt, p, w);
 		ffu__fp_format_literal(fld(tt), num, wt);
-		int c = begin(g, tt, 0, NULL);
+		int c = ffu__gen_begin(g, tt, 0, NULL);
 		if (c < 0)
 			return -1;
 		ffu__sb_printf(g->sb, "constant(%s)\n", num);
-		int b = broadcast_scalar(g, c, 1, &n), e = iota(g, FFU_TYPE_U64, 1, &n);
-		if (b < 0 || e < 0 || (tw = begin(g, tt, 1, &n)) < 0)
+		int b = ffu__gen_broadcast_scalar(g, c, 1, &n), e = ffu__gen_iota(g, FFU_TYPE_U64, 1, &n);
+		if (b < 0 || e < 0 || (tw = ffu__gen_begin(g, tt, 1, &n)) < 0)
 			return -1;
 		ffu__sb_printf(g->sb, "power(%%%s, %%%s)\n", g->v[b].name, g->v[e].name);
 	}
-	int i = begin(g, x.type, x.rank, x.dims);
+	int i = ffu__gen_begin(g, x.type, x.rank, x.dims);
 	if (i >= 0)
 		ffu__sb_printf(g->sb, "fft(%%%s%s%s), fft_type=%s, fft_length=%lld%s\n", x.name, tw >= 0 ? ", %" : "",
 			       tw >= 0 ? g->v[tw].name : "", inverse ? "IFFT" : "FFT", (long long)n,
@@ -671,7 +666,7 @@ static void dot_list(gen *g, const char *name, const int64_t *list, int n, bool 
 	char attr[64];
 	if (!n && !always)
 		return;
-	dims_attr(attr, sizeof attr, list, n);
+	ffu__gen_dims_attr(attr, sizeof attr, list, n);
 	ffu__sb_printf(g->sb, ", %s=%s", name, attr);
 }
 
@@ -684,7 +679,7 @@ static void dot_list(gen *g, const char *name, const int64_t *list, int n, bool 
  */
 int ffu__gen_op_dot(gen *g)
 {
-	int a = any(g, ok_arith_array);
+	int a = ffu__gen_any(g, ok_arith_array);
 	if (a < 0)
 		return -1;
 	val x = g->v[a];
@@ -703,7 +698,7 @@ int ffu__gen_op_dot(gen *g)
 		ffu__sb_printf(g->sb, "  %%%s = %s[%lld,%lld]{1,0:D(D, C) NNZ(%lld)} parameter(%d)\n", name,
 			       ffu__type_name(x.type), (long long)m, (long long)k, (long long)nnz,
 			       g->param_base + g->n_params++);
-		int i = begin(g, x.type, rank, rd);
+		int i = ffu__gen_begin(g, x.type, rank, rd);
 		if (i >= 0)
 			ffu__sb_printf(g->sb, "dot(%%%s, %%%s), lhs_contracting_dims={1}, rhs_contracting_dims={%d}\n", name,
 				       x.name, c);
@@ -744,7 +739,7 @@ int ffu__gen_op_dot(gen *g)
 	if (n_res > FFU_MAX_RANK || (nb && free_sizes * x.dims[lb[0]] > g->max_elems) || free_sizes > g->max_elems ||
 	    free_sizes * k > 16 * (int64_t)g->max_elems)
 		return -1;
-	int b = operand(g, x.type, rrank, rdims);
+	int b = ffu__gen_operand(g, x.type, rrank, rdims);
 	if (b < 0)
 		return -1;
 	/* the result: batch, x's free dimensions, rhs's free ones (ir/dot.c) */
@@ -760,7 +755,7 @@ int ffu__gen_op_dot(gen *g)
 	}
 	for (int t = nb + nc; t < rrank; t++)
 		rd[r++] = rdims[t];
-	int i = begin(g, x.type, r, rd);
+	int i = ffu__gen_begin(g, x.type, r, rd);
 	if (i < 0)
 		return -1;
 	ffu__sb_printf(g->sb, "dot(%%%s, %%%s)", x.name, g->v[b].name);

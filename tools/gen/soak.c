@@ -15,8 +15,11 @@
  *
  *   fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]... [--batch B]
  *                  [--unfused] [--host-only] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]
+ *                  [--index-one-in N]
  *   fieldfuse-soak --print SEED [--batch B] [--types ...]   the program of SEED (to reproduce
  *                  a failure), or with --batch the module of seeds SEED .. SEED + B - 1
+ * --index-one-in N: an integer or index step (dynamic-slice, ...) after one step in N
+ * (default 4; 1: after every step).
  *
  * Ownership: one context per device for the whole run; everything per batch is freed
  * before the next.
@@ -84,6 +87,8 @@ static void report(soak *s, uint64_t seed, const char *what)
 		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --cheap");
 	if (s->gen.max_steps)
 		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --max-steps %d", s->gen.max_steps);
+	if (s->gen.index_one_in)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --index-one-in %d", s->gen.index_one_in);
 	fprintf(stderr,
 		"soak: seed %llu: %s\n"
 		"soak: replay: fieldfuse-soak --print %llu%s%s%s > p.hlo && fieldfuse run p.hlo --random 1 --check\n"
@@ -104,7 +109,30 @@ static int program_of(const int *out_first, int n, int o)
 	return i;
 }
 
-/* Random inputs whose first elements are the edges 0, 1, -1 (fields) or 0, 1, max (u32/u64). */
+/*
+ * A scalar integer parameter (a dynamic-slice's start, most often) from its own draw, so
+ * the other parameters' values stay as they were: 0 (the edge) 1 in 4, any value of the
+ * type 1 in 4 (clamped to an end, if a start), else a small one about the dimensions'
+ * range (negative too, for a signed type), where windows start inside, at and past the end.
+ */
+static void scalar_int_input(const ffu_field *f, unsigned char *d, uint64_t seed, int p)
+{
+	uint64_t h = seed ^ (0x632be59bd9b4e019ull * (uint64_t)(p + 1)), r = ffu__rand_next(&h);
+	switch (r % 4) {
+	case 0:
+		ffu__fp_set_u64(f, d, 0);
+		break;
+	case 1:
+		ffu__fp_random(f, d, &h);
+		break;
+	default: /* the bit pattern of a small value; ffu__fp_set_u64 keeps the type's low bits */
+		ffu__fp_set_u64(f, d, f->is_signed ? (uint64_t)((int64_t)(r >> 8) % 72 - 8) : (r >> 8) % 72);
+		break;
+	}
+}
+
+/* Random inputs whose first elements are the edges 0, 1, -1 (fields) or 0, 1, max (integers);
+   a scalar integer from scalar_int_input. */
 static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed, ffu_error *e)
 {
 	uint64_t rng = seed ^ 0x5bd1e995u;
@@ -125,6 +153,8 @@ static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint6
 			else if (i == 2)
 				ffu__fp_neg(f, d, d, NULL);
 		}
+		if (n == 1 && !s->csr && f->kind == FFU_ELEM_UINT)
+			scalar_int_input(f, first, seed, p);
 	}
 	return FFU_STATUS_OK;
 }
@@ -389,7 +419,10 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]... [--batch B]\n"
 		"                      [--unfused] [--host-only] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]\n"
-		"       fieldfuse-soak --print SEED [--batch B] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]\n");
+		"                      [--index-one-in N]\n"
+		"       fieldfuse-soak --print SEED [--batch B] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]\n"
+		"                      [--index-one-in N]\n"
+		"--index-one-in N: an integer or index step (dynamic-slice, ...) after one step in N (default 4, 1: every step)\n");
 	return 2;
 }
 
@@ -457,6 +490,9 @@ int main(int argc, char **argv)
 			i++;
 		} else if (strcmp(a, "--max-steps") == 0 && number(val, &v) && v >= 1 && v <= 64) {
 			s.gen.max_steps = (int)v;
+			i++;
+		} else if (strcmp(a, "--index-one-in") == 0 && number(val, &v) && v >= 1 && v <= 1000) {
+			s.gen.index_one_in = (int)v;
 			i++;
 		} else if (strcmp(a, "--types") == 0 && val && ffu_gen_types_valid(val)) {
 			s.gen.types = argv[++i];
