@@ -627,6 +627,46 @@ static void run_reductions(const char *device)
 	ffu__cl_close(&cl);
 }
 
+/*
+ * maximum, minimum and clamp of every integer type with constant bounds, scalar and
+ * array, on the device against the interpreter. Mesa 22's llvmpipe crashed (SIGSEGV in
+ * LLVM 15's code generation) on an s8 clamp written as compares and selects of char; the
+ * kernels now call OpenCL's integer min and max (codegen/kgen_special.c: emit_minmax).
+ */
+static void run_int_order(const char *device)
+{
+	static const char *const types[] = {"s8", "s16", "s32", "s64", "u8", "u16"};
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+		const char *T = types[ti], *lo = T[0] == 's' ? "-2" : "1";
+		char text[1536];
+		snprintf(text, sizeof text,
+			 "HloModule o\nENTRY %%main {\n  %%x = %s[16] parameter(0)\n  %%s = %s[] parameter(1)\n"
+			 "  %%lo = %s[] constant(%s)\n  %%hi = %s[] constant(5)\n  %%c = %s[] clamp(%%lo, %%s, %%hi)\n"
+			 "  %%bl = %s[16] broadcast(%%lo), dimensions={}\n  %%bh = %s[16] broadcast(%%hi), dimensions={}\n"
+			 "  %%m = %s[16] maximum(%%x, %%bl)\n  %%n = %s[16] minimum(%%m, %%bh)\n"
+			 "  %%k = %s[16] clamp(%%bh, %%x, %%bl)\n"
+			 "  ROOT %%t = (%s[], %s[16], %s[16]) tuple(%%c, %%n, %%k)\n}\n",
+			 T, T, T, lo, T, T, T, T, T, T, T, T, T, T);
+		int n = 0, sets = 3;
+		ffu_value *in = inputs_for(text, NULL, 0, sets, &n, 90 + ti);
+		device_matches(&cl, text, in, n, sets);
+		ffu__values_free(in, n * sets);
+	}
+	ffu__cl_close(&cl);
+}
+
+Test(ints, device_order_pocl, .timeout = 600)
+{
+	run_int_order(ffu_test_devices[0]);
+}
+
+Test(ints, device_order_rusticl, .timeout = 600)
+{
+	run_int_order(ffu_test_devices[1]);
+}
+
 Test(ints, device_reductions_pocl, .timeout = 600)
 {
 	run_reductions(ffu_test_devices[0]);

@@ -155,6 +155,19 @@ static void emit_minmax(kgen *g, int vn)
 	}
 	ffu__kgen_decl(g, vn, 'c');
 	bool is_min = in->op == FFU_OP_MINIMUM;
+	if (is_int(f)) {
+		/*
+		 * OpenCL's integer min and max (clamp's bounds may cross: XLA's clamp is min(max(x,
+		 * lo), hi), OpenCL's clamp undefined then). Not `a < b ? b : a` on char: Mesa 22's
+		 * llvmpipe (LLVM 15) crashed compiling that for an s8 clamp (the soak, seed 9).
+		 */
+		if (in->op == FFU_OP_CLAMP)
+			ffu__body_printf(g->b, "min(max(%L, %L), %L);\n", 'c', o[1], 'c', o[0], 'c', o[2]);
+		else
+			ffu__body_printf(g->b, "%s(%L, %L);\n", is_min ? "min" : "max", 'c', o[0], 'c', o[1]);
+		ffu__kgen_set_form(g, vn, 'c');
+		return;
+	}
 	/* maximum: b if a < b; minimum: b if b < a */
 	emit_lt(g, f, is_min ? o[1] : o[0], is_min ? o[0] : o[1]);
 	ffu__body_printf(g->b, " ? %L : %L;\n", 'c', o[1], 'c', o[0]);
