@@ -84,6 +84,26 @@ static inline bool is_int(ffu_type t)
 }
 
 /* Slow to compile on CPU OpenCL (a 256-bit Fermat inversion): left out of cheap programs. */
+/* Pool filters for ffu__gen_any: arithmetic values, arrays, anything. */
+static inline bool ok_arith(const gen *g, const val *x)
+{
+	(void)g;
+	return is_arith(x->type);
+}
+
+static inline bool ok_array(const gen *g, const val *x)
+{
+	(void)g;
+	return x->rank > 0;
+}
+
+static inline bool ok_any(const gen *g, const val *x)
+{
+	(void)g;
+	(void)x;
+	return true;
+}
+
 static inline bool slow_op(const gen *g, ffu_type t)
 {
 	return g->cheap && fld(t)->prime && fld(t)->prime->nlimbs > 1;

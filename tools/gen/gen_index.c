@@ -41,25 +41,6 @@ static bool ok_int_array(const gen *g, const val *x)
 	return ok_int(g, x) && x->rank > 0 && count(x->rank, x->dims) > 0;
 }
 
-static bool ok_arith(const gen *g, const val *x)
-{
-	(void)g;
-	return is_arith(x->type);
-}
-
-static bool ok_array(const gen *g, const val *x)
-{
-	(void)g;
-	return x->rank > 0;
-}
-
-static bool ok_any(const gen *g, const val *x)
-{
-	(void)g;
-	(void)x;
-	return true;
-}
-
 /* ---- integer constants ---- */
 
 /* The range of integer type t, as int64 (u64's top half is int_edge's). */
@@ -421,15 +402,23 @@ static int dynamic_slice(gen *g, const val *x, const int64_t *size, const int *s
  * dynamic-slice of a pool value of any type (an array most often; a scalar's window is
  * itself, with no starts).
  */
+/* A pool value x (an array 11 times in 12), a window of it and its starts; false when none. */
+static bool pick_window(gen *g, val *x, int64_t *size, int *st)
+{
+	int a = ffu__gen_any(g, chance(g, 12) ? ok_any : ok_array);
+	if (a < 0)
+		return false;
+	*x = g->v[a];
+	window(g, x, size);
+	return starts(g, x, size, st);
+}
+
 int ffu__gen_op_dynamic_slice(gen *g)
 {
-	int a = ffu__gen_any(g, chance(g, 12) ? ok_any : ok_array), st[FFU_MAX_RANK];
-	if (a < 0)
-		return -1;
-	val x = g->v[a];
+	val x;
 	int64_t size[FFU_MAX_RANK];
-	window(g, &x, size);
-	return starts(g, &x, size, st) ? dynamic_slice(g, &x, size, st) : -1;
+	int st[FFU_MAX_RANK];
+	return pick_window(g, &x, size, st) ? dynamic_slice(g, &x, size, st) : -1;
 }
 
 /*
@@ -474,13 +463,10 @@ static int modify(gen *g, int w)
  */
 int ffu__gen_op_dynamic_update_slice(gen *g)
 {
-	int a = ffu__gen_any(g, chance(g, 12) ? ok_any : ok_array), st[FFU_MAX_RANK];
-	if (a < 0)
-		return -1;
-	val x = g->v[a];
+	val x;
 	int64_t size[FFU_MAX_RANK];
-	window(g, &x, size);
-	if (!starts(g, &x, size, st))
+	int st[FFU_MAX_RANK];
+	if (!pick_window(g, &x, size, st))
 		return -1;
 	int u;
 	if (chance(g, 3))

@@ -218,28 +218,9 @@ int ffu__gen_any(gen *g, bool (*ok)(const gen *, const val *))
 	return chance(g, 2) ? hits[n - 1] : hits[pick(g, (unsigned)n)];
 }
 
-static bool ok_arith(const gen *g, const val *x)
-{
-	(void)g;
-	return is_arith(x->type);
-}
-
-static bool ok_array(const gen *g, const val *x)
-{
-	(void)g;
-	return x->rank > 0;
-}
-
 static bool ok_arith_array(const gen *g, const val *x)
 {
 	return ok_arith(g, x) && x->rank > 0;
-}
-
-static bool ok_any(const gen *g, const val *x)
-{
-	(void)g;
-	(void)x;
-	return true;
 }
 
 /* An arithmetic value from the pool, or a new one of the program's type and base shape. */
