@@ -158,13 +158,16 @@ static void emit_minmax(kgen *g, int vn)
 	if (is_int(f)) {
 		/*
 		 * OpenCL's integer min and max (clamp's bounds may cross: XLA's clamp is min(max(x,
-		 * lo), hi), OpenCL's clamp undefined then). Not `a < b ? b : a` on char: Mesa 22's
-		 * llvmpipe (LLVM 15) crashed compiling that for an s8 clamp (the soak, seed 9).
+		 * lo), hi), OpenCL's clamp undefined then), 8- and 16-bit values widened to int (exact).
+		 * Not `a < b ? b : a` on char: Mesa 22's llvmpipe (LLVM 15) crashed in LLVM's type
+		 * legalization on that 8-bit select pair by two constants, an s8 clamp (the soak, seed 9).
 		 */
+		const char *w = f->bits < 32 ? "(int)" : "";
+		ffu__body_printf(g->b, "(%F)", f, "t");
 		if (in->op == FFU_OP_CLAMP)
-			ffu__body_printf(g->b, "min(max(%L, %L), %L);\n", 'c', o[1], 'c', o[0], 'c', o[2]);
+			ffu__body_printf(g->b, "min(max(%s%L, %s%L), %s%L);\n", w, 'c', o[1], w, 'c', o[0], w, 'c', o[2]);
 		else
-			ffu__body_printf(g->b, "%s(%L, %L);\n", is_min ? "min" : "max", 'c', o[0], 'c', o[1]);
+			ffu__body_printf(g->b, "%s(%s%L, %s%L);\n", is_min ? "min" : "max", w, 'c', o[0], w, 'c', o[1]);
 		ffu__kgen_set_form(g, vn, 'c');
 		return;
 	}
