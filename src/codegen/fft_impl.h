@@ -71,6 +71,9 @@ void ffu__fft_dft_consts(ffu_strbuf *sb, const fft_plan *pl, int r, const char *
  * a<v>; wp names the constants of ffu__fft_dft_consts.
  */
 void ffu__fft_dft(ffu_strbuf *sb, const fft_plan *pl, int r, char (*cur)[16], bool *zero, const char *wp, int *v);
+/* "\tconst ulong kk = col mod p, blk = col - kk;" for a pass after 2^lp, 2^lt columns a row,
+   work-groups of w columns whose first is g0 (lane: the column's local index). */
+void ffu__fft_kk(ffu_strbuf *sb, const char *col, const char *lane, int lp, int lt, size_t w);
 /* Stage q's values u0 .. u<R-1> of the work-item at column expression col (slot t at col +
    t n / R), from the pass's inputs (first) or src, times the stage's twiddles. */
 void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool first, const char *col);

@@ -164,6 +164,18 @@ void ffu__fft_ninv(ffu_strbuf *sb, const fft_plan *pl, bool last)
 	ffu__sb_append(sb, ";\n");
 }
 
+void ffu__fft_kk(ffu_strbuf *sb, const char *col, const char *lane, int lp, int lt, size_t w)
+{
+	const uint64_t p = UINT64_C(1) << lp, T = UINT64_C(1) << lt;
+	if (lp == 0)
+		ffu__sb_printf(sb, "\tconst ulong kk = 0, blk = %s;\n", col);
+	else if (p >= w) /* kk = uniform + lane: the addresses stay affine */
+		ffu__sb_printf(sb, "\tconst ulong kk = (g0 & %lluUL) + %s, blk = g0 & %lluUL;\n", (unsigned long long)(p - 1),
+			       lane, (unsigned long long)((T - 1) & ~(p - 1)));
+	else
+		ffu__sb_printf(sb, "\tconst ulong kk = %s & %lluUL, blk = %s - kk;\n", col, (unsigned long long)(p - 1), col);
+}
+
 /* Pass g of one stage q (fft.c's file comment). */
 bool ffu__fft_emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k, int g)
 {
@@ -185,20 +197,10 @@ bool ffu__fft_emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *
 	 * stores (from get_global_id and masks it could not tell, and gathered: 380 gathers
 	 * and scatters in a radix-32 pass at p = 32, 20 ms at 2^20 instead of 1).
 	 */
-	const size_t wg = d->wg;
-	const bool kk_affine = ((size_t)1 << lp) >= wg, kk_zero = lp == 0;
-	ffu__sb_printf(sb, "\tconst ulong g0 = get_group_id(0) * %zuUL, l = get_local_id(0);\n", wg);
+	ffu__sb_printf(sb, "\tconst ulong g0 = get_group_id(0) * %zuUL, l = get_local_id(0);\n", d->wg);
 	ffu__sb_printf(sb, "\tconst ulong i = (g0 & %lluUL) + l, base = (g0 >> %d) << %d;\n",
 		       (unsigned long long)((UINT64_C(1) << lt) - 1), lt, pl->k);
-	if (kk_zero)
-		ffu__sb_printf(sb, "\tconst ulong kk = 0, blk = i;\n");
-	else if (kk_affine)
-		ffu__sb_printf(sb, "\tconst ulong kk = (g0 & %lluUL) + l, blk = g0 & %lluUL;\n",
-			       (unsigned long long)((UINT64_C(1) << lp) - 1),
-			       (unsigned long long)(((UINT64_C(1) << lt) - 1) & ~((UINT64_C(1) << lp) - 1)));
-	else
-		ffu__sb_printf(sb, "\tconst ulong kk = i & %lluUL, blk = i - kk;\n",
-			       (unsigned long long)((UINT64_C(1) << lp) - 1));
+	ffu__fft_kk(sb, "i", "l", lp, lt, d->wg);
 	ffu__fft_stage_in(sb, pl, k, q, first, "i");
 	ffu__fft_dft_consts(sb, pl, r, "w");
 	/* zero[j]: cur[j] is the constant zero, which folds (fft.c's "Columns") */

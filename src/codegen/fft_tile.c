@@ -65,14 +65,7 @@ bool ffu__fft_emit_tile_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_p
 			       W - 1, lw, lw);
 	ffu__sb_printf(sb, "\tconst ulong c = (g0 & %lluUL) + cl, base = (g0 >> %d) << %d;\n",
 		       (unsigned long long)(T - 1), lt, pl->k);
-	/* as in a one-stage pass: kk uniform + cl where p >= W, so the addresses stay affine */
-	if (lp == 0)
-		ffu__sb_printf(sb, "\tconst ulong kk = 0, blk = c;\n");
-	else if (p >= W)
-		ffu__sb_printf(sb, "\tconst ulong kk = (g0 & %lluUL) + cl, blk = g0 & %lluUL;\n",
-			       (unsigned long long)(p - 1), (unsigned long long)((T - 1) & ~(p - 1)));
-	else
-		ffu__sb_printf(sb, "\tconst ulong kk = c & %lluUL, blk = c - kk;\n", (unsigned long long)(p - 1));
+	ffu__fft_kk(sb, "c", "cl", lp, lt, W);
 	ffu__fft_dft_consts(sb, pl, ra, "wa");
 	if (rb != ra)
 		ffu__fft_dft_consts(sb, pl, rb, "wb");

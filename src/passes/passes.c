@@ -11,11 +11,9 @@ static const struct {
 	const char *name;
 	ffu_pass_fn fn;
 } pipeline[] = {
-	{"dot_reduce", ffu__pass_dot_reduce},
-	{"simplify", ffu__pass_simplify},
-	{"cse", ffu__pass_cse},
-	{"dce", ffu__pass_dce},
-	{"fusion", ffu__pass_fusion},
+#define PASS_ROW(n) {#n, ffu__pass_##n},
+	FFU_PASSES(PASS_ROW)
+#undef PASS_ROW
 };
 
 enum { N_PASSES = sizeof pipeline / sizeof pipeline[0] };
@@ -47,7 +45,20 @@ bool ffu__pass_known(const char *name)
 
 const char *ffu__pass_names(void)
 {
-	return "dot_reduce, simplify, cse, dce, fusion";
+#define PASS_NAME(n) ", " #n
+	static const char names[] = FFU_PASSES(PASS_NAME);
+#undef PASS_NAME
+	return names + 2; /* past the first ", " */
+}
+
+int ffu__pass_count(void)
+{
+	return N_PASSES;
+}
+
+const char *ffu__pass_name(int i)
+{
+	return pipeline[i].name;
 }
 
 /*

@@ -43,6 +43,13 @@ typedef struct ffu_pass_opts {
 
 typedef ffu_status (*ffu_pass_fn)(ffu_module *m, const ffu_pass_opts *o, ffu_error *e);
 
+/* The pipeline, in order: the one list of the passes (the pass manager's table, its names
+   for messages and --dump-after, the soak's pass-by-pass check). */
+#define FFU_PASSES(X) X(dot_reduce) X(simplify) X(cse) X(dce) X(fusion)
+/* The pipeline's length, and pass i's name (i in 0 .. count - 1). */
+int ffu__pass_count(void);
+const char *ffu__pass_name(int i);
+
 /*
  * Constant folding and algebraic identities on the entry computation (simplify.c has the
  * full rule list): operations on constants (scalars, splats of a scalar constant, small

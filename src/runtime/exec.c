@@ -148,18 +148,20 @@ static ffu_status plan_fft(ffu_exec *x, int k, ffu_error *e)
 		passes += xk->d->role == FFU_KERNEL_FFT_PASS || xk->d->role == FFU_KERNEL_MSM_STEP;
 		xk->n = xk->d->once ? 0 : xk->d->items; /* a once kernel runs at create (make_buffers) */
 		xk->wg = xk->d->wg;
-		/* a tile pass takes fewer work-items per column where the kernel's limit is lower
-		   (llvmpipe allows 32 for some): decided here, once, from the built kernel */
-		while (xk->d->wg_unit && xk->wg / 2 >= xk->d->wg_unit &&
-		       ((xk->lim.max_wg && xk->wg > xk->lim.max_wg) || (x->cl->dev.max_wg && xk->wg > x->cl->dev.max_wg))) {
+		/* the kernel's and the device's limits, the lower (0: none known) */
+		size_t limit = x->cl->dev.max_wg;
+		if (xk->lim.max_wg && (!limit || xk->lim.max_wg < limit))
+			limit = xk->lim.max_wg;
+		/* a tile pass takes fewer work-items per column where the limit is lower (llvmpipe
+		   allows 32 for some): decided here, once, from the built kernel */
+		while (limit && xk->d->wg_unit && xk->wg / 2 >= xk->d->wg_unit && xk->wg > limit) {
 			xk->wg /= 2;
 			xk->n /= 2;
 		}
 		/* a pass's index arithmetic assumes its work-group size: refuse rather than run wrong */
-		if (xk->wg && ((xk->lim.max_wg && xk->wg > xk->lim.max_wg) || (x->cl->dev.max_wg && xk->wg > x->cl->dev.max_wg)))
+		if (limit && xk->wg > limit)
 			return ffu__err(e, FFU_STATUS_ELIMIT, "%s: kernel %s needs work-groups of %zu; %s allows %zu",
-					fk->fusion->name, xk->d->name, xk->wg, x->cl->dev.name,
-					xk->lim.max_wg && xk->lim.max_wg < x->cl->dev.max_wg ? xk->lim.max_wg : x->cl->dev.max_wg);
+					fk->fusion->name, xk->d->name, xk->wg, x->cl->dev.name, limit);
 		xk->ev_slot = -1;
 		if (xk->n > 0) {
 			first = first < 0 ? i : first;

@@ -20,6 +20,15 @@ static int env_int(const char *name, long lo, long hi)
 	return v && *v && !*end && n >= lo && n <= hi ? (int)n : 0;
 }
 
+/* A switch with a size: "0" turns it off (0), a value in lo..hi sets it, anything else
+   leaves the target's choice (-1). */
+static int env_int_or_off(const char *name, long lo, long hi)
+{
+	const char *v = getenv(name);
+	int k = env_int(name, lo, hi);
+	return v && strcmp(v, "0") == 0 ? 0 : k ? k : -1;
+}
+
 static void load(void)
 {
 	const char *v = getenv("FIELDFUSE_DISABLE_FUSION");
@@ -33,12 +42,8 @@ static void load(void)
 	}
 	config.lanes = env_int("FIELDFUSE_LANES", 1, 16);
 	config.fft_log_radix = env_int("FIELDFUSE_FFT_RADIX", 1, 6);
-	v = getenv("FIELDFUSE_FFT_TILE");
-	int tile = env_int("FIELDFUSE_FFT_TILE", 2, 12);
-	config.fft_log_tile = v && strcmp(v, "0") == 0 ? 0 : tile ? tile : -1;
-	v = getenv("FIELDFUSE_MSM_AFFINE");
-	int k = env_int("FIELDFUSE_MSM_AFFINE", 1, 1 << 20);
-	config.msm_affine = v && strcmp(v, "0") == 0 ? 0 : k ? k : -1;
+	config.fft_log_tile = env_int_or_off("FIELDFUSE_FFT_TILE", 2, 12);
+	config.msm_affine = env_int_or_off("FIELDFUSE_MSM_AFFINE", 1, 1 << 20);
 }
 
 const ffu_config *ffu__config(void)

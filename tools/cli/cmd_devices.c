@@ -66,14 +66,14 @@ static void resolve(view *v, ffu_device_info *d)
 	if (ffu__tuning_lookup(&d->tuned, &v->tuned_found, d, &e) != FFU_STATUS_OK)
 		snprintf(v->tuning_error, sizeof v->tuning_error, "%s%s%s", e.file, e.file[0] ? ": " : "", e.message);
 	ffu_error_clear(&e);
-	ffu__profile_for(&v->prof, d);
+	ffu_target t; /* as a context resolves it: the profile, FIELDFUSE_WG_SIZE */
+	ffu__target_resolve(&t, d);
+	v->prof = t.profile;
 	const char *disk = getenv("FIELDFUSE_PROGRAM_CACHE"); /* as ffu__cl_open decides */
 	v->disk_cache = disk && *disk ? strcmp(disk, "0") != 0 : ffu__progcache_disk_default(d->vendor_class, d->type);
 	probe_kernel(d, &v->kernel, v->probe_error, sizeof v->probe_error);
 	ffu_launch_request r = {.n = PROBE_N};
 	ffu_launch_plan plan;
-	ffu_target t; /* FIELDFUSE_WG_SIZE as a context's target reads it */
-	ffu__target_resolve(&t, d);
 	r.env_wg = t.wg_env;
 	if (t.wg_env_error[0])
 		snprintf(v->wg_error, sizeof v->wg_error, "%s", t.wg_env_error);

@@ -36,7 +36,6 @@
 
 enum { MAX_DEVICES = 16, MAX_SHOWN = 10, MAX_BATCH = 256 };
 
-static const char *const pass_order[] = {"dot_reduce", "simplify", "cse", "dce", "fusion"};
 
 typedef struct soak {
 	ffu_gen_opts gen;
@@ -221,13 +220,13 @@ static void check_passes(soak *s, const ffu_module *src, const uint64_t *seeds, 
 		ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
 		goto fail;
 	}
-	for (int k = 0; k < (int)(sizeof pass_order / sizeof pass_order[0]); k++) {
+	for (int k = 0; k < ffu__pass_count(); k++) {
 		ffu_pass_opts po = {.fuse = true};
-		if (ffu__pass_run_one(m, pass_order[k], &po, &e) || ffu__interp_run(m, in, np, &out, &n_out, &e)) {
-			snprintf(where, sizeof where, "host, after pass %s", pass_order[k]);
+		if (ffu__pass_run_one(m, ffu__pass_name(k), &po, &e) || ffu__interp_run(m, in, np, &out, &n_out, &e)) {
+			snprintf(where, sizeof where, "host, after pass %s", ffu__pass_name(k));
 			goto fail;
 		}
-		snprintf(where, sizeof where, "host, interpreter after pass %s", pass_order[k]);
+		snprintf(where, sizeof where, "host, interpreter after pass %s", ffu__pass_name(k));
 		compare(s, seeds, out_first, n, out, n_out, ref, n_ref, where);
 		ffu__values_free(out, n_out);
 		out = NULL;
