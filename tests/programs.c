@@ -336,7 +336,7 @@ const test_program ffu_test_programs[] = {
 		"  %b = vesta_bf[N] parameter(1)\n"
 		"  %c = curve25519_bf[N] parameter(2)\n"
 		"  %d = bn254_bf[N] parameter(3)\n"
-		"  %a2 = pallas_sf[N] multiply(%a, %a)\n"
+		"  %a2 = pallas_sf[N] square(%a)\n"
 		"  %b2 = vesta_bf[N] add(%b, %b)\n"
 		"  %c2 = curve25519_bf[N] multiply(%c, %c)\n"
 		"  %c3 = curve25519_bf[N] add(%c2, %c)\n"
@@ -680,7 +680,7 @@ const test_program ffu_test_programs[] = {
 		"  %bc = koalabearx4[N] broadcast(%c), dimensions={}\n"
 		"  %a = koalabearx4[N] multiply(%x, %y)\n"
 		"  %b = koalabearx4[N] add(%a, %bc)\n"
-		"  %d = koalabearx4[N] multiply(%b, %b)\n"
+		"  %d = koalabearx4[N] square(%b)\n"
 		"  %e = koalabearx4[N] subtract(%d, %y)\n"
 		"  %f = koalabearx4[N] multiply(%e, %bc)\n"
 		"  %g = koalabearx4[N] negate(%f)\n"
@@ -736,7 +736,7 @@ const test_program ffu_test_programs[] = {
 				"ENTRY %main (x: bn254_sf_mont[N], i: bn254_sf_mont[]) -> bn254_sf_mont[] {\n"
 				"  %x = bn254_sf_mont[N] parameter(0)\n"
 				"  %i = bn254_sf_mont[] parameter(1)\n"
-				"  %sq = bn254_sf_mont[N] multiply(%x, %x)\n"
+				"  %sq = bn254_sf_mont[N] square(%x)\n"
 				"  %d = bn254_sf_mont[N] add(%sq, %x)\n"
 				"  ROOT %r = bn254_sf_mont[] reduce(%d, %i), dimensions={0}, to_apply=%mul\n}\n", 1, 3},
 	/*

@@ -113,7 +113,8 @@ static const char every_op_text[] =
 	"  %m = babybear[8] multiply(%s, %io)\n"
 	"  %d = babybear[8] divide(%m, %y)\n"
 	"  %n = babybear[8] negate(%d)\n"
-	"  %inv = babybear[8] inverse(%n)\n"
+	"  %sq = babybear[8] square(%n)\n"
+	"  %inv = babybear[8] inverse(%sq)\n"
 	"  %p = babybear[8] power(%inv, %e)\n"
 	"  %eq = pred[8] compare(%x, %y), direction=EQ\n"
 	"  %ne = pred[8] compare(%x, %bc), direction=NE\n"
@@ -166,7 +167,8 @@ static ffu_program *build_every_op(void)
 	ffu_node m = named(b, ffu_build_multiply(b, s, io), "m");
 	ffu_node d = named(b, ffu_build_divide(b, m, y), "d");
 	ffu_node n = named(b, ffu_build_negate(b, d), "n");
-	ffu_node inv = named(b, ffu_build_inverse(b, n), "inv");
+	ffu_node sq = named(b, ffu_build_square(b, n), "sq");
+	ffu_node inv = named(b, ffu_build_inverse(b, sq), "inv");
 	ffu_node p = named(b, ffu_build_power(b, inv, ex), "p");
 	ffu_node eq = named(b, ffu_build_compare(b, x, y, FFU_COMPARE_EQ), "eq");
 	ffu_node ne = named(b, ffu_build_compare(b, x, bc, FFU_COMPARE_NE), "ne");

@@ -599,7 +599,8 @@ static const char *const all_ops_module =
 	"  %p = goldilocks[2,3] parameter(0)\n"
 	"  %q = pred[2,3] parameter(1)\n"
 	"  %n = goldilocks[2,3] negate(%p)\n"
-	"  ROOT %s = goldilocks[2,3] select(%q, %p, %n)\n"
+	"  %sq = goldilocks[2,3] square(%n)\n"
+	"  ROOT %s = goldilocks[2,3] select(%q, %p, %sq)\n"
 	"}\n"
 	"ENTRY %main (x: goldilocks[2,3], k: pred[], e: u32[2,3]) -> (goldilocks[2,3], goldilocks[3], pred[2,3]) {\n"
 	"  %x = goldilocks[2,3]{1,0} parameter(0)\n"
@@ -646,6 +647,7 @@ Test(hlo, every_opcode_round_trips)
 		"  %r = goldilocks[3] reduce(%pw, %one), dimensions={0}, to_apply=%prod\n",
 		"  %r2 = goldilocks[] reduce(%cc, %one), dimensions={1,0}, to_apply=%prod\n",
 		"  %f = goldilocks[2,3] fusion(%x, %t), kind=kLoop, calls=%fused\n",
+		"  %sq = goldilocks[2,3] square(%n)\n",
 		"ENTRY %main (x: goldilocks[2,3], k: pred[], e: u32[2,3]) -> (goldilocks[2,3], goldilocks[3], pred[2,3]) {\n",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -962,6 +964,26 @@ Test(interp, compare_and_select)
 	expect_values(o, 5, "pred[4]", VALS(0, 0, 0, 0)); /* q ? k : q = {k0, q1, q2, k3} */
 	expect_values(o, 6, "pred[4]", VALS(1, 0, 1, 0));
 	cr_assert_eq(o[0].bytes, 6, "pred is one byte per element");
+	ffu__values_free(o, n);
+}
+
+/* square(x) = x * x, worked out by hand: BabyBear p = 15 * 2^27 + 1, so (p - 1)^2 = 1 and
+   (2^16)^2 = 2^32 - 2p = 268435454; a _mont operand squares in its own form */
+Test(interp, square)
+{
+	int n = 0;
+	const uint64_t x[] = {0, 1, 2, 2013265920, 65536, 44};
+	ffu_value *o = interp("HloModule s\n"
+			      "ENTRY %main (x: babybear[6]) -> (babybear[6], babybear[6]) {\n"
+			      "  %x = babybear[6] parameter(0)\n"
+			      "  %s = babybear[6] square(%x)\n"
+			      "  %m = babybear_mont[6] convert(%x)\n"
+			      "  %sm = babybear_mont[6] square(%m)\n"
+			      "  %back = babybear[6] convert(%sm)\n"
+			      "  ROOT %r = (babybear[6], babybear[6]) tuple(%s, %back)\n}\n",
+			      (const uint64_t *const[]){x}, &n);
+	expect_values(o, 0, "babybear[6]", VALS(0, 1, 4, 1, 268435454, 1936));
+	expect_values(o, 1, "babybear[6]", VALS(0, 1, 4, 1, 268435454, 1936));
 	ffu__values_free(o, n);
 }
 

@@ -262,8 +262,14 @@ static const pass_case cases[] = {
 	 "%e3 = u32[] constant(3)\n%b0 = u32[4] broadcast(%e0), dimensions={}\n%b1 = u64[4] broadcast(%e1), dimensions={}\n"
 	 "%b2 = u32[4] broadcast(%e2), dimensions={}\n%b3 = u32[4] broadcast(%e3), dimensions={}\n"
 	 "%constant.0 = mersenne31[] constant(1)\n%p0 = mersenne31[4] broadcast(%constant.0), dimensions={}\n"
-	 "%p2 = mersenne31[4] multiply(%x, %x)\n%p3 = mersenne31[4] power(%x, %b3)\n"
+	 "%p2 = mersenne31[4] square(%x)\n%p3 = mersenne31[4] power(%x, %b3)\n"
 	 "ROOT %t = (mersenne31[4], mersenne31[4], mersenne31[4], mersenne31[4]) tuple(%p0, %x, %p2, %p3)\n"},
+	/* x * x has one spelling, so cse meets square(x) written either way once */
+	{"multiply_same_is_square", "simplify,cse", "",
+	 "%x = goldilocksx2[4] parameter(0)\n%a = goldilocksx2[4] multiply(%x, %x)\n%b = goldilocksx2[4] square(%x)\n"
+	 "ROOT %s = goldilocksx2[4] add(%a, %b)\n",
+	 "%x = goldilocksx2[4] parameter(0)\n%a = goldilocksx2[4] square(%x)\n"
+	 "ROOT %s = goldilocksx2[4] add(%a, %a)\n"},
 	{"power_0_mont", "simplify", "",
 	 "%x = koalabear_mont[] parameter(0)\n%e = u32[] constant(0)\nROOT %p = koalabear_mont[] power(%x, %e)\n",
 	 "%x = koalabear_mont[] parameter(0)\n%e = u32[] constant(0)\nROOT %p = koalabear_mont[] constant(33554430)\n"},
@@ -622,7 +628,8 @@ Test(semantics, generator_covers_types)
 					FFU_TYPE_U8, FFU_TYPE_U16, FFU_TYPE_U32, FFU_TYPE_U64};
 	for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
 		cr_expect(seen_gen[ints[k]], "no value of type %s in seeds 1..%d", ffu__type_name(ints[k]), N_GEN);
-	static const ffu_op ops[] = {FFU_OP_DYNAMIC_SLICE, FFU_OP_DYNAMIC_UPDATE_SLICE, FFU_OP_CONVERT, FFU_OP_CLAMP};
+	static const ffu_op ops[] = {FFU_OP_DYNAMIC_SLICE, FFU_OP_DYNAMIC_UPDATE_SLICE, FFU_OP_CONVERT, FFU_OP_CLAMP,
+				     FFU_OP_SQUARE};
 	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
 		cr_expect(op_gen[ops[k]], "no %s in seeds 1..%d", ffu__ops[ops[k]].keyword, N_GEN);
 	cr_expect(signed_order, "no ordered op on signed integers");

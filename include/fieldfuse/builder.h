@@ -111,6 +111,7 @@ FFU_API ffu_node ffu_build_multiply(ffu_builder *b, ffu_node x, ffu_node y);
 FFU_API ffu_node ffu_build_divide(ffu_builder *b, ffu_node x, ffu_node y);  /* x / 0 = 0 */
 FFU_API ffu_node ffu_build_negate(ffu_builder *b, ffu_node x);
 FFU_API ffu_node ffu_build_inverse(ffu_builder *b, ffu_node x);            /* inverse(0) = 0 */
+FFU_API ffu_node ffu_build_square(ffu_builder *b, ffu_node x);             /* x * x */
 /* x^e, e an unsigned integer (u8, u16, u32, u64) array of x's dimensions. */
 FFU_API ffu_node ffu_build_power(ffu_builder *b, ffu_node x, ffu_node e);
 /* pred array of x's dimensions. */

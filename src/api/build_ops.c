@@ -190,6 +190,11 @@ ffu_node ffu_build_negate(ffu_builder *b, ffu_node x)
 	return elementwise(b, "ffu_build_negate", FFU_OP_NEGATE, &x, 1, 0, FFU_TYPE_INVALID, NULL, NULL);
 }
 
+ffu_node ffu_build_square(ffu_builder *b, ffu_node x)
+{
+	return elementwise(b, "ffu_build_square", FFU_OP_SQUARE, &x, 1, 0, FFU_TYPE_INVALID, NULL, NULL);
+}
+
 ffu_node ffu_build_inverse(ffu_builder *b, ffu_node x)
 {
 	return elementwise(b, "ffu_build_inverse", FFU_OP_INVERSE, &x, 1, 0, FFU_TYPE_INVALID, NULL, NULL);

@@ -112,7 +112,7 @@ static int product_depth(const ffu_computation *fc)
 			if (o->parent == fc && o->id < i && d[o->id] > m)
 				m = d[o->id];
 		}
-		d[i] = m + (in->op == FFU_OP_MULTIPLY);
+		d[i] = m + (ffu__ops[in->op].form == FFU_FORM_BILINEAR); /* multiply, square */
 		best = d[i] > best ? d[i] : best;
 	}
 	if (d != stack)

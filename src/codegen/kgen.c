@@ -350,7 +350,9 @@ static void emit_linear(kgen *g, int vn)
 static void emit_product(kgen *g, int vn)
 {
 	const ffu_field *f = field_of(g, vn);
-	int a = ffu__kgen_resolve(g, opval(g, vn, 0)), b = ffu__kgen_resolve(g, opval(g, vn, 1));
+	/* square(x) is x * x: the same code as multiply(x, x) */
+	int a = ffu__kgen_resolve(g, opval(g, vn, 0));
+	int b = inst_of(g, vn)->n_operands > 1 ? ffu__kgen_resolve(g, opval(g, vn, 1)) : a;
 	/*
 	 * Both canonical only, the template multiplies those without a conversion, and the
 	 * operand Montgomery would convert (the more used one, below) is no other product's
@@ -541,11 +543,12 @@ bool ffu__kgen_zero(const kgen *g, int vn)
 static bool fold_zero(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
-	if (in->op != FFU_OP_MULTIPLY && in->op != FFU_OP_ADD && in->op != FFU_OP_SUBTRACT && in->op != FFU_OP_NEGATE)
+	const bool product = ffu__ops[in->op].form == FFU_FORM_BILINEAR; /* multiply, square */
+	if (!product && in->op != FFU_OP_ADD && in->op != FFU_OP_SUBTRACT && in->op != FFU_OP_NEGATE)
 		return false;
 	const int a = opval(g, vn, 0), b = in->n_operands > 1 ? opval(g, vn, 1) : a;
 	const bool za = ffu__kgen_zero(g, a), zb = ffu__kgen_zero(g, b);
-	if ((za && zb) || (in->op == FFU_OP_MULTIPLY && (za || zb)))
+	if ((za && zb) || (product && (za || zb)))
 		g->v[vn].literal = zero_bytes;
 	else if (zb && in->op != FFU_OP_NEGATE)
 		g->v[vn].alias = ffu__kgen_resolve(g, a);
@@ -730,10 +733,10 @@ ffu_status ffu__kgen_init(kgen *g, const ffu_computation *fc, const char *main_i
 	g->mul_uses = calloc((size_t)fc->n_insts + 1, sizeof *g->mul_uses);
 	for (int i = 0; g->mul_uses && i < fc->n_insts; i++) {
 		const ffu_inst *in = fc->insts[i];
-		if (in->op != FFU_OP_MULTIPLY)
+		if (ffu__ops[in->op].form != FFU_FORM_BILINEAR) /* multiply, square */
 			continue;
 		g->mul_uses[in->operands[0]->id]++;
-		if (in->operands[1] != in->operands[0])
+		if (in->n_operands > 1 && in->operands[1] != in->operands[0])
 			g->mul_uses[in->operands[1]->id]++;
 	}
 	if (g->first)

@@ -584,6 +584,8 @@ static ffu_inst *identities(simp *s, ffu_inst *in, bool *changed)
 			return become1(s, in, FFU_OP_NEGATE, a);
 		if (is_k(a, -1))
 			return become1(s, in, FFU_OP_NEGATE, b);
+		if (a == b) /* one spelling of x * x, so that cse meets it once */
+			return become1(s, in, FFU_OP_SQUARE, a);
 		break;
 	case FFU_OP_NEGATE:
 	case FFU_OP_INVERSE:
@@ -605,7 +607,7 @@ static ffu_inst *identities(simp *s, ffu_inst *in, bool *changed)
 		case 1:
 			return a;
 		case 2:
-			return become2(s, in, FFU_OP_MULTIPLY, a, a);
+			return become1(s, in, FFU_OP_SQUARE, a);
 		default:
 			break;
 		}

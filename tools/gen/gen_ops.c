@@ -259,11 +259,12 @@ int ffu__gen_op_unary(gen *g)
 		return -1;
 	val x = g->v[a];
 	unsigned what = pick(g, 8);
-	if (what < 4) { /* negate, sometimes twice (simplify drops both) */
+	if (what < 4) { /* negate (simplify drops two) or square, sometimes twice; the same draws either way */
+		const char *op = what == 3 ? "square" : "negate";
 		int i = -1;
 		for (int rep = chance(g, 3) ? 2 : 1; rep > 0; rep--, a = i)
 			if ((i = ffu__gen_begin(g, x.type, x.rank, x.dims)) >= 0)
-				ffu__sb_printf(g->sb, "negate(%%%s)\n", g->v[a].name);
+				ffu__sb_printf(g->sb, "%s(%%%s)\n", op, g->v[a].name);
 		return i;
 	}
 	if (what == 4 && !slow_op(g, x.type)) {
