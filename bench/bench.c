@@ -187,6 +187,24 @@ static uint64_t outputs_hash(const timed *t)
 	return h;
 }
 
+/* --save-values: a workload's inputs and outputs at 2^k written to dir as value files (.bin,
+ * the canonical bytes): WORKLOAD.kK.inP.bin for each parameter P, WORKLOAD.kK.outI.bin for
+ * each output I (the fused mode's, which every mode matched; with --baseline-only the
+ * c_baseline's), for bench/peers/, which run other libraries on them. */
+static ffu_status save_values(const char *dir, const char *workload, int k, const ffu_value *inputs, int n_inputs,
+			      const ffu_value *outs, int n_outs, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	char path[4096];
+	for (int i = 0; i < n_inputs + n_outs && st == FFU_STATUS_OK; i++) {
+		bool in = i < n_inputs;
+		snprintf(path, sizeof path, "%s/%s.k%d.%s%d.bin", dir, workload, k, in ? "in" : "out",
+			 in ? i : i - n_inputs);
+		st = ffu__values_write(path, in ? &inputs[i] : &outs[i - n_inputs], 1, e);
+	}
+	return st;
+}
+
 /* The workload's inputs at 2^k: random, seeded by k, the same for every mode and device. */
 static ffu_status make_inputs(ffu_module **shape_src, ffu_value **inputs, int *n_inputs, size_t *bytes,
 			      const char *text, const char *wname, int k, ffu_error *e)
@@ -201,14 +219,14 @@ static ffu_status make_inputs(ffu_module **shape_src, ffu_value **inputs, int *n
 	uint64_t seed = 0x5eed0000u + (uint64_t)k;
 	for (int p = 0; p < *n_inputs && st == FFU_STATUS_OK; p++) {
 		st = ffu__value_alloc(&(*inputs)[p], &(*shape_src)->entry->params[p]->shape, e);
-		if (st == FFU_STATUS_OK)
-			st = ffu__bench_random_input(&(*inputs)[p], &seed, e);
+		if (st == FFU_STATUS_OK) /* point arrays: (a + i d) G, fields/point_random.c */
+			ffu__value_random(&(*inputs)[p], &seed);
 		*bytes += (*inputs)[p].bytes;
 	}
 	return st;
 }
 
-/* Field multiplications the workload asks for: one per element of each multiply in the entry
+/* Field multiplications the workload asks for: one per element of each multiply (or square) in the entry
  * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)), for an fft
  * its butterflies, log2(n) n/2 per row (the radix-2 count, whatever radix runs), and for a
  * dot its products. */
@@ -217,7 +235,7 @@ static int64_t count_muls(const ffu_module *m)
 	int64_t n = 0;
 	for (int i = 0; i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
-		if (in->op == FFU_OP_MULTIPLY)
+		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR) /* multiply, square */
 			n += ffu__shape_count(&in->shape);
 		if (in->op == FFU_OP_FFT)
 			n += ffu__fft_rows(&in->shape) * ffu__log2_pow2(in->fft.length) * (in->fft.length / 2);
@@ -278,7 +296,7 @@ static ffu_status time_baseline(baseline *b, const char *wname, int k, const ffu
 	for (int i = 0; i < t->n_outs && st == FFU_STATUS_OK; i++)
 		bytes += t->outs[i].bytes;
 	if (st == FFU_STATUS_OK && o->save_dir && o->baseline_only)
-		st = ffu__bench_save(o->save_dir, wname, k, inputs, n_inputs, t->outs, t->n_outs, e);
+		st = save_values(o->save_dir, wname, k, inputs, n_inputs, t->outs, t->n_outs, e);
 	if (st == FFU_STATUS_OK) {
 		b->workload = wname;
 		b->field = ffu__type_name(m->entry->params[0]->shape.type);
@@ -357,7 +375,7 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 	for (int i = 0; i < fused.n_outs; i++)
 		bytes += fused.outs[i].bytes;
 	if (st == FFU_STATUS_OK && o->save_dir)
-		st = ffu__bench_save(o->save_dir, wname, k, inputs, n_inputs, fused.outs, fused.n_outs, e);
+		st = save_values(o->save_dir, wname, k, inputs, n_inputs, fused.outs, fused.n_outs, e);
 
 	const ffu_shape *s0 = st == FFU_STATUS_OK ? &shape_src->entry->params[0]->shape : NULL;
 	/* the same traffic as the fused program, so the same working set (see copy.c) */

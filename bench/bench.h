@@ -92,15 +92,6 @@ double ffu__bench_median(double *v, int n); /* sorts v */
 bool ffu__bench_has_baseline(const char *workload);
 double ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n);
 
-/* inputs.c: writes a workload's inputs and outputs at 2^k to dir as value files (.bin, the
- * canonical bytes): WORKLOAD.kK.inP.bin for each parameter P, WORKLOAD.kK.outI.bin for each
- * output I (the fused mode's, which every mode matched; with --baseline-only the c_baseline's) */
-ffu_status ffu__bench_save(const char *dir, const char *workload, int k, const ffu_value *inputs, int n_inputs,
-			   const ffu_value *outs, int n_outs, ffu_error *e);
-/* inputs.c: v (allocated) filled with random values from *seed: ffu__value_random's for
- * field elements; for points (a + i d) G, i < n, a and d random (inputs.c says why) */
-ffu_status ffu__bench_random_input(ffu_value *v, uint64_t *seed, ffu_error *e);
-
 /* report.c */
 void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep);
 ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, ffu_error *e);

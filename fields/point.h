@@ -64,6 +64,9 @@ void ffu__point_msm(const ffu_field *to, void *out, const ffu_field *fs, const u
 		    const ffu_field *fp, const unsigned char *bases, int64_t n, int window_bits);
 /* The window width msm uses for n points when none is given. */
 int ffu__point_msm_window(int64_t n);
+/* n random points of type t into out: (a + i d) G for random a, d (fields/point_random.c:
+   why not independent draws); what ffu__value_random gives a point array. */
+void ffu__point_random_array(const ffu_field *t, unsigned char *out, int64_t n, uint64_t *seed);
 /* k * G, the curve's generator, as a point of type to (the HLO literal "k"). */
 void ffu__point_gen_mul(const ffu_field *to, void *out, const ffu_field *fs, const void *k);
 

@@ -5,6 +5,8 @@
  */
 #include "ir/value.h"
 
+#include "point.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,10 @@ void ffu__value_random(ffu_value *v, uint64_t *state)
 		return;
 	if (v->shape.csr) {
 		ffu__csr_random(&v->shape, v->data, state);
+		return;
+	}
+	if (f->kind == FFU_ELEM_POINT) { /* on the curve, and fast: fields/point_random.c */
+		ffu__point_random_array(f, v->data, (int64_t)(v->bytes / f->storage_bytes), state);
 		return;
 	}
 	for (size_t off = 0; off + f->storage_bytes <= v->bytes; off += f->storage_bytes)
