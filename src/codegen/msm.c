@@ -73,6 +73,7 @@ typedef struct msm_plan {
 	bool scalar_mont, base_mont; /* stored in the device's Montgomery form (read as they are) */
 	/* regions of the scratch buffer, in words */
 	uint64_t cnt, off, pos, dig, idx, scl, bas, bkt, acc, prd, seg, win, words;
+	size_t loop_wg;          /* work-group size of the steps whose work-items loop long (target) */
 	char P[64], B[64], S[64]; /* the curve's prefix, the coordinate and scalar fields' */
 } msm_plan;
 
@@ -107,6 +108,7 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 {
 	const ffu_computation *fc = fusion->callee;
 	memset(pl, 0, sizeof *pl);
+	pl->loop_wg = t->msm_loop_wg > 0 ? (size_t)t->msm_loop_wg : 0;
 	for (int i = 0; i < fc->n_insts; i++)
 		if (fc->insts[i]->op == FFU_OP_MSM) {
 			if (pl->msm)
@@ -244,6 +246,17 @@ static ffu_kernel_desc *step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_p
 	return d;
 }
 
+/* A step whose few work-items each loop over many points or buckets: the target's
+   work-group size for those (on CPUs one, so that every core gets some) */
+static ffu_kernel_desc *loop_step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k,
+				  const char *suffix, uint64_t items, int in, const char *what)
+{
+	ffu_kernel_desc *d = step(sb, fk, pl, k, suffix, items, in, false, what);
+	if (d)
+		d->wg = pl->loop_wg;
+	return d;
+}
+
 /* Base i's load in the bucket step: the device-form affine or xyzz point, from BAS or as stored. */
 static void print_base_load(ffu_strbuf *sb, const msm_plan *pl, const char *var, const char *ix)
 {
@@ -329,7 +342,7 @@ static bool emit_digits(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *
 
 static bool emit_sort(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
 {
-	if (!step(sb, fk, pl, k, "_scan", (uint64_t)pl->w, -1, false,
+	if (!loop_step(sb, fk, pl, k, "_scan", (uint64_t)pl->w, -1,
 		  "window w's buckets: where each one's entries start (from w n), in order"))
 		return false;
 	ffu__sb_append(sb, "\tconst size_t w = get_global_id(0);\n\tuint at = (uint)(w * n);\n"
@@ -412,7 +425,7 @@ static bool emit_buckets_affine(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ms
 {
 	const char *P = pl->P, *B = pl->B;
 	bool as_is = pl->base_mont;
-	if (!step(sb, fk, pl, k, "_bucket", (uint64_t)((pl->tb + pl->kb - 1) / pl->kb), as_is ? pl->in_b : -1, false,
+	if (!loop_step(sb, fk, pl, k, "_bucket", (uint64_t)((pl->tb + pl->kb - 1) / pl->kb), as_is ? pl->in_b : -1,
 		  "buckets [g kb, g kb + kb): their sums, affine additions sharing one inversion a round"))
 		return false;
 	ffu__sb_printf(sb,
@@ -466,7 +479,7 @@ static bool emit_buckets_affine(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ms
 static bool emit_reduce(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
 {
 	const char *P = pl->P;
-	if (!step(sb, fk, pl, k, "_reduce", (uint64_t)pl->w << pl->log_s, -1, false,
+	if (!loop_step(sb, fk, pl, k, "_reduce", (uint64_t)pl->w << pl->log_s, -1,
 		  "a segment of a window's buckets by running sums: its weighted sum and its plain sum"))
 		return false;
 	ffu__sb_printf(sb,
@@ -478,7 +491,7 @@ static bool emit_reduce(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *
 		       "\t\tsum = %s_xyzz_add(sum, run);\n\t}\n"
 		       "\t%s_xyzz_store_m(scr + o_seg, 2 * g, sum);\n\t%s_xyzz_store_m(scr + o_seg, 2 * g + 1, run);\n}\n\n",
 		       P, P, P, P, P, P, P);
-	if (!step(sb, fk, pl, k, "_window", (uint64_t)pl->w, -1, false,
+	if (!loop_step(sb, fk, pl, k, "_window", (uint64_t)pl->w, -1,
 		  "window w's sum: its segments' weighted sums, plus L times sum_s s run_s"))
 		return false;
 	ffu__sb_printf(sb,

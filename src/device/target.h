@@ -79,6 +79,8 @@ typedef struct ffu_target {
 	int msm_reduce_items;     /* work-items of an msm's bucket reduction (codegen/msm.c) */
 	int msm_affine_buckets;   /* buckets per work-item of its batch-affine bucket step; 0: none,
 	                             each bucket one work-item summing in xyzz (codegen/msm.c) */
+	int msm_loop_wg;          /* work-group size of its steps whose few work-items each loop over
+	                             many points or buckets; 0: the driver's choice */
 	unsigned loop_limit;      /* iterations of a kernel's outermost loop, those of the loops in it
 	                             counted in, past which the driver silently leaves it (llvmpipe:
 	                             65535; target.c); 0: no limit */
