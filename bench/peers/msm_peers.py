@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """
-bench/peers/msm_peers.py: a G1 MSM of `fieldfuse bench` next to libraries a Python user can
+bench/peers/msm_peers.py: an MSM of `fieldfuse bench` next to libraries a Python user can
 call, in one run, on the same inputs. Not part of the build or of CI. --workload picks the
-curve: msm_bn254_g1 (default) or msm_bls12_381_g1; WORKLOADS below holds one row per
+curve: msm_bn254_g1 (default), msm_bn254_g2 or msm_bls12_381_g1; WORKLOADS below holds one row per
 workload (coordinate size, peers, oracle, the peers that cannot run it and why).
 
 fieldfuse: `fieldfuse bench WORKLOAD --k A..B --save-values DIR --json FILE` runs first;
@@ -20,7 +20,8 @@ into the peer's objects is timed apart (column "in", wall time, once):
 - mcl (the `mclbn256` wheel), BN254: the wheel's Python class has no mulVec, but its bundled
   shared library exports mclBnG1_mulVec, called through ctypes after mclBn_init(MCL_BN_SNARK1)
   (the wheel initialises mcl's other BN254, CurveFp254BNb; SNARK1 is the curve ZKX uses,
-  p = 0x30644e72...fd47). One thread. Not for BLS12-381: the wheel is built with 4-limb
+  p = 0x30644e72...fd47). For msm_bn254_g2, mclBnG2_mulVec the same way (G2 points set
+  from "1 x.a x.b y.a y.b", Fp2 = a + b u, which is ZKX's Fq2 = Fq[u]/(u^2 + 1)). One thread. Not for BLS12-381: the wheel is built with 4-limb
   (256-bit) fields, and mclBn_init(MCL_BLS12_381, ...) returns -1.
 - arkworks (the `ark-algebra-py` wheel, 0.2.1), BLS12-381: G1.msm(points, scalars) over
   lists of G1 and Scalar objects. Its points load only from the 48-byte compressed form
@@ -57,6 +58,9 @@ Install (Debian 12, Python 3.11; bench/peers/.venv is gitignored):
     python3 -m venv bench/peers/.venv
     bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py blspy
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 16..16
+    (ulimit -s unlimited; bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 10..20)
+The second form for 2^18 points and more: mcl's mulVec died with SIGSEGV there under the
+default 8 MiB stack and ran with an unlimited one.
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --workload msm_bls12_381_g1 --k 16..16
 
 Usage: msm_peers.py [--workload W] [--k A..B] [--peer-k K,...] [--runs N] [--oracle-n N]
@@ -102,19 +106,26 @@ def le(b):
     return int.from_bytes(b, "little")
 
 
-def point_ints(p):
+def point_ints(p, deg=1):
     """(x, y) of an affine point as bench writes it (x then y, little-endian); None for the
-    all-zero infinity"""
+    all-zero infinity. deg 2 (a G2 point over Fq2 = Fq[u]/(u^2 + 1)): each coordinate is
+    the pair (c0, c1), c0 + c1 u, c0 first in bench's bytes"""
+    if not any(p):
+        return None
     cb = len(p) // 2
-    x, y = le(p[:cb]), le(p[cb:])
-    return None if x == 0 and y == 0 else (x, y)
+    if deg == 1:
+        return le(p[:cb]), le(p[cb:])
+    h = cb // 2
+    return (le(p[:h]), le(p[h:cb])), (le(p[cb:cb + h]), le(p[cb + h:]))
 
 
-def affine_le(xy, cb):
+def affine_le(xy, cb, deg=1):
     """(x, y) or None (infinity) in bench's form"""
     if xy is None:
         return bytes(2 * cb)
-    return xy[0].to_bytes(cb, "little") + xy[1].to_bytes(cb, "little")
+    if deg == 1:
+        return xy[0].to_bytes(cb, "little") + xy[1].to_bytes(cb, "little")
+    return b"".join(c.to_bytes(cb // 2, "little") for coord in xy for c in coord)
 
 
 def process_threads():
@@ -221,6 +232,45 @@ class Mcl:
         return int(parts[1]), int(parts[2])
 
 
+class McLG2(Mcl):
+    """mcl's G2 (BN254's twist over Fq2, as ZKX's bn254_g2): mclBnG2_mulVec"""
+
+    def __init__(self):
+        super().__init__()
+        self.G1 = ctypes.c_ubyte * (3 * 2 * self.FP)  # mclBnG2: x, y, z in Fp2
+        self.threads = "mclBnG2_mulVec, one thread"
+
+    def load(self, scalars, bases):
+        n = len(scalars)
+        xs, ys = (self.G1 * n)(), (self.Fr * n)()
+        for i in range(n):
+            p = point_ints(bases[i], 2)
+            # mcl's decimal G2 text: "1 x.a x.b y.a y.b", Fp2 = a + b u
+            text = b"0" if p is None else f"1 {p[0][0]} {p[0][1]} {p[1][0]} {p[1][1]}".encode()
+            if self.lib.mclBnG2_setStr(ctypes.byref(xs[i]), text, len(text), 10) != 0:
+                sys.exit(f"msm_peers: mcl rejects G2 point {i}: {text[:80]!r}")
+            if self.lib.mclBnFr_setLittleEndian(ctypes.byref(ys[i]), scalars[i], 32) != 0:
+                sys.exit(f"msm_peers: mcl rejects scalar {i}")
+        return xs, ys, n
+
+    def msm(self, loaded):
+        xs, ys, n = loaded
+        z = self.G1()
+        self.lib.mclBnG2_mulVec(ctypes.byref(z), xs, ys, ctypes.c_size_t(n))
+        return z
+
+    def affine(self, z):
+        buf = ctypes.create_string_buffer(2048)
+        n = self.lib.mclBnG2_getStr(buf, len(buf), ctypes.byref(z), 10)
+        parts = buf.value[:n].split()
+        if parts == [b"0"]:
+            return None
+        if len(parts) != 5 or parts[0] != b"1":
+            sys.exit(f"msm_peers: mcl's G2 result text {buf.value[:n]!r}")
+        v = [int(x) for x in parts[1:]]
+        return (v[0], v[1]), (v[2], v[3])
+
+
 class Arkworks:
     """ark-algebra-py's G1.msm (BLS12-381), multi-threaded through rayon"""
 
@@ -308,18 +358,23 @@ class Blst:
 # ---------------------------------------------------------------- py_ecc (oracle)
 
 
-def py_ecc_sum(module, scalars, bases):
-    """sum of s_i P_i in py_ecc's optimized (jacobian) arithmetic, affine (x, y) or None"""
+def py_ecc_sum(module, scalars, bases, deg=1):
+    """sum of s_i P_i in py_ecc's optimized (jacobian) arithmetic, affine (x, y) or None;
+    deg 2: G2, coordinates in FQ2 (py_ecc's i^2 = -1 is fieldfuse's u^2 = -1)"""
     m = importlib.import_module(module)
-    acc = m.Z1
+    F = m.FQ if deg == 1 else m.FQ2
+    acc = m.Z1 if deg == 1 else m.Z2
     for s, b in zip(scalars, bases):
-        p = point_ints(b)
+        p = point_ints(b, deg)
         if p is not None and le(s) != 0:
-            acc = m.add(acc, m.multiply((m.FQ(p[0]), m.FQ(p[1]), m.FQ.one()), le(s)))
+            x, y = (F(p[0]), F(p[1])) if deg == 1 else (F(list(p[0])), F(list(p[1])))
+            acc = m.add(acc, m.multiply((x, y, F.one()), le(s)))
     if m.is_inf(acc):
         return None
     x, y = m.normalize(acc)
-    return int(x), int(y)
+    if deg == 1:
+        return int(x), int(y)
+    return tuple(int(c) for c in x.coeffs), tuple(int(c) for c in y.coeffs)
 
 
 # ---------------------------------------------------------------- workloads
@@ -335,12 +390,16 @@ def ark_bn254_note():
     return f"arkworks: not run: ark-algebra-py's G1 is {curve}, and it exposes no BN254"
 
 
-Workload = collections.namedtuple("Workload", "title coord peers oracle absent")
+# coord: bytes of one affine coordinate in bench's files; deg: its field's degree over Fq
+Workload = collections.namedtuple("Workload", "title coord deg peers oracle absent")
 
 WORKLOADS = {
-    "msm_bn254_g1": Workload("BN254 G1", 32, (Mcl,), "py_ecc.optimized_bn128",
+    "msm_bn254_g1": Workload("BN254 G1", 32, 1, (Mcl,), "py_ecc.optimized_bn128",
                              (ark_bn254_note, lambda: "blst: not run: blst has BLS12-381 only")),
-    "msm_bls12_381_g1": Workload("BLS12-381 G1", 48, (Arkworks, Blst), "py_ecc.optimized_bls12_381",
+    "msm_bn254_g2": Workload("BN254 G2", 64, 2, (McLG2,), "py_ecc.optimized_bn128",
+                             (lambda: "arkworks: not run: ark-algebra-py exposes no BN254",
+                              lambda: "blst: not run: blst has BLS12-381 only")),
+    "msm_bls12_381_g1": Workload("BLS12-381 G1", 48, 1, (Arkworks, Blst), "py_ecc.optimized_bls12_381",
                                  (lambda: "mcl: not run: the mclbn256 wheel has 256-bit fields only "
                                           "(mclBn_init(MCL_BLS12_381) fails)",)),
 }
@@ -378,7 +437,7 @@ def median_ms(fn, runs):
 
 def check_oracle(w, peers, scalars, bases, m, k):
     """each peer on the first m points = py_ecc's sum"""
-    want = py_ecc_sum(w.oracle, scalars[:m], bases[:m])
+    want = py_ecc_sum(w.oracle, scalars[:m], bases[:m], w.deg)
     for p in peers:
         got = p.affine(p.msm(p.load(scalars[:m], bases[:m])))
         if got != want:
@@ -465,10 +524,10 @@ def main():
                 t0 = time.perf_counter()
                 loaded = p.load(scalars, bases)
                 row[f"{p.name}_in_ms"] = (time.perf_counter() - t0) * 1e3
-                got = affine_le(p.affine(p.msm(loaded)), w.coord)
+                got = affine_le(p.affine(p.msm(loaded)), w.coord, w.deg)
                 if got != want:
                     sys.exit(f"msm_peers: {p.name} and fieldfuse bench differ at 2^{k}:\n"
-                             f"  {p.name:9} {point_ints(got)}\n  fieldfuse {point_ints(want)}")
+                             f"  {p.name:9} {point_ints(got, w.deg)}\n  fieldfuse {point_ints(want, w.deg)}")
                 print(f"check 2^{k}: {p.name}'s msm = fieldfuse bench's result")
                 timed = median_ms(lambda: p.msm(loaded), a.runs) if k in peer_ks else (None, None)
                 row[f"{p.name}_ms"], row[f"{p.name}_cpu_ms"] = timed
