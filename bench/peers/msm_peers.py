@@ -58,10 +58,10 @@ Install (Debian 12, Python 3.11; bench/peers/.venv is gitignored):
     python3 -m venv bench/peers/.venv
     bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py blspy
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 16..16
-    (ulimit -s unlimited; bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 10..20)
-The second form for 2^18 points and more: mcl's mulVec died with SIGSEGV there under the
-default 8 MiB stack and ran with an unlimited one.
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --workload msm_bls12_381_g1 --k 16..16
+    (ulimit -s unlimited; bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 10..20)
+The last form for 2^18 points and more: mcl's mulVec died with SIGSEGV there under the
+default 8 MiB stack and ran with an unlimited one.
 
 Usage: msm_peers.py [--workload W] [--k A..B] [--peer-k K,...] [--runs N] [--oracle-n N]
                     [--ark-threads N] [--baseline-only] [--device SEL] [--fieldfuse PATH]
