@@ -187,10 +187,12 @@ def bls_deserialize(b):
 
 
 class Mcl:
-    """mcl's C API from the mclbn256 wheel's bundled library, on BN_SNARK1"""
+    """mcl's C API from the mclbn256 wheel's bundled library, on BN_SNARK1: G1, or G2 (BN254's
+    twist over Fq2, as ZKX's bn254_g2; mcl's Fp2 = a + b u with u^2 = -1, as ZKX's)"""
 
     name = "mcl"
     FP = 4 * 8  # MCLBN_FP_UNIT_SIZE = 4 limbs
+    group, deg = "G1", 1
 
     def __init__(self):
         import mclbn256
@@ -198,77 +200,48 @@ class Mcl:
         self.lib = mclbn256.mclbn256.lib
         if self.lib.mclBn_init(MCL_BN_SNARK1, mclbn256.mclbn256.MCLBN_COMPILED_TIME_VAR) != 0:
             sys.exit("msm_peers: mclBn_init(MCL_BN_SNARK1) failed")
-        self.G1 = ctypes.c_ubyte * (3 * self.FP)
+        self.point = ctypes.c_ubyte * (3 * self.deg * self.FP)  # X, Y, Z
         self.Fr = ctypes.c_ubyte * 32
-        self.threads = "mclBnG1_mulVec, one thread"
+        self.threads = f"mclBn{self.group}_mulVec, one thread"
+
+    def fn(self, what):
+        return getattr(self.lib, f"mclBn{self.group}_{what}")
 
     def load(self, scalars, bases):
-        """the inputs as mcl arrays (affine points set from their decimal text)"""
+        """the inputs as mcl arrays (affine points set from their decimal text: "1 x y", a G2
+        coordinate as its two numbers a b)"""
         n = len(scalars)
-        xs, ys = (self.G1 * n)(), (self.Fr * n)()
+        xs, ys = (self.point * n)(), (self.Fr * n)()
         for i in range(n):
-            p = point_ints(bases[i])
-            text = b"0" if p is None else f"1 {p[0]} {p[1]}".encode()
-            if self.lib.mclBnG1_setStr(ctypes.byref(xs[i]), text, len(text), 10) != 0:
-                sys.exit(f"msm_peers: mcl rejects point {i}: {text[:80]!r}")
+            p = point_ints(bases[i], self.deg)
+            nums = [] if p is None else [c for coord in p for c in (coord if self.deg > 1 else (coord,))]
+            text = b"0" if p is None else ("1 " + " ".join(map(str, nums))).encode()
+            if self.fn("setStr")(ctypes.byref(xs[i]), text, len(text), 10) != 0:
+                sys.exit(f"msm_peers: mcl rejects {self.group} point {i}: {text[:80]!r}")
             if self.lib.mclBnFr_setLittleEndian(ctypes.byref(ys[i]), scalars[i], 32) != 0:
                 sys.exit(f"msm_peers: mcl rejects scalar {i}")
         return xs, ys, n
 
     def msm(self, loaded):
         xs, ys, n = loaded
-        z = self.G1()
-        self.lib.mclBnG1_mulVec(ctypes.byref(z), xs, ys, ctypes.c_size_t(n))
-        return z
-
-    def affine(self, z):
-        buf = ctypes.create_string_buffer(1024)
-        n = self.lib.mclBnG1_getStr(buf, len(buf), ctypes.byref(z), 10)
-        parts = buf.value[:n].split()
-        if parts == [b"0"]:
-            return None
-        if len(parts) != 3 or parts[0] != b"1":
-            sys.exit(f"msm_peers: mcl's result text {buf.value[:n]!r}")
-        return int(parts[1]), int(parts[2])
-
-
-class McLG2(Mcl):
-    """mcl's G2 (BN254's twist over Fq2, as ZKX's bn254_g2): mclBnG2_mulVec"""
-
-    def __init__(self):
-        super().__init__()
-        self.G1 = ctypes.c_ubyte * (3 * 2 * self.FP)  # mclBnG2: x, y, z in Fp2
-        self.threads = "mclBnG2_mulVec, one thread"
-
-    def load(self, scalars, bases):
-        n = len(scalars)
-        xs, ys = (self.G1 * n)(), (self.Fr * n)()
-        for i in range(n):
-            p = point_ints(bases[i], 2)
-            # mcl's decimal G2 text: "1 x.a x.b y.a y.b", Fp2 = a + b u
-            text = b"0" if p is None else f"1 {p[0][0]} {p[0][1]} {p[1][0]} {p[1][1]}".encode()
-            if self.lib.mclBnG2_setStr(ctypes.byref(xs[i]), text, len(text), 10) != 0:
-                sys.exit(f"msm_peers: mcl rejects G2 point {i}: {text[:80]!r}")
-            if self.lib.mclBnFr_setLittleEndian(ctypes.byref(ys[i]), scalars[i], 32) != 0:
-                sys.exit(f"msm_peers: mcl rejects scalar {i}")
-        return xs, ys, n
-
-    def msm(self, loaded):
-        xs, ys, n = loaded
-        z = self.G1()
-        self.lib.mclBnG2_mulVec(ctypes.byref(z), xs, ys, ctypes.c_size_t(n))
+        z = self.point()
+        self.fn("mulVec")(ctypes.byref(z), xs, ys, ctypes.c_size_t(n))
         return z
 
     def affine(self, z):
         buf = ctypes.create_string_buffer(2048)
-        n = self.lib.mclBnG2_getStr(buf, len(buf), ctypes.byref(z), 10)
+        n = self.fn("getStr")(buf, len(buf), ctypes.byref(z), 10)
         parts = buf.value[:n].split()
         if parts == [b"0"]:
             return None
-        if len(parts) != 5 or parts[0] != b"1":
-            sys.exit(f"msm_peers: mcl's G2 result text {buf.value[:n]!r}")
+        if len(parts) != 1 + 2 * self.deg or parts[0] != b"1":
+            sys.exit(f"msm_peers: mcl's {self.group} result text {buf.value[:n]!r}")
         v = [int(x) for x in parts[1:]]
-        return (v[0], v[1]), (v[2], v[3])
+        return (v[0], v[1]) if self.deg == 1 else ((v[0], v[1]), (v[2], v[3]))
+
+
+class McLG2(Mcl):
+    group, deg = "G2", 2
 
 
 class Arkworks:
