@@ -1,7 +1,8 @@
 /*
  * tests/test_values.c: value files (src/hlo/values.c) and host value arrays (src/ir/value.c):
- * text and .bin round trips, FILE:LINE errors, tuple output sections and the atomic write
- * (no file under the final name, and no temporary left behind, on any failure).
+ * text and .bin round trips, FILE:LINE errors, tuple output sections, the atomic write
+ * (no file under the final name, and no temporary left behind, on any failure) and random
+ * point arrays.
  * Owned by the HLO front end.
  */
 #include <criterion/criterion.h>
@@ -12,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fields/field.h"
+#include "fields/point.h"
 #include "ir/value.h"
 #include "support.h"
 
@@ -490,4 +493,49 @@ Test(values, pairing_base_fields_text_bin_and_errors)
 			  "an element is 2 coefficients separated by spaces");
 	expect_read_error("bfx2_three.txt", "1 2 3\n", arr(FFU_TYPE_BLS12_381_BFX2, 1), 1,
 			  "an element is 2 coefficients separated by spaces");
+}
+
+/*
+ * Random point arrays (fields/point_random.c): every point type's array holds points on the
+ * curve (canonical is the curve check value files use), pairwise distinct, in the promised
+ * progression (a + i d) G (P_(i+1) - P_i the same for every i), the same for the same seed,
+ * and one seed gives the same group elements in every kind and form of a curve.
+ */
+Test(values, random_points_progression_on_curve)
+{
+	enum { N = 12 };
+	for (int id = FFU_FIELD_POINT_FIRST; id < FFU_ELEM_COUNT; id++) {
+		const ffu_field *t = ffu__field_get((ffu_field_id)id);
+		const ffu_field *jt = ffu__point_type_of(t->curve, FFU_POINT_JACOBIAN, ffu__field_is_mont(t->coef));
+		const ffu_field *af = ffu__point_type_of(t->curve, FFU_POINT_AFFINE, ffu__field_is_mont(t->coef));
+		ffu_shape s = arr((ffu_type)id, N), sa = arr((ffu_type)af->id, N);
+		ffu_value v, w, a;
+		cr_assert_eq(ffu__value_alloc(&v, &s, NULL), FFU_STATUS_OK);
+		cr_assert_eq(ffu__value_alloc(&w, &s, NULL), FFU_STATUS_OK);
+		cr_assert_eq(ffu__value_alloc(&a, &sa, NULL), FFU_STATUS_OK);
+		uint64_t s1 = 11, s2 = 11, s3 = 11;
+		ffu__value_random(&v, &s1);
+		ffu__value_random(&w, &s2);
+		ffu__value_random(&a, &s3);
+		cr_expect_eq(memcmp(v.data, w.data, v.bytes), 0, "%s: the same seed, other points", t->name);
+		const size_t eb = t->storage_bytes;
+		unsigned char d0[FFU_FIELD_MAX_BYTES], di[FFU_FIELD_MAX_BYTES];
+		ffu__point_sub(jt, d0, t, v.data + eb, t, v.data);
+		for (int i = 0; i < N; i++) {
+			const unsigned char *p = v.data + (size_t)i * eb;
+			cr_expect(ffu__fp_canonical(t, p), "%s: point %d is not on the curve", t->name, i);
+			cr_expect(ffu__point_eq(t, p, af, a.data + (size_t)i * af->storage_bytes),
+				  "%s: point %d is not the affine array's point %d of the same seed", t->name, i, i);
+			for (int j = 0; j < i; j++)
+				cr_expect(!ffu__point_eq(t, p, t, v.data + (size_t)j * eb), "%s: points %d and %d are equal",
+					  t->name, j, i);
+			if (i + 1 < N) {
+				ffu__point_sub(jt, di, t, p + eb, t, p);
+				cr_expect(ffu__point_eq(jt, di, jt, d0), "%s: P_%d - P_%d is not P_1 - P_0", t->name, i + 1, i);
+			}
+		}
+		ffu__value_free(&v);
+		ffu__value_free(&w);
+		ffu__value_free(&a);
+	}
 }
