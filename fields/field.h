@@ -25,11 +25,11 @@
 
 #include "fieldfuse/status.h"
 
-/* FFU_FIELD_MAX_BYTES bounds one element of any type, points included (a bn254_g2 xyzz
-   point is 4 x 64 bytes); FFU_FIELD_MAX_COORD_BYTES one coordinate of a point. */
+/* FFU_FIELD_MAX_BYTES bounds one element of any type, points included (a bls12_381_g2 xyzz
+   point is 4 x 96 bytes); FFU_FIELD_MAX_COORD_BYTES one coordinate of a point. */
 enum {
 	FFU_FIELD_MAX_LIMBS = 6, /* 64-bit limbs of the widest prime (bls12_381_bf, 381 bits) */
-	FFU_FIELD_MAX_COORD_BYTES = 64,
+	FFU_FIELD_MAX_COORD_BYTES = 96,
 	FFU_FIELD_MAX_BYTES = 4 * FFU_FIELD_MAX_COORD_BYTES,
 	FFU_FIELD_MAX_DEGREE = 4
 };

@@ -94,6 +94,13 @@ static const msm_case cases[] = {
 	 POCL_ONLY},
 	{1000, "bn254_sf_mont", "bn254_g2_jacobian_mont", "bn254_g2_xyzz_mont", "bn254_g2_jacobian", 0, ZEROS, POCL_ONLY},
 	{31, "bn254_sf", "bn254_g2_xyzz", "bn254_g2_xyzz", NULL, 5, MINUS_ONE, POCL_ONLY},
+	/* F: BLS12-381 G2, coordinates in its Fq2 (381-bit, cl/ext2.cl over cl/montn*.cl), on
+	   PoCL only like BN254 G2: one program (about 2.5 minutes of PoCL's CPU cold) */
+	{3, "bls12_381_sf", "bls12_381_g2_affine", "bls12_381_g2_xyzz", "bls12_381_g2_affine", 0, ZEROS, POCL_ONLY},
+	{31, "bls12_381_sf", "bls12_381_g2_affine", "bls12_381_g2_xyzz", "bls12_381_g2_affine", 3, ZEROS | REPEATS,
+	 POCL_ONLY},
+	{1000, "bls12_381_sf", "bls12_381_g2_affine", "bls12_381_g2_xyzz", "bls12_381_g2_affine", 0, ZEROS | REPEATS,
+	 POCL_ONLY},
 };
 
 static char *program(const msm_case *c, int64_t n, int window_bits)
