@@ -27,7 +27,7 @@ The large msm is 2^16 + 1 points over a prime field, but 2^12 + 1 for BN254 G2 a
 for BLS12-381 G2 (81 s here with every other case): the interpreter's
 plain bucket method over Fq2 through the generic field entry points took more than the
 600 s a program may take at 2^16 + 1 (on the shared 2-core machine), and the device tests
-(tests/test_msm_device.c) cover G2's large sizes against the interpreter. --large N sets that
+(tests/test_msm_device.c) cover G2's large sizes against the interpreter. --large N caps that
 size (the sanitizer build passes 4097: the same code paths, without an hour of instrumented
 bucket arithmetic)."""
 
@@ -117,10 +117,10 @@ def fpow(a, e):
 
 def use_curve(name, large=None):
     """Sets the module's constants to curve `name`'s (one curve per run); large, where given,
-    replaces the curve's large msm size."""
+    caps the curve's large msm size."""
     global Q, R, D, B, G, MONT, SMONT, NAME, SCALAR, PY_ECC, LARGE
     c = CURVES[name]
-    Q, R, D, SCALAR, PY_ECC, LARGE = c["q"], c["r"], c["deg"], c["scalar"], c["py_ecc"], large or c["large"]
+    Q, R, D, SCALAR, PY_ECC, LARGE = c["q"], c["r"], c["deg"], c["scalar"], c["py_ecc"], min(large or c["large"], c["large"])
     B = fmul(tuple(c["b"][0]), finv(tuple(c["b"][1])))
     G = tuple(tuple(v) for v in c["g"])
     MONT, SMONT, NAME = pow(2, c["cbits"], Q), pow(2, c["sbits"], R), name
@@ -280,7 +280,7 @@ def main():
     ap.add_argument("--fieldfuse", required=True)
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--curve", choices=sorted(CURVES), default="bn254_g1")
-    ap.add_argument("--large", type=int, help="points in the large msm case (default: the curve's)")
+    ap.add_argument("--large", type=int, help="at most this many points in the large msm case (default: the curve's size)")
     a = ap.parse_args()
     if a.large is not None and a.large < 1001:
         ap.error("--large must be above the 1000 points of the case before it")

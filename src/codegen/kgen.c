@@ -351,8 +351,7 @@ static void emit_product(kgen *g, int vn)
 {
 	const ffu_field *f = field_of(g, vn);
 	/* square(x) is x * x: the same code as multiply(x, x) */
-	int a = ffu__kgen_resolve(g, opval(g, vn, 0));
-	int b = inst_of(g, vn)->n_operands > 1 ? ffu__kgen_resolve(g, opval(g, vn, 1)) : a;
+	int a = ffu__kgen_resolve(g, opval(g, vn, 0)), b = ffu__kgen_resolve(g, opval_b(g, vn));
 	/*
 	 * Both canonical only, the template multiplies those without a conversion, and the
 	 * operand Montgomery would convert (the more used one, below) is no other product's
@@ -546,7 +545,7 @@ static bool fold_zero(kgen *g, int vn)
 	const bool product = ffu__ops[in->op].form == FFU_FORM_BILINEAR; /* multiply, square */
 	if (!product && in->op != FFU_OP_ADD && in->op != FFU_OP_SUBTRACT && in->op != FFU_OP_NEGATE)
 		return false;
-	const int a = opval(g, vn, 0), b = in->n_operands > 1 ? opval(g, vn, 1) : a;
+	const int a = opval(g, vn, 0), b = opval_b(g, vn);
 	const bool za = ffu__kgen_zero(g, a), zb = ffu__kgen_zero(g, b);
 	if ((za && zb) || (product && (za || zb)))
 		g->v[vn].literal = zero_bytes;

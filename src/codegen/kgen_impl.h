@@ -40,6 +40,13 @@ static inline int opval(const kgen *g, int vn, int j)
 	return g->opv[g->v[vn].ops + j];
 }
 
+/* The second operand of a binary op's value vn, or its only one for a unary op: square(x),
+   the unary BILINEAR op, is x * x (ir/ops.def); negate's is its own. */
+static inline int opval_b(const kgen *g, int vn)
+{
+	return inst_of(g, vn)->n_operands > 1 ? opval(g, vn, 1) : opval(g, vn, 0);
+}
+
 /*
  * The form in which operands first..first+n-1 of vn are all available (c preferred),
  * converting what lacks it. Integer and pred values only ever have c, so they get c.
