@@ -54,6 +54,14 @@ FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 	return !ne;
 }
 
+/* Bit k of a's limbs (k < 32 FP_NW), whichever limb width the program builds: on a
+   canonical value, bit k of the integer (cl/point.cl: a scalar multiplication's bits). */
+FFU_INLINE uint FFU_FN(bit)(FP_t a, uint k)
+{
+	const uint lb = 8u * (uint)sizeof a.v[0];
+	return (uint)(a.v[k / lb] >> (k % lb)) & 1u;
+}
+
 /*
  * a < b on canonical values (every value this template holds is fully reduced, so its
  * limbs, least significant first, are the canonical integer's): ordered compares, maximum,

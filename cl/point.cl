@@ -7,6 +7,7 @@
  *   FP   the curve's name (bn254_g1): its types and functions are FFU_FN(xyzz), ...
  *   FB   the coordinate field's instance (bn254_bf): FFU_BFN(add), _sub, _mul, _sqr, _eq,
  *        _from_u32, _one_m, _inv, _load, _store, _to_mont, _from_mont
+ *   FS   the scalar field's instance (bn254_sf): FFU_SFN(t), _bit; FS_BITS its modulus's bits
  * Coordinates are held in FB's device Montgomery form; y^2 = x^3 + b with a = 0 (every row
  * of curves.def), so b never enters these formulas.
  *
@@ -20,6 +21,7 @@
  */
 
 #define FB_t FFU_BFN(t)
+#define FFU_SFN(name) FFU_CAT(FFU_CAT(FS, _), name)
 
 /*
  * The additions and the doubling are called, not inlined: each is a dozen 256-bit products,
@@ -296,4 +298,108 @@ FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_from_jac)(FB_t x, FB_t y, FB_t z)
 	return p;
 }
 
+/*
+ * The element-wise kernels' point values (src/codegen/kgen_point.c): every point value of
+ * a kernel is held as xyzz in the device form, whatever its declared kind; a point is
+ * loaded from its kind's storage and stored into its result kind's by the functions below.
+ */
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_of)(FB_t x, FB_t y, FB_t zz, FB_t zzz)
+{
+	FFU_FN(xyzz) p;
+	p.x = x;
+	p.y = y;
+	p.zz = zz;
+	p.zzz = zzz;
+	return p;
+}
+
+/* Point i of a buffer of jacobian points (canonical coordinates; _m: the device form). */
+FFU_INLINE FFU_FN(xyzz) FFU_FN(jac_load_m)(__global const uint *buf, size_t i)
+{
+	return FFU_FN(xyzz_from_jac)(FFU_BFN(load)(buf, 3 * i), FFU_BFN(load)(buf, 3 * i + 1),
+				     FFU_BFN(load)(buf, 3 * i + 2));
+}
+
+FFU_INLINE FFU_FN(xyzz) FFU_FN(jac_load)(__global const uint *buf, size_t i)
+{
+	return FFU_FN(xyzz_from_jac)(FFU_BFN(to_mont)(FFU_BFN(load)(buf, 3 * i)),
+				     FFU_BFN(to_mont)(FFU_BFN(load)(buf, 3 * i + 1)),
+				     FFU_BFN(to_mont)(FFU_BFN(load)(buf, 3 * i + 2)));
+}
+
+/* The same group element: both at infinity, or X1 ZZ2 = X2 ZZ1 and Y1 ZZZ2 = Y2 ZZZ1
+   (x = X / ZZ, y = Y / ZZZ). */
+FFU_INLINE int FFU_FN(xyzz_eq)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
+{
+	const int zp = FFU_FN(xyzz_is_zero)(p), zq = FFU_FN(xyzz_is_zero)(q);
+	if (zp || zq)
+		return zp && zq;
+	return FFU_BFN(eq)(FFU_BFN(mul)(p.x, q.zz), FFU_BFN(mul)(q.x, p.zz)) &&
+	       FFU_BFN(eq)(FFU_BFN(mul)(p.y, q.zzz), FFU_BFN(mul)(q.y, p.zzz));
+}
+
+/* s P, s canonical, by double-and-add from its top bit (the host's is right-to-left in
+   jacobian coordinates, fields/point.c: a device test against it checks this one). */
+FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_mul)(FFU_SFN(t) s, FFU_FN(xyzz) p)
+{
+	FFU_FN(xyzz) acc = FFU_FN(xyzz_zero)();
+	for (int k = FS_BITS - 1; k >= 0; k--) {
+		acc = FFU_FN(xyzz_dbl)(acc);
+		if (FFU_SFN(bit)(s, (uint)k))
+			acc = FFU_FN(xyzz_add)(acc, p);
+	}
+	return acc;
+}
+
+/* Coordinate k of a buffer: c in the device form as it is (m) or canonical. */
+FFU_INLINE void FFU_FN(put_)(__global uint *buf, size_t k, FB_t c, int m)
+{
+	FFU_BFN(store)(buf, k, m ? c : FFU_BFN(from_mont)(c));
+}
+
+/*
+ * p stored as point i of an affine, jacobian or xyzz buffer, coordinates in the device form
+ * (m: a _mont type) or canonical; infinity as ZKX writes it: affine (0, 0), jacobian
+ * (1, 1, 0), xyzz (1, 1, 0, 0). Affine is normalised by one inversion; jacobian and xyzz
+ * are not (no inversion): xyzz as held, jacobian with Z = ZZ ZZZ, so X = x Z^2 =
+ * X ZZ ZZZ^2 and Y = y Z^3 = Y ZZ^3 ZZZ^2 (6 products). A result therefore has one of its
+ * many representatives; compare them as group elements.
+ */
+FFU_INLINE void FFU_FN(out_aff)(__global uint *buf, size_t i, FFU_FN(xyzz) p, int m)
+{
+	FB_t x = FFU_BFN(from_u32)(0u), y = x;
+	if (!FFU_FN(xyzz_is_zero)(p)) {
+		const FB_t t = FFU_BFN(inv)(FFU_BFN(mul)(p.zz, p.zzz));
+		x = FFU_BFN(mul)(p.x, FFU_BFN(mul)(p.zzz, t));
+		y = FFU_BFN(mul)(p.y, FFU_BFN(mul)(p.zz, t));
+	}
+	FFU_FN(put_)(buf, 2 * i, x, m);
+	FFU_FN(put_)(buf, 2 * i + 1, y, m);
+}
+
+FFU_INLINE void FFU_FN(out_jac)(__global uint *buf, size_t i, FFU_FN(xyzz) p, int m)
+{
+	FB_t x = FFU_BFN(one_m)(), y = x, z = FFU_BFN(from_u32)(0u);
+	if (!FFU_FN(xyzz_is_zero)(p)) {
+		z = FFU_BFN(mul)(p.zz, p.zzz);
+		const FB_t b = FFU_BFN(mul)(p.zzz, z);
+		x = FFU_BFN(mul)(p.x, b);
+		y = FFU_BFN(mul)(FFU_BFN(mul)(p.y, FFU_BFN(sqr)(p.zz)), b);
+	}
+	FFU_FN(put_)(buf, 3 * i, x, m);
+	FFU_FN(put_)(buf, 3 * i + 1, y, m);
+	FFU_FN(put_)(buf, 3 * i + 2, z, m);
+}
+
+FFU_INLINE void FFU_FN(out_xyzz)(__global uint *buf, size_t i, FFU_FN(xyzz) p, int m)
+{
+	if (FFU_FN(xyzz_is_zero)(p))
+		p = FFU_FN(xyzz_zero)();
+	FFU_FN(put_)(buf, 4 * i, p.x, m);
+	FFU_FN(put_)(buf, 4 * i + 1, p.y, m);
+	FFU_FN(put_)(buf, 4 * i + 2, p.zz, m);
+	FFU_FN(put_)(buf, 4 * i + 3, p.zzz, m);
+}
+
+#undef FFU_SFN
 #undef FB_t

@@ -6,6 +6,7 @@
 #include "hlo/hlo.h"
 #include "passes/passes.h"
 #include "runtime/cl.h"
+#include "runtime/exec.h"
 #include "util/file.h"
 
 #include <criterion/criterion.h>
@@ -139,4 +140,25 @@ void ffu_test_expect_in(const char *text, const char *const *want, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		cr_expect(strstr(text, want[i]), "missing %s in\n%s", want[i], text);
+}
+
+int ffu_test_run_device(ffu_cl *cl, const char *text, const ffu_value *in, int n_in, bool fuse, ffu_value **out,
+			int *n_out)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "test.hlo", &e), FFU_STATUS_OK, "%s\n%s", e.message, text);
+	ffu_pass_opts po = {.fuse = fuse};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_exec *x = NULL;
+	cr_assert_eq(ffu__exec_create(&x, cl, m, &e), FFU_STATUS_OK, "%s on %s: %s\n%s", text, cl->dev.name, e.message,
+		     e.build_log ? e.build_log : "");
+	int kernels = ffu__exec_kernel_count(x);
+	cr_assert_eq(ffu__exec_upload(x, in, n_in, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu__exec_download(x, out, n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu__exec_destroy(&x);
+	ffu__module_free(m);
+	ffu_error_clear(&e);
+	return kernels;
 }

@@ -52,4 +52,11 @@ struct ffu_cl;
    set). No such device fails the calling test loudly: device tests never skip. */
 void ffu_test_open_device(struct ffu_cl *cl, const char *device);
 
+struct ffu_value;
+/* HLO `text` parsed, every pass run (fusion as asked), built on cl and run on in[0..n_in):
+   its outputs into *out and *n_out (free with ffu__values_free); returns its kernel count.
+   Every failure fails the calling test, the build log included. */
+int ffu_test_run_device(struct ffu_cl *cl, const char *text, const struct ffu_value *in, int n_in, bool fuse,
+			struct ffu_value **out, int *n_out);
+
 #endif

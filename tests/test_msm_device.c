@@ -176,23 +176,9 @@ static ffu_module *parse(const char *text)
 static void run_device_n(ffu_cl *cl, const char *text, const ffu_value *in, int n_in, bool fuse, int kernels,
 			 ffu_value **out)
 {
-	ffu_error e = {0};
-	ffu_module *m = parse(text);
-	ffu_pass_opts po = {.fuse = fuse};
-	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
-	ffu_exec *x = NULL;
-	cr_assert_eq(ffu__exec_create(&x, cl, m, &e), FFU_STATUS_OK, "%s on %s: %s\n%s", text, cl->dev.name, e.message,
-		     e.build_log ? e.build_log : "");
-	cr_expect_eq(ffu__exec_kernel_count(x), kernels, "%s %s: %d fusions", text, fuse ? "fused" : "unfused",
-		     ffu__exec_kernel_count(x));
-	int n_out = 0;
-	cr_assert_eq(ffu__exec_upload(x, in, n_in, &e), FFU_STATUS_OK, "%s", e.message);
-	cr_assert_eq(ffu__exec_run(x, NULL, NULL, &e), FFU_STATUS_OK, "%s", e.message);
-	cr_assert_eq(ffu__exec_download(x, out, &n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	int n_out = 0, k = ffu_test_run_device(cl, text, in, n_in, fuse, out, &n_out);
+	cr_expect_eq(k, kernels, "%s %s: %d fusions", text, fuse ? "fused" : "unfused", k);
 	cr_assert_eq(n_out, 1);
-	ffu__exec_destroy(&x);
-	ffu__module_free(m);
-	ffu_error_clear(&e);
 }
 
 /* the msm and a convert of its point are one kernel plan, fused or not (passes/fusion.c) */

@@ -43,6 +43,17 @@ bool ffu__codegen_is_reduction(const ffu_inst *fusion)
 	return r->op == FFU_OP_REDUCE;
 }
 
+/* Does fc hold a value of an elliptic-curve point type (codegen/kgen_point.c)? */
+static bool has_points(const ffu_computation *fc)
+{
+	for (int i = 0; i < fc->n_insts; i++) {
+		const ffu_field *f = ffu__shape_field(&fc->insts[i]->shape);
+		if (f && f->kind == FFU_ELEM_POINT)
+			return true;
+	}
+	return false;
+}
+
 /* The widest field a fusion inverts in bytes, 0 if none; *count gets how many of its
    instructions invert. The inverting ops are those emit_special (kgen_special.c) sends to
    emit_inv. */
@@ -164,6 +175,10 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 	const ffu_computation *fc = fusion->callee;
 	if (lanes <= 1 || ffu__codegen_is_reduction(fusion) || fusion->fusion_kind == FFU_FUSION_FFT ||
 	    fusion->fusion_kind == FFU_FUSION_DOT || fusion->fusion_kind == FFU_FUSION_MSM)
+		return none;
+	/* a point op is a few dozen products with branches of its own (cl/point.cl): one
+	   element per work-item, its additions called, not repeated per lane */
+	if (has_points(fc))
 		return none;
 	const ffu_field *vx = vector_field(fc);
 	if (vx)
@@ -288,6 +303,9 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 		   2^16 on PoCL, 2 cores, 450 ms with 64-bit limbs, 1130-1350 ms with 32-bit ones */
 		if (is_msm(in) && t->cls == FFU_DEVICE_CLASS_CPU)
 			fo.limb_bits = 64;
+		/* and so do the element-wise point kernels (no wide variant: plan_wide) */
+		if (in->op == FFU_OP_FUSION && has_points(in->callee) && t->cls == FFU_DEVICE_CLASS_CPU)
+			fo.limb_bits = 64;
 		/* so does a dot's sum in a loop (codegen/dot.c) */
 		f = in->op == FFU_OP_FUSION ? ffu__codegen_dot_loop_field(in) : NULL;
 		if (f && t->cls == FFU_DEVICE_CLASS_CPU && f->storage_bytes >= 32)
@@ -310,7 +328,7 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 					ffu_program_kernels *pk, ffu_error *e)
 {
 	const int lanes = t->profile.lanes;
-	bool used[FFU_ELEM_COUNT] = {0};
+	bool used[FFU_ELEM_COUNT] = {0}, curve_used[FFU_ELEM_COUNT - FFU_FIELD_POINT_FIRST] = {0};
 	memset(pk, 0, sizeof *pk);
 	if (!(pk->fusions = calloc((size_t)m->entry->n_insts + 1, sizeof *pk->fusions)))
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
@@ -321,6 +339,8 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 			const ffu_field *f = ffu__shape_field(&m->comps[c]->insts[i]->shape);
 			if (f && cl_field(f))
 				used[cl_field(f)->id] = true;
+			if (f && f->kind == FFU_ELEM_POINT) /* a curve's text needs its scalars' field too */
+				used[f->curve->scalar->id] = curve_used[f->id - FFU_FIELD_POINT_FIRST] = true;
 		}
 	}
 	/* the vector instances the wide kernels of some fusions compute in */
@@ -336,16 +356,17 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
-	/* the point arithmetic of every curve an msm fusion uses (its result is one point), once:
-	   where no earlier msm fusion has the same curve */
-	for (int i = 0; i < entry->n_insts; i++) {
-		const ffu_inst *in = entry->insts[i];
-		const ffu_curve *cv = is_msm(in) ? ffu__shape_field(&in->shape)->curve : NULL;
-		bool seen = false;
-		for (int j = 0; cv && j < i && !seen; j++)
-			seen = is_msm(entry->insts[j]) && ffu__shape_field(&entry->insts[j]->shape)->curve == cv;
-		if (cv && !seen)
-			ffu__cl_emit_curve_ops(sb, cv);
+	/* the point arithmetic of every curve a fusion's values use, once each (at the curve's
+	   first type: affine, canonical coordinates) */
+	for (int id = FFU_FIELD_POINT_FIRST; id < FFU_ELEM_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		if (f->form != FFU_POINT_AFFINE || ffu__field_is_mont(f))
+			continue;
+		bool any = false;
+		for (int j = FFU_FIELD_POINT_FIRST; j < FFU_ELEM_COUNT; j++)
+			any |= curve_used[j - FFU_FIELD_POINT_FIRST] && ffu__field_get((ffu_field_id)j)->curve == f->curve;
+		if (any)
+			ffu__cl_emit_curve_ops(sb, f->curve);
 	}
 	for (int i = 0; i < entry->n_insts; i++) {
 		const ffu_inst *in = entry->insts[i];

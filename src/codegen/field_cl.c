@@ -18,7 +18,10 @@ size_t ffu__cl_words(const ffu_field *f)
 
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64])
 {
-	snprintf(buf, 64, "%s_t", f->name);
+	if (f->kind == FFU_ELEM_POINT) /* every point value is held as xyzz (cl/point.cl) */
+		snprintf(buf, 64, "%s_xyzz", f->curve->name);
+	else
+		snprintf(buf, 64, "%s_t", f->name);
 	return buf;
 }
 
@@ -290,8 +293,16 @@ bool ffu__cl_has_mulc(const ffu_field *f)
 
 size_t ffu__cl_value_bytes(const ffu_field *f, const ffu_cl_field_opts *o)
 {
+	if (f->kind == FFU_ELEM_POINT) /* <curve>_xyzz: four coordinates */
+		return 4 * ffu__cl_value_bytes(f->curve->coord->base, o);
 	const struct template_traits *t = ext_traits(f);
 	return f->storage_bytes * (o && o->ext_w64 && t && t->ext_w64 ? 2 : 1);
+}
+
+size_t ffu__cl_partial_bytes(const ffu_field *f)
+{
+	return f->kind == FFU_ELEM_POINT ? ffu__point_type_of(f->curve, FFU_POINT_XYZZ, false)->storage_bytes
+					 : f->storage_bytes;
 }
 
 int ffu__cl_vector_lanes(const ffu_field *f)
@@ -393,16 +404,18 @@ static void emit_ext(ffu_strbuf *sb, const ffu_field *x, int vw)
 void ffu__cl_emit_curve(ffu_strbuf *sb, const ffu_curve *c)
 {
 	ffu__cl_emit_field(sb, c->coord);
+	ffu__cl_emit_field(sb, c->scalar);
 	ffu__cl_emit_curve_ops(sb, c);
 }
 
 void ffu__cl_emit_curve_ops(ffu_strbuf *sb, const ffu_curve *c)
 {
-	char cn[64];
-	ffu__sb_printf(sb, "/* curve %s over %s: cl/point.cl */\n#define FP %s\n#define FB %s\n", c->name,
-		       c->coord->name, c->name, inst_name(c->coord, (inst){0}, cn));
+	char cn[64], sn[64];
+	ffu__sb_printf(sb, "/* curve %s over %s: cl/point.cl */\n#define FP %s\n#define FB %s\n#define FS %s\n#define FS_BITS %d\n",
+		       c->name, c->coord->name, c->name, inst_name(c->coord, (inst){0}, cn),
+		       inst_name(c->scalar, (inst){0}, sn), c->scalar_bits);
 	append_cl(sb, "point");
-	ffu__sb_append(sb, "#undef FP\n#undef FB\n\n");
+	ffu__sb_append(sb, "#undef FP\n#undef FB\n#undef FS\n#undef FS_BITS\n\n");
 }
 
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f)

@@ -40,13 +40,14 @@ void ffu__cl_emit_common(ffu_strbuf *sb);
    prime field. A program that uses both an extension and its prime field must not call
    this for both (the prime would be defined twice): use ffu__cl_emit_fields. */
 void ffu__cl_emit_field(ffu_strbuf *sb, const ffu_field *f);
-/* The coordinate field of curve c (ffu__cl_emit_field) and cl/point.cl over it: types
-   <curve>_aff and <curve>_xyzz, their loads and stores (canonical; _m: the device form as
-   it is), xyzz_zero, _is_zero, _from_aff, _from_jac, _neg, _dbl, _madd (+ affine), _add
-   (fields/curves.def rows; the msm kernels' blocks). */
+/* The coordinate and scalar fields of curve c (ffu__cl_emit_field) and cl/point.cl over
+   them: types <curve>_aff and <curve>_xyzz, their loads and stores (canonical; _m: the
+   device form as it is), xyzz_zero, _is_zero, _from_aff, _from_jac, _neg, _dbl, _madd
+   (+ affine), _add, _mul (scalar times point), _eq, and the element-wise kernels' jac_load
+   and out_aff, _jac, _xyzz (fields/curves.def rows; the msm kernels' blocks). */
 void ffu__cl_emit_curve(ffu_strbuf *sb, const ffu_curve *c);
-/* cl/point.cl alone, for a program that has emitted the coordinate field already (with
-   ffu__cl_emit_fields: codegen.c for the msm fusions). */
+/* cl/point.cl alone, for a program that has emitted the coordinate and scalar fields
+   already (with ffu__cl_emit_fields: codegen.c, for every fusion with point values). */
 void ffu__cl_emit_curve_ops(ffu_strbuf *sb, const ffu_curve *c);
 /* Every field a program uses, each once: used[id] for any id of a prime, _mont or extension
    type (integer ids are ignored); prime fields first (in id order), then extensions. */
@@ -81,12 +82,17 @@ int ffu__cl_vector_lanes(const ffu_field *f);
 void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
 /* Bytes of one <name>_t value (sizeof on the device) in a program emitted with options o
    (NULL: the defaults): the storage bytes, but twice those for an extension computed in
-   64-bit containers (o->ext_w64). For local memory holding values. */
+   64-bit containers (o->ext_w64); a point type's four coordinates (<curve>_xyzz). For
+   local memory holding values. */
 size_t ffu__cl_value_bytes(const ffu_field *f, const ffu_cl_field_opts *o);
+/* Bytes of one partial result of a reduction to type f in memory (codegen/reduce.c): f's
+   storage, or for a point type its curve's xyzz storage (the accumulator's). */
+size_t ffu__cl_partial_bytes(const ffu_field *f);
 /* An expression of type <name>_t holding these raw storage bytes, e.g. babybear_make(0x5u). */
 void ffu__cl_emit_const(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
 /* Its arguments alone, "(0x5u)": for a caller that names <name>_make itself (codegen/body.h). */
 void ffu__cl_emit_const_args(ffu_strbuf *sb, const ffu_field *f, const void *storage_bytes);
+/* The OpenCL type of values of f: <name>_t, or <curve>_xyzz for every point type. */
 const char *ffu__cl_type_name(const ffu_field *f, char buf[64]);
 size_t ffu__cl_words(const ffu_field *f);
 

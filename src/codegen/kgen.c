@@ -261,6 +261,10 @@ static const ffu_field *type_field(const ffu_field *f)
 
 void ffu__kgen_decl(kgen *g, int vn, char form)
 {
+	if (ffu__kgen_is_point(field_of(g, vn))) {
+		ffu__kgen_point_decl(g, vn);
+		return;
+	}
 	ffu__body_printf(g->b, "\t%F %L = ", type_field(field_of(g, vn)), "t", form, vn);
 }
 
@@ -290,6 +294,11 @@ void ffu__kgen_need(kgen *g, int vn, char form)
 	if ((form == 'c' && v->has_c) || (form == 'm' && v->has_m))
 		return;
 	const ffu_field *f = field_of(g, vn);
+	if (ffu__kgen_is_point(f)) { /* form m only; every other point value has it */
+		if (v->literal)
+			ffu__kgen_point_const(g, vn);
+		return;
+	}
 	ffu__kgen_decl(g, vn, form);
 	if (v->literal && f->is_signed) { /* its bits as a long (as_long: no out-of-range cast) */
 		ffu__body_printf(g->b, "(%F)as_long(0x%llxUL)", f, "t",
@@ -316,6 +325,8 @@ void ffu__kgen_need(kgen *g, int vn, char form)
 bool ffu__kgen_has(const kgen *g, int vn, char form)
 {
 	const val *v = &g->v[ffu__kgen_resolve(g, vn)];
+	if (ffu__kgen_is_point(field_of(g, vn)))
+		return form == 'm' && (v->literal || v->has_m);
 	return v->literal || (form == 'c' ? v->has_c : v->has_m);
 }
 
@@ -433,6 +444,10 @@ static void emit_load(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = ffu__shape_field(&in->shape);
+	if (ffu__kgen_is_point(f)) {
+		ffu__kgen_point_load(g, vn);
+		return;
+	}
 	if (is_int(f)) {
 		ffu__kgen_decl(g, vn, 'c');
 		print_src(g, vn, f);
@@ -594,7 +609,7 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 			g->v[vn].alias = opval(g, vn, 0);
 		return FFU_STATUS_OK;
 	case FFU_KIND_ELEMENTWISE:
-		if (fold_zero(g, vn))
+		if (fold_zero(g, vn) || ffu__kgen_emit_point(g, vn))
 			return FFU_STATUS_OK;
 		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR)
 			emit_product(g, vn);
@@ -694,6 +709,10 @@ static void emit_storage_value(kgen *g, const ffu_field *f, int vn)
 /* Stores value vn as output o (of type f, the output instruction's type) at the kernel's index. */
 void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 {
+	if (ffu__kgen_is_point(f)) {
+		ffu__kgen_point_store(g, f, o, vn);
+		return;
+	}
 	vn = ffu__kgen_resolve(g, vn);
 	/* conversions first, on lines of their own */
 	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && ffu__kgen_mont_is_dev(f) ? 'm' : 'c');

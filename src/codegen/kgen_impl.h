@@ -56,4 +56,14 @@ char ffu__kgen_common_form(kgen *g, int vn, int first, int n);
 /* Emits value vn of an op of form FFU_FORM_SPECIAL (codegen/kgen_special.c). */
 void ffu__kgen_emit_special(kgen *g, int vn);
 
+/* Point values (codegen/kgen_point.c): held as <curve>_xyzz in form m only. */
+bool ffu__kgen_is_point(const ffu_field *f);
+void ffu__kgen_point_decl(kgen *g, int vn);
+void ffu__kgen_point_const(kgen *g, int vn);
+void ffu__kgen_point_load(kgen *g, int vn);
+void ffu__kgen_point_store(kgen *g, const ffu_field *f, int o, int vn);
+/* Emits vn if it is an element-wise op on points (a point result, or a compare of points);
+   whether it was. */
+bool ffu__kgen_emit_point(kgen *g, int vn);
+
 #endif

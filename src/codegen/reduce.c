@@ -3,6 +3,7 @@
  * reduces over one operand shape and the same dimensions), over the value generator
  * (kgen.h). How the work is spread is at emit_stage1 and ffu__codegen_emit_reduction.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "codegen/field_cl.h"
@@ -19,10 +20,27 @@ static char reduce_form(const kgen *g, const ffu_inst *r, int vn)
 	return r->reduce_fn == FFU_OP_MULTIPLY || !ffu__kgen_has(g, vn, 'c') ? 'm' : 'c';
 }
 
+/*
+ * The accumulator's functions are <acc>_add (or _mul), _store and _load: acc is the
+ * output's base field, or <curve>_xyzz for a sum of points (cl/point.cl: the partials are
+ * stored canonical by xyzz_store and read back by xyzz_load; the identity is infinity).
+ */
+static const char *acc_name(const ffu_inst *r, char buf[64])
+{
+	const ffu_field *f = ffu__shape_field(&r->shape);
+	if (f->kind == FFU_ELEM_POINT)
+		snprintf(buf, 64, "%s_xyzz", f->curve->name);
+	else
+		snprintf(buf, 64, "%s", f->base->name);
+	return buf;
+}
+
 static void emit_identity(ffu_strbuf *sb, const ffu_inst *r)
 {
 	const ffu_field *f = ffu__shape_field(&r->shape)->base;
-	if (r->reduce_fn == FFU_OP_MULTIPLY) {
+	if (f->kind == FFU_ELEM_POINT) {
+		ffu__sb_printf(sb, "%s_xyzz_zero()", f->curve->name);
+	} else if (r->reduce_fn == FFU_OP_MULTIPLY) {
 		ffu__sb_printf(sb, "%s_one_m()", f->name);
 	} else {
 		unsigned char zero[FFU_FIELD_MAX_BYTES] = {0};
@@ -126,7 +144,7 @@ static void emit_stage1(ffu_strbuf *sb, const ffu_fusion_kernels *fk, const ffu_
 	if (serial_fold) {
 		ffu__sb_append(sb, "\tbarrier(CLK_LOCAL_MEM_FENCE);\n\tif (lid == 0) {\n");
 		for (int o = 0; o < n_out; o++) {
-			const char *fn = ffu__shape_field(&outs[o]->shape)->base->name;
+			const char *fn = acc_name(outs[o], tn);
 			ffu__sb_printf(sb, "\t\tfor (ulong s = 1; s < wg; s++)\n\t\t\ta%d = %s_%s(a%d, lm%d[s]);\n", o, fn,
 				       combine_fn(outs[o]), o, o);
 			ffu__sb_printf(sb, "\t\t%s_store(part%d, o * G + gi, a%d);\n", fn, o, o);
@@ -137,12 +155,11 @@ static void emit_stage1(ffu_strbuf *sb, const ffu_fusion_kernels *fk, const ffu_
 	ffu__sb_append(sb, "\tbarrier(CLK_LOCAL_MEM_FENCE);\n\tfor (ulong s = wg / 2; s > 0; s >>= 1) {\n"
 			   "\t\tif (lid < s) {\n");
 	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "\t\t\tlm%d[lid] = %s_%s(lm%d[lid], lm%d[lid + s]);\n", o,
-			       ffu__shape_field(&outs[o]->shape)->base->name, combine_fn(outs[o]), o, o);
+		ffu__sb_printf(sb, "\t\t\tlm%d[lid] = %s_%s(lm%d[lid], lm%d[lid + s]);\n", o, acc_name(outs[o], tn),
+			       combine_fn(outs[o]), o, o);
 	ffu__sb_append(sb, "\t\t}\n\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n\tif (lid == 0) {\n");
 	for (int o = 0; o < n_out; o++)
-		ffu__sb_printf(sb, "\t\t%s_store(part%d, o * G + gi, lm%d[0]);\n",
-			       ffu__shape_field(&outs[o]->shape)->base->name, o, o);
+		ffu__sb_printf(sb, "\t\t%s_store(part%d, o * G + gi, lm%d[0]);\n", acc_name(outs[o], tn), o, o);
 	ffu__sb_append(sb, "\t}\n}\n\n");
 }
 
@@ -194,9 +211,10 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 		form[o] = reduce_form(&g, outs[o], ov[o]);
 		ffu__kgen_need(&g, ov[o], form[o]);
 	}
+	char an[64];
 	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		ffu__body_printf(g.b, "\ta%d = %F(a%d, %L);\n", o, ffu__shape_field(&outs[o]->shape)->base,
-				 combine_fn(outs[o]), o, form[o], ffu__kgen_resolve(&g, ov[o]));
+		ffu__body_printf(g.b, "\ta%d = %s_%s(a%d, %L);\n", o, acc_name(outs[o], an), combine_fn(outs[o]), o,
+				 form[o], ffu__kgen_resolve(&g, ov[o]));
 	if (st)
 		goto out;
 	ffu__body_print(&body, g.b, &ffu__body_scalar);
@@ -215,16 +233,16 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 			break;
 		}
-		const ffu_field *fb = ffu__shape_field(&outs[o]->shape)->base;
+		const char *fb = acc_name(outs[o], an);
 		const char *fn = combine_fn(outs[o]);
 		char f = form[o];
 		ffu__kgen_need(&h, iv[o], f);
 		ffu__kgen_decl(&h, acc, f);
 		ident.len = 0;
 		emit_identity(&ident, outs[o]);
-		ffu__body_printf(h.b, "%s;\n\tfor (ulong gi = 0; gi < G; gi++)\n\t\t%L = %F(%L, %F(part%d, o * G + gi));\n",
-				 ffu__sb_cstr(&ident), f, acc, fb, fn, f, acc, fb, "load", o);
-		ffu__body_printf(h.b, "\t%L = %F(%L, %L);\n", f, acc, fb, fn, f, acc, f, ffu__kgen_resolve(&h, iv[o]));
+		ffu__body_printf(h.b, "%s;\n\tfor (ulong gi = 0; gi < G; gi++)\n\t\t%L = %s_%s(%L, %s_load(part%d, o * G + gi));\n",
+				 ffu__sb_cstr(&ident), f, acc, fb, fn, f, acc, fb, o);
+		ffu__body_printf(h.b, "\t%L = %s_%s(%L, %L);\n", f, acc, fb, fn, f, acc, f, ffu__kgen_resolve(&h, iv[o]));
 		ffu__kgen_set_form(&h, acc, f);
 		ffu__kgen_emit_store(&h, ffu__shape_field(&outs[o]->shape), o, acc);
 	}

@@ -24,8 +24,8 @@
  *    scalars' producers join it under the fft's rules (its digits step reads scalar i once,
  *    computed where it is read); its bases are read from memory as given. A `convert` of its
  *    point, when that is the msm's only reader, joins it even with fusion off
- *    (attach_msm_converts): the msm's last step holds the point and writes it in any point
- *    type of its curve, and point values have no element-wise kernels yet;
+ *    (attach_msm_converts): the msm's last step holds the point and writes it normalised in
+ *    any point type of its curve, which a convert kernel of its own would only repeat;
  * Then sibling reductions (same operand dimensions, same reduced dimensions, reading a
  * common input) merge into one multi-output reduction. Each final group becomes one
  * fusion: a value with several consumers inside the group is computed once in registers,

@@ -21,13 +21,14 @@
  *                of a small constant array -> constant
  *   add          x + 0, 0 + x -> x
  *   subtract     x - 0 -> x;  x - x -> 0;  0 - x -> negate(x)
- *   multiply     x * 1, 1 * x -> x;  x * 0, 0 * x -> 0;  x * -1, -1 * x -> negate(x)
+ *   multiply     x * 1, 1 * x -> x;  x * 0, 0 * x -> 0;  x * -1, -1 * x -> negate(x);
+ *                x * x -> square(x) (one spelling, so that cse meets it once)
  *   negate       negate(negate(x)) -> x
  *   inverse      inverse(inverse(x)) -> x  (inverse(0) = 0, so it is an involution)
  *   divide       0 / x -> 0 (also x = 0: x / 0 = 0);  x / c -> x * inverse(c), so x / 1 -> x
  *                and x / 0 -> x * 0 -> 0, as ZKX defines it.  x / x is not 1 (0 / 0 = 0).
  *   power        power(x, 0) -> 1 (also for x = 0);  power(x, 1) -> x;
- *                power(x, 2) -> multiply(x, x)
+ *                power(x, 2) -> square(x)
  *   convert      convert to the same type -> x;  convert(convert(x: A) -> B) -> A is x
  *                when A is a field or _mont type (every such conversion is injective;
  *                u32 -> field -> u32 is not: it reduces mod p)
@@ -38,8 +39,11 @@
  *   broadcast    to its operand's shape -> x;  broadcast(broadcast(x)) -> one broadcast
  *   concatenate  of one operand -> x
  *   get-tuple-element(tuple(..., x, ...)) -> x
- * Not done: x * x -> square: the IR has no square op, and the code generator already
- * emits multiply(x, x) as a squaring, so there is nothing to gain.
+ * Points (elliptic-curve types) are never folded: their ops' operand kinds differ from the
+ * result's (affine + affine -> jacobian), which eval_elem does not know; the identities
+ * above that need arithmetic are for field types only, and the structural ones (negate of
+ * negate, convert of convert between twins, compare(x, x), select, the layout ops) hold
+ * for points as they are.
  *
  * Values of one type are compared as storage bytes, which are unique per value (canonical
  * storage; for a _mont type x * R mod p). The constants a rule looks for are built with
@@ -316,10 +320,12 @@ static ffu_inst *fold_elementwise(simp *s, ffu_inst *in, bool *changed)
 	cval cv[3];
 	const unsigned char *args[3];
 	bool all_splat = true;
-	if (in->n_operands > 3)
+	if (in->n_operands > 3 || fld(in)->kind == FFU_ELEM_POINT)
 		return in;
 	for (int j = 0; j < in->n_operands; j++) {
-		if (!const_value(in->operands[j], &cv[j]))
+		/* points: the operand kinds differ from the result's (fields/point.h), which the
+		   element evaluator above does not know; the device computes them */
+		if (fld(in->operands[j])->kind == FFU_ELEM_POINT || !const_value(in->operands[j], &cv[j]))
 			return in;
 		all_splat &= cv[j].lit == NULL;
 	}

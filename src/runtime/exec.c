@@ -89,7 +89,7 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 	rp->Gf = rp->R / (wg * rp->L);
 	rp->G = rp->Gf + (rp->R % (wg * rp->L) != 0 || rp->Gf == 0);
 	for (int o = 0; o < rp->n_out; o++) {
-		size_t eb = ffu__shape_elem_bytes(&outs[o]->shape);
+		size_t eb = ffu__cl_partial_bytes(ffu__shape_field(&outs[o]->shape));
 		rp->lm_bytes[o] = wg * ffu__cl_value_bytes(ffu__shape_field(&outs[o]->shape)->base, &x->field_opts);
 		if ((rp->partials[o] = ffu__exec_new_val(x, fu->name, rp->O * rp->G * eb, HOME_POOL, -1, k)) < 0)
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");

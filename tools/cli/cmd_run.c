@@ -2,7 +2,7 @@
  * tools/cli/cmd_run.c: `fieldfuse run`: inputs from value files or --random, the program
  * fused (or not) on one device, outputs to a value file or stdout, and with --check every
  * output element compared with the reference interpreter; with --interp the reference
- * interpreter alone runs it (no device: how programs on elliptic-curve points run so far).
+ * interpreter alone runs it (no device).
  */
 #include <jansson.h>
 #include <stdio.h>
