@@ -338,17 +338,40 @@ FFU_INLINE int FFU_FN(xyzz_eq)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
 	       FFU_BFN(eq)(FFU_BFN(mul)(p.y, q.zzz), FFU_BFN(mul)(q.y, p.zzz));
 }
 
+/* p + q where q has ZZ = ZZZ = 1 or is at infinity (a point read from an affine type):
+   the mixed formula, 8M + 3S against add-2008-s's 12M + 2S. */
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_add_z1)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
+{
+	if (FFU_FN(xyzz_is_zero)(q))
+		return p;
+	FFU_FN(aff) a;
+	a.x = q.x;
+	a.y = q.y;
+	return FFU_FN(xyzz_madd)(p, a);
+}
+
 /* s P, s canonical, by double-and-add from its top bit (the host's is right-to-left in
-   jacobian coordinates, fields/point.c: a device test against it checks this one). */
-FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_mul)(FFU_SFN(t) s, FFU_FN(xyzz) p)
+   jacobian coordinates, fields/point.c: a device test against it checks this one); z1: P
+   is as xyzz_add_z1 takes it, so each addition is the mixed one. */
+FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_mul_)(FFU_SFN(t) s, FFU_FN(xyzz) p, int z1)
 {
 	FFU_FN(xyzz) acc = FFU_FN(xyzz_zero)();
 	for (int k = FS_BITS - 1; k >= 0; k--) {
 		acc = FFU_FN(xyzz_dbl)(acc);
 		if (FFU_SFN(bit)(s, (uint)k))
-			acc = FFU_FN(xyzz_add)(acc, p);
+			acc = z1 ? FFU_FN(xyzz_add_z1)(acc, p) : FFU_FN(xyzz_add)(acc, p);
 	}
 	return acc;
+}
+
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_mul)(FFU_SFN(t) s, FFU_FN(xyzz) p)
+{
+	return FFU_FN(xyzz_mul_)(s, p, 0);
+}
+
+FFU_INLINE FFU_FN(xyzz) FFU_FN(xyzz_mul_z1)(FFU_SFN(t) s, FFU_FN(xyzz) p)
+{
+	return FFU_FN(xyzz_mul_)(s, p, 1);
 }
 
 /* Coordinate k of a buffer: c in the device form as it is (m) or canonical. */

@@ -28,6 +28,8 @@ typedef struct val {
 	int ops;          /* first entry of this value's operand values in kgen.opv */
 	int alias;        /* index ops, field <-> _mont converts: the value this one is; -1 */
 	bool has_c, has_m;
+	bool z1;          /* a point with ZZ = ZZZ = 1 or at infinity (read from an affine type):
+			     its additions take the mixed formula (codegen/kgen_point.c) */
 	const unsigned char *literal; /* scalar constant: both forms are free */
 } val;
 

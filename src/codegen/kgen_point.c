@@ -16,7 +16,9 @@
  *
  * Why xyzz: the msm's additions are written there already (mixed, general, doubling, each
  * with its special cases decided), and it converts from both other kinds without an
- * inversion.
+ * inversion. A value read from an affine type (or an affine literal, or a negation or
+ * select of such) is marked z1 (ZZ = ZZZ = 1 or infinity): an addition with it, and a
+ * scalar multiplication of it, take the mixed formula (cl/point.cl: xyzz_add_z1, _mul_z1).
  */
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +64,7 @@ void ffu__kgen_point_const(kgen *g, int vn)
 	}
 	ffu__body_printf(g->b, ");\n");
 	ffu__kgen_set_form(g, vn, 'm');
+	g->v[vn].z1 = f->form == FFU_POINT_AFFINE;
 }
 
 void ffu__kgen_point_load(kgen *g, int vn)
@@ -70,6 +73,7 @@ void ffu__kgen_point_load(kgen *g, int vn)
 	const ffu_field *f = field_of(g, vn);
 	const char *P = f->curve->name, *m = ffu__field_is_mont(f) ? "_m" : "";
 	ffu__kgen_point_decl(g, vn);
+	g->v[vn].z1 = f->form == FFU_POINT_AFFINE;
 	if (f->form == FFU_POINT_AFFINE)
 		ffu__body_printf(g->b, "%s_xyzz_from_aff(%s_aff_load%s(in%lld, %I));\n", P, P, m, (long long)in->index,
 				 g->v[vn].ix);
@@ -124,24 +128,33 @@ bool ffu__kgen_emit_point(kgen *g, int vn)
 		ffu__kgen_point_decl(g, vn);
 		ffu__body_printf(g->b, "%L ? %L : %L;\n", 'c', a, 'm', b, 'm', c);
 		ffu__kgen_set_form(g, vn, 'm');
+		g->v[vn].z1 = g->v[b].z1 && g->v[c].z1;
 		return true;
 	}
 	/* multiply(scalar, point): the scalar's canonical value is what its bits are of */
 	ffu__kgen_need(g, a, in->op == FFU_OP_MULTIPLY ? 'c' : 'm');
 	ffu__kgen_need(g, b, 'm');
 	ffu__kgen_point_decl(g, vn);
+	/* an operand read from an affine type (z1) takes the mixed formula; a + b = b + a, and
+	   a - b = -b + a */
+	const bool za = in->op != FFU_OP_MULTIPLY && g->v[a].z1, zb = g->v[b].z1;
 	switch (in->op) {
 	case FFU_OP_ADD:
-		ffu__body_printf(g->b, "%s_xyzz_add(%L, %L);\n", P, 'm', a, 'm', b);
+		ffu__body_printf(g->b, "%s_xyzz_add%s(%L, %L);\n", P, za || zb ? "_z1" : "", 'm', zb || !za ? a : b, 'm',
+				 zb || !za ? b : a);
 		break;
 	case FFU_OP_SUBTRACT:
-		ffu__body_printf(g->b, "%s_xyzz_add(%L, %s_xyzz_neg(%L));\n", P, 'm', a, P, 'm', b);
+		if (!zb && za)
+			ffu__body_printf(g->b, "%s_xyzz_add_z1(%s_xyzz_neg(%L), %L);\n", P, P, 'm', b, 'm', a);
+		else
+			ffu__body_printf(g->b, "%s_xyzz_add%s(%L, %s_xyzz_neg(%L));\n", P, zb ? "_z1" : "", 'm', a, P, 'm', b);
 		break;
 	case FFU_OP_NEGATE:
 		ffu__body_printf(g->b, "%s_xyzz_neg(%L);\n", P, 'm', a);
+		g->v[vn].z1 = g->v[a].z1;
 		break;
 	default: /* multiply: the verifier admits no other element-wise op on points */
-		ffu__body_printf(g->b, "%s_xyzz_mul(%L, %L);\n", P, 'c', a, 'm', b);
+		ffu__body_printf(g->b, "%s_xyzz_mul%s(%L, %L);\n", P, zb ? "_z1" : "", 'c', a, 'm', b);
 		break;
 	}
 	ffu__kgen_set_form(g, vn, 'm');
