@@ -340,7 +340,8 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 			if (f && cl_field(f))
 				used[cl_field(f)->id] = true;
 			if (f && f->kind == FFU_ELEM_POINT) /* a curve's text needs its scalars' field too */
-				used[f->curve->scalar->id] = curve_used[f->id - FFU_FIELD_POINT_FIRST] = true;
+				used[f->curve->scalar->id] =
+					curve_used[ffu__point_type_of(f->curve, FFU_POINT_AFFINE, false)->id - FFU_FIELD_POINT_FIRST] = true;
 		}
 	}
 	/* the vector instances the wide kernels of some fusions compute in */
@@ -356,18 +357,11 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 	ffu__cl_emit_fields_opts(sb, used, &fo);
 	ffu__cl_emit_vector_fields(sb, used_vec);
 	const ffu_computation *entry = m->entry;
-	/* the point arithmetic of every curve a fusion's values use, once each (at the curve's
-	   first type: affine, canonical coordinates) */
-	for (int id = FFU_FIELD_POINT_FIRST; id < FFU_ELEM_COUNT; id++) {
-		const ffu_field *f = ffu__field_get((ffu_field_id)id);
-		if (f->form != FFU_POINT_AFFINE || ffu__field_is_mont(f))
-			continue;
-		bool any = false;
-		for (int j = FFU_FIELD_POINT_FIRST; j < FFU_ELEM_COUNT; j++)
-			any |= curve_used[j - FFU_FIELD_POINT_FIRST] && ffu__field_get((ffu_field_id)j)->curve == f->curve;
-		if (any)
-			ffu__cl_emit_curve_ops(sb, f->curve);
-	}
+	/* the point arithmetic of every curve a fusion's values use, once each (curve_used is
+	   marked at each curve's first type: affine, canonical coordinates) */
+	for (int id = FFU_FIELD_POINT_FIRST; id < FFU_ELEM_COUNT; id++)
+		if (curve_used[id - FFU_FIELD_POINT_FIRST])
+			ffu__cl_emit_curve_ops(sb, ffu__field_get((ffu_field_id)id)->curve);
 	for (int i = 0; i < entry->n_insts; i++) {
 		const ffu_inst *in = entry->insts[i];
 		if (in->op != FFU_OP_FUSION)

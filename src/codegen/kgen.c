@@ -261,7 +261,7 @@ static const ffu_field *type_field(const ffu_field *f)
 
 void ffu__kgen_decl(kgen *g, int vn, char form)
 {
-	if (ffu__kgen_is_point(field_of(g, vn))) {
+	if (is_point(field_of(g, vn))) {
 		ffu__kgen_point_decl(g, vn);
 		return;
 	}
@@ -294,7 +294,7 @@ void ffu__kgen_need(kgen *g, int vn, char form)
 	if ((form == 'c' && v->has_c) || (form == 'm' && v->has_m))
 		return;
 	const ffu_field *f = field_of(g, vn);
-	if (ffu__kgen_is_point(f)) { /* form m only; every other point value has it */
+	if (is_point(f)) { /* form m only; every other point value has it */
 		if (v->literal)
 			ffu__kgen_point_const(g, vn);
 		return;
@@ -325,7 +325,7 @@ void ffu__kgen_need(kgen *g, int vn, char form)
 bool ffu__kgen_has(const kgen *g, int vn, char form)
 {
 	const val *v = &g->v[ffu__kgen_resolve(g, vn)];
-	if (ffu__kgen_is_point(field_of(g, vn)))
+	if (is_point(field_of(g, vn)))
 		return form == 'm' && (v->literal || v->has_m);
 	return v->literal || (form == 'c' ? v->has_c : v->has_m);
 }
@@ -444,7 +444,7 @@ static void emit_load(kgen *g, int vn)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = ffu__shape_field(&in->shape);
-	if (ffu__kgen_is_point(f)) {
+	if (is_point(f)) {
 		ffu__kgen_point_load(g, vn);
 		return;
 	}
@@ -709,7 +709,7 @@ static void emit_storage_value(kgen *g, const ffu_field *f, int vn)
 /* Stores value vn as output o (of type f, the output instruction's type) at the kernel's index. */
 void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 {
-	if (ffu__kgen_is_point(f)) {
+	if (is_point(f)) {
 		ffu__kgen_point_store(g, f, o, vn);
 		return;
 	}

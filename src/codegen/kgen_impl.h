@@ -26,6 +26,11 @@ static inline bool is_int(const ffu_field *f)
 	return f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED;
 }
 
+static inline bool is_point(const ffu_field *f)
+{
+	return f && f->kind == FFU_ELEM_POINT;
+}
+
 /* The OpenCL C integer type of an integer type's width: "uchar" ... "ulong", "char" ... "long". */
 static inline const char *cl_int_type(const ffu_field *f, bool is_signed)
 {
@@ -57,7 +62,6 @@ char ffu__kgen_common_form(kgen *g, int vn, int first, int n);
 void ffu__kgen_emit_special(kgen *g, int vn);
 
 /* Point values (codegen/kgen_point.c): held as <curve>_xyzz in form m only. */
-bool ffu__kgen_is_point(const ffu_field *f);
 void ffu__kgen_point_decl(kgen *g, int vn);
 void ffu__kgen_point_const(kgen *g, int vn);
 void ffu__kgen_point_load(kgen *g, int vn);

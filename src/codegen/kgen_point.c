@@ -30,14 +30,10 @@
 static const char *const kind_name[] = {[FFU_POINT_AFFINE] = "aff", [FFU_POINT_JACOBIAN] = "jac",
 					[FFU_POINT_XYZZ] = "xyzz"};
 
-bool ffu__kgen_is_point(const ffu_field *f)
-{
-	return f && f->kind == FFU_ELEM_POINT;
-}
-
 void ffu__kgen_point_decl(kgen *g, int vn)
 {
-	ffu__body_printf(g->b, "\t%s_xyzz %L = ", field_of(g, vn)->curve->name, 'm', vn);
+	char tn[64];
+	ffu__body_printf(g->b, "\t%s %L = ", ffu__cl_type_name(field_of(g, vn), tn), 'm', vn);
 }
 
 /* A point literal: its xyzz coordinates (host conversion) in the device form, inlined. */
@@ -108,12 +104,12 @@ bool ffu__kgen_emit_point(kgen *g, int vn)
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = field_of(g, vn);
 	const int a = ffu__kgen_resolve(g, opval(g, vn, 0));
-	const int b = in->n_operands > 1 ? ffu__kgen_resolve(g, opval(g, vn, 1)) : a;
-	if (in->op == FFU_OP_COMPARE && ffu__kgen_is_point(field_of(g, a))) {
+	const int b = ffu__kgen_resolve(g, opval_b(g, vn));
+	if (in->op == FFU_OP_COMPARE && is_point(field_of(g, a))) {
 		emit_compare(g, vn, a, b);
 		return true;
 	}
-	if (!ffu__kgen_is_point(f))
+	if (!is_point(f))
 		return false;
 	const char *P = f->curve->name;
 	if (in->op == FFU_OP_CONVERT) { /* one group element whatever its kind and form */

@@ -28,18 +28,18 @@ static char reduce_form(const kgen *g, const ffu_inst *r, int vn)
 static const char *acc_name(const ffu_inst *r, char buf[64])
 {
 	const ffu_field *f = ffu__shape_field(&r->shape);
-	if (f->kind == FFU_ELEM_POINT)
-		snprintf(buf, 64, "%s_xyzz", f->curve->name);
-	else
-		snprintf(buf, 64, "%s", f->base->name);
+	if (f->kind == FFU_ELEM_POINT) /* its type's name is its functions' prefix */
+		return ffu__cl_type_name(f, buf);
+	snprintf(buf, 64, "%s", f->base->name);
 	return buf;
 }
 
 static void emit_identity(ffu_strbuf *sb, const ffu_inst *r)
 {
 	const ffu_field *f = ffu__shape_field(&r->shape)->base;
+	char an[64];
 	if (f->kind == FFU_ELEM_POINT) {
-		ffu__sb_printf(sb, "%s_xyzz_zero()", f->curve->name);
+		ffu__sb_printf(sb, "%s_zero()", acc_name(r, an));
 	} else if (r->reduce_fn == FFU_OP_MULTIPLY) {
 		ffu__sb_printf(sb, "%s_one_m()", f->name);
 	} else {
