@@ -44,6 +44,8 @@ ffu_status parse_err(const char *text, size_t len, ffu_error *e)
 void assert_same_module(const ffu_module *a, const ffu_module *b)
 {
 	cr_assert_str_eq(a->name, b->name);
+	cr_assert_eq(a->replica_count, b->replica_count);
+	cr_assert_eq(a->num_partitions, b->num_partitions);
 	cr_assert_eq(a->n_comps, b->n_comps);
 	for (int i = 0; i < a->n_comps; i++) {
 		const ffu_computation *ca = a->comps[i], *cb = b->comps[i];
@@ -83,8 +85,17 @@ void assert_same_module(const ffu_module *a, const ffu_module *b)
 				}
 			if (x->op == FFU_OP_COMPARE)
 				cr_assert_eq(x->direction, y->direction);
-			if (x->op == FFU_OP_REDUCE)
+			if (x->op == FFU_OP_REDUCE || x->op == FFU_OP_ALL_REDUCE || x->op == FFU_OP_REDUCE_SCATTER)
 				cr_assert_eq(x->reduce_fn, y->reduce_fn);
+			const ffu_collective_attrs *u = &x->coll, *w = &y->coll;
+			cr_assert(u->n_groups == w->n_groups && u->group_size == w->group_size && u->n_pairs == w->n_pairs &&
+					  u->channel_id == w->channel_id && u->has_global_ids == w->has_global_ids &&
+					  u->global_ids == w->global_ids,
+				  "collective attributes of %s", x->name);
+			for (int k = 0; k < u->n_groups * u->group_size; k++)
+				cr_assert_eq(u->groups[k], w->groups[k], "replica_groups of %s", x->name);
+			for (int k = 0; k < 2 * u->n_pairs; k++)
+				cr_assert_eq(u->pairs[k], w->pairs[k], "source_target_pairs of %s", x->name);
 			if (x->op == FFU_OP_DOT)
 				cr_assert(memcmp(&x->dot, &y->dot, sizeof x->dot) == 0, "dimension numbers of %s", x->name);
 			cr_assert_eq(!!x->callee, !!y->callee);

@@ -1120,3 +1120,38 @@ Test(cli, devices_plain_and_json)
 	json_decref(arr);
 	result_free(&r);
 }
+
+/*
+ * A program of two replicas (docs/hlo.md "Collectives"): --interp simulates both ranks with
+ * the same inputs and writes rank 0's outputs: all-reduce of x + replica-id is 2x + 1. A
+ * device refuses it before building anything, exit 2, at the collective's position.
+ */
+Test(cli, collectives_interp_and_device_refusal)
+{
+	const char *prog = write_text("coll.hlo", "HloModule c, replica_count=2\n"
+						  "%sum (a: babybear[], b: babybear[]) -> babybear[] {\n"
+						  "  %a = babybear[] parameter(0)\n  %b = babybear[] parameter(1)\n"
+						  "  ROOT %s = babybear[] add(%a, %b)\n}\n"
+						  "ENTRY %main (x: babybear[2]) -> babybear[2] {\n"
+						  "  %x = babybear[2] parameter(0)\n  %i = u32[] replica-id()\n"
+						  "  %f = babybear[] convert(%i)\n  %b = babybear[2] broadcast(%f), dimensions={}\n"
+						  "  %y = babybear[2] add(%x, %b)\n"
+						  "  ROOT %r = babybear[2] all-reduce(%y), replica_groups={}, to_apply=%sum\n}\n");
+	const char *x = write_text("coll_x.txt", "1\n2013265920\n");
+	char in[400];
+	snprintf(in, sizeof in, "0=%s", x);
+	result r = CLI("run", prog, "--interp", "--input", in);
+	cr_expect_eq(r.code, 0, "%s", r.err);
+	uint32_t v[2];
+	cr_assert_eq(parse_values(r.out, v, 2), 2, "%s", r.out);
+	cr_expect_eq(v[0], 3u);
+	cr_expect_eq(v[1], (uint32_t)(((uint64_t)2 * (BB_P - 1) + 1) % BB_P));
+	result_free(&r);
+	r = CLI("run", prog, "--device", "pocl", "--input", in);
+	cr_expect_eq(r.code, 2);
+	char want[400];
+	snprintf(want, sizeof want, "%s:9:3: error: '%%i' (replica-id): collectives run across ranks", prog);
+	cr_expect(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "");
+	result_free(&r);
+}

@@ -3,7 +3,7 @@
  * and parser.c. Owned by the HLO front end. The parser is split by concern: parse_base.c
  * (errors, tokens, integers, dimension lists), parse_shape.c (element types, their ZKX
  * spellings and dialects, layouts, shapes), parse_literal.c (constants), parse_dot.c (dot's
- * attributes) and parser.c (instructions, computations, the module).
+ * attributes), parse_collective.c (the collectives' attributes) and parser.c (instructions, computations, the module).
  */
 #ifndef FFU_HLO_PARSE_H
 #define FFU_HLO_PARSE_H
@@ -88,6 +88,14 @@ ffu_status ffu__hp_attr_rhs_batch(parser *p, ffu_inst *in);
 ffu_status ffu__hp_attr_lhs_contract(parser *p, ffu_inst *in);
 ffu_status ffu__hp_attr_rhs_contract(parser *p, ffu_inst *in);
 ffu_status ffu__hp_dot_finish(parser *p, ffu_inst *in);
+
+/* the collectives' attributes and the module header's replica_count=, num_partitions=
+   (parse_collective.c) */
+ffu_status ffu__hp_attr_replica_groups(parser *p, ffu_inst *in);
+ffu_status ffu__hp_attr_source_target_pairs(parser *p, ffu_inst *in);
+ffu_status ffu__hp_attr_channel_id(parser *p, ffu_inst *in);
+ffu_status ffu__hp_attr_global_ids(parser *p, ffu_inst *in);
+ffu_status ffu__hp_module_attrs(parser *p);
 
 /*
  * Settles o->dialect_used (and, for AUTO, where its evidence is) by a first pass over the

@@ -337,7 +337,10 @@ static ffu_status attr_dynamic_slice_sizes(parser *p, ffu_inst *in)
 
 #define OPBIT(ID) (UINT64_C(1) << FFU_OP_##ID)
 #define ANY_OP UINT64_MAX
-#define DIMS_OPS (OPBIT(BROADCAST) | OPBIT(CONCATENATE) | OPBIT(REDUCE) | OPBIT(REVERSE) | OPBIT(BIT_REVERSE))
+#define SPLIT_OPS (OPBIT(ALL_GATHER) | OPBIT(REDUCE_SCATTER) | OPBIT(ALL_TO_ALL))
+#define DIMS_OPS (OPBIT(BROADCAST) | OPBIT(CONCATENATE) | OPBIT(REDUCE) | OPBIT(REVERSE) | OPBIT(BIT_REVERSE) | SPLIT_OPS)
+#define GROUP_OPS (OPBIT(ALL_REDUCE) | SPLIT_OPS)
+#define COMBINE_OPS (OPBIT(REDUCE) | OPBIT(ALL_REDUCE) | OPBIT(REDUCE_SCATTER))
 
 static const struct attr_def {
 	const char *name;
@@ -351,7 +354,11 @@ static const struct attr_def {
 	{"slice", attr_slice, OPBIT(SLICE), OPBIT(SLICE)},
 	{"dynamic_slice_sizes", attr_dynamic_slice_sizes, OPBIT(DYNAMIC_SLICE), OPBIT(DYNAMIC_SLICE)},
 	{"direction", attr_direction, OPBIT(COMPARE), OPBIT(COMPARE)},
-	{"to_apply", attr_to_apply, OPBIT(REDUCE), OPBIT(REDUCE)},
+	{"to_apply", attr_to_apply, COMBINE_OPS, COMBINE_OPS},
+	{"replica_groups", ffu__hp_attr_replica_groups, GROUP_OPS, 0},
+	{"source_target_pairs", ffu__hp_attr_source_target_pairs, OPBIT(COLLECTIVE_PERMUTE), OPBIT(COLLECTIVE_PERMUTE)},
+	{"channel_id", ffu__hp_attr_channel_id, GROUP_OPS | OPBIT(COLLECTIVE_PERMUTE), 0},
+	{"use_global_device_ids", ffu__hp_attr_global_ids, OPBIT(ALL_REDUCE) | OPBIT(ALL_GATHER) | OPBIT(REDUCE_SCATTER), 0},
 	{"kind", attr_kind, OPBIT(FUSION), 0},
 	{"fft_type", attr_fft_type, OPBIT(FFT), OPBIT(FFT)},
 	{"fft_length", attr_fft_length, OPBIT(FFT), OPBIT(FFT)},
@@ -676,7 +683,9 @@ static ffu_status parse_module(parser *p)
 			return ffu__hp_unexpected(p, "a module name");
 		if (!(p->m->name = ffu__hp_strdup(p, &p->tok)))
 			return ffu__hp_oom(p);
-		/* Module attributes (entry_computation_layout=... etc.) are not needed: drop the line. */
+		/* replica_count= and num_partitions= are read; the line's other attributes
+		   (entry_computation_layout=... etc.) are not needed: the rest is dropped. */
+		TRY(ffu__hp_module_attrs(p));
 		ffu__lex_skip_line(&p->lx);
 		ffu__hp_advance(p);
 	}

@@ -109,6 +109,42 @@ static void put_dims(ffu_strbuf *sb, const ffu_inst *in)
 	ffu__sb_append(sb, "}");
 }
 
+/* The collectives' attributes in XLA's order: channel_id, replica_groups, dimensions,
+   use_global_device_ids, to_apply (source_target_pairs for collective-permute). */
+static ffu_status put_collective(ffu_strbuf *sb, const ffu_inst *in, ffu_error *e)
+{
+	const ffu_collective_attrs *ca = &in->coll;
+	if (ca->channel_id > 0)
+		ffu__sb_printf(sb, ", channel_id=%lld", (long long)ca->channel_id);
+	if (in->op == FFU_OP_COLLECTIVE_PERMUTE) {
+		ffu__sb_append(sb, ", source_target_pairs={");
+		for (int i = 0; i < ca->n_pairs; i++)
+			ffu__sb_printf(sb, "%s{%lld,%lld}", i ? "," : "", (long long)ca->pairs[2 * i],
+				       (long long)ca->pairs[2 * i + 1]);
+		ffu__sb_append(sb, "}");
+		return FFU_STATUS_OK;
+	}
+	ffu__sb_append(sb, ", replica_groups={");
+	for (int g = 0; g < ca->n_groups; g++) {
+		ffu__sb_append(sb, g ? ",{" : "{");
+		for (int k = 0; k < ca->group_size; k++)
+			ffu__sb_printf(sb, "%s%lld", k ? "," : "", (long long)ca->groups[(size_t)g * ca->group_size + k]);
+		ffu__sb_append(sb, "}");
+	}
+	ffu__sb_append(sb, "}");
+	if (in->op != FFU_OP_ALL_REDUCE)
+		put_dims(sb, in);
+	if (ca->has_global_ids)
+		ffu__sb_printf(sb, ", use_global_device_ids=%s", ca->global_ids ? "true" : "false");
+	if (in->op == FFU_OP_ALL_REDUCE || in->op == FFU_OP_REDUCE_SCATTER) {
+		if (!in->callee || !printable_name(in->callee->name))
+			return ffu__err(e, FFU_STATUS_EINVAL, "cannot print %s '%%%s': no to_apply", ffu__ops[in->op].keyword,
+					in->name);
+		ffu__sb_printf(sb, ", to_apply=%%%s", in->callee->name);
+	}
+	return FFU_STATUS_OK;
+}
+
 /* One range per operand dimension; the stride only when it is not 1, as XLA prints it. */
 static void put_slice(ffu_strbuf *sb, const ffu_inst *in)
 {
@@ -223,6 +259,14 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 	case FFU_OP_DOT:
 		put_dot(sb, in);
 		break;
+	case FFU_OP_ALL_REDUCE:
+	case FFU_OP_ALL_GATHER:
+	case FFU_OP_REDUCE_SCATTER:
+	case FFU_OP_ALL_TO_ALL:
+	case FFU_OP_COLLECTIVE_PERMUTE:
+		if ((st = put_collective(sb, in, e)))
+			return st;
+		break;
 	case FFU_OP_FFT:
 		ffu__sb_printf(sb, ", fft_type=%s, fft_length=%lld", in->fft.inverse ? "IFFT" : "FFT",
 			       (long long)in->fft.length);
@@ -269,8 +313,8 @@ static ffu_status put_comp(ffu_strbuf *sb, const ffu_computation *c, ffu_error *
 static bool callees_done(const ffu_module *m, const ffu_comp_pos *pos, const ffu_computation *c, const bool *done)
 {
 	for (int i = 0; i < c->n_insts; i++) {
-		/* fusion calls= and reduce to_apply= */
-		if ((c->insts[i]->op != FFU_OP_FUSION && c->insts[i]->op != FFU_OP_REDUCE) || !c->insts[i]->callee)
+		/* fusion calls=, the to_apply= of reduce and the reducing collectives */
+		if (!c->insts[i]->callee)
 			continue;
 		int k = ffu__comp_pos_find(pos, m->n_comps, c->insts[i]->callee);
 		if (k >= 0 && !done[k])
@@ -286,7 +330,12 @@ ffu_status ffu__hlo_print(ffu_strbuf *sb, const ffu_module *m, ffu_error *e)
 	if (!printable_name(m->name))
 		return ffu__err(e, FFU_STATUS_EINVAL, "cannot print module name '%s' as HLO",
 				m->name ? m->name : "(null)");
-	ffu__sb_printf(sb, "HloModule %s\n", m->name);
+	ffu__sb_printf(sb, "HloModule %s", m->name);
+	if (m->replica_count != 1)
+		ffu__sb_printf(sb, ", replica_count=%lld", (long long)m->replica_count);
+	if (m->num_partitions != 1)
+		ffu__sb_printf(sb, ", num_partitions=%lld", (long long)m->num_partitions);
+	ffu__sb_append(sb, "\n");
 	bool *done = calloc((size_t)m->n_comps + 1, sizeof *done);
 	ffu_comp_pos *pos = ffu__comp_pos_build(m);
 	if (!done || !pos) {

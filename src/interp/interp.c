@@ -51,8 +51,8 @@ static ffu_status copy_value(ffu_value *dst, const ffu_value *src, ffu_error *e)
 	return st;
 }
 
-static ffu_status run_comp(const ffu_computation *c, const ffu_value *args, int n_args, slot *result,
-			   ffu_error *e);
+static ffu_status run_comp(const ffu_computation *c, const ffu_value *const *args, int n_args, int n_ranks,
+			   slot *results, ffu_error *e);
 
 /* The operand's value (one array: the verifier rules out tuples everywhere but tuple ops). */
 static const ffu_value *arg(const ffu_inst *in, const slot *slots, int j)
@@ -336,39 +336,107 @@ static ffu_status eval(const ffu_inst *in, slot *slots, const ffu_value *args, i
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the interpreter");
 		for (int i = 0; i < in->n_operands; i++)
 			cargs[i] = slots[in->operands[i]->id].v[0];
-		st = run_comp(in->callee, cargs, in->n_operands, out, e);
+		const ffu_value *one = cargs;
+		st = run_comp(in->callee, &one, in->n_operands, 1, out, e);
 		free(cargs);
 		return st;
 	}
+	case FFU_KIND_COLLECTIVE: /* run_comp hands these all ranks at once */
+		break;
 	}
 	return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "interpreter: opcode %s", info->keyword);
 }
 
-static ffu_status run_comp(const ffu_computation *c, const ffu_value *args, int n_args, slot *result,
-			   ffu_error *e)
+/* Collective `in`, the i-th of a computation of n instructions, on every rank's slots
+   (rank r's at slots + r n). */
+static ffu_status eval_collective(const ffu_inst *in, int i, slot *slots, int n, int n_ranks, ffu_error *e)
+{
+	const ffu_value **x = calloc((size_t)n_ranks, sizeof *x);
+	ffu_value **o = calloc((size_t)n_ranks, sizeof *o);
+	ffu_status st = x && o ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the interpreter");
+	for (int r = 0; r < n_ranks && st == FFU_STATUS_OK; r++) {
+		slot *mine = slots + (size_t)r * n;
+		if (in->n_operands)
+			x[r] = &mine[in->operands[0]->id].v[0];
+		if ((st = slot_alloc(&mine[i], &in->shape, e)) == FFU_STATUS_OK)
+			o[r] = &mine[i].v[0];
+	}
+	if (st == FFU_STATUS_OK)
+		st = ffu__interp_collective(in, in->parent->module, n_ranks, x, o, e);
+	free(x);
+	free(o);
+	return st;
+}
+
+/*
+ * Runs c on n_ranks ranks in lockstep, one instruction on every rank before the next:
+ * args[r] are rank r's arguments, results[r] receives its root's value. Only the ENTRY
+ * holds collectives (the verifier), so every other computation runs as one rank.
+ */
+static ffu_status run_comp(const ffu_computation *c, const ffu_value *const *args, int n_args, int n_ranks,
+			   slot *results, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
-	slot *slots = calloc((size_t)c->n_insts + 1, sizeof *slots);
+	const int n = c->n_insts;
+	slot *slots = calloc((size_t)n * (size_t)n_ranks + 1, sizeof *slots);
 	if (!slots)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the interpreter");
-	for (int i = 0; i < c->n_insts && st == FFU_STATUS_OK; i++)
-		st = eval(c->insts[i], slots, args, n_args, &slots[i], e);
-	if (st == FFU_STATUS_OK) {
-		/* hand the root's result over; copy it if it is a borrowed input */
-		slot *r = &slots[c->root->id];
-		if (r->borrowed) {
-			result->v = calloc(1, sizeof *result->v);
-			result->n = 1;
-			st = result->v ? copy_value(&result->v[0], &r->v[0], e)
-				       : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the interpreter");
-		} else {
-			*result = *r;
-			memset(r, 0, sizeof *r);
+	for (int i = 0; i < n && st == FFU_STATUS_OK; i++) {
+		if (ffu__ops[c->insts[i]->op].kind == FFU_KIND_COLLECTIVE) {
+			st = eval_collective(c->insts[i], i, slots, n, n_ranks, e);
+			continue;
+		}
+		for (int r = 0; r < n_ranks && st == FFU_STATUS_OK; r++) {
+			slot *mine = slots + (size_t)r * n;
+			st = eval(c->insts[i], mine, args[r], n_args, &mine[i], e);
 		}
 	}
-	for (int i = 0; i < c->n_insts; i++)
+	for (int r = 0; r < n_ranks && st == FFU_STATUS_OK; r++) {
+		/* hand the root's result over; copy it if it is a borrowed input */
+		slot *rs = &slots[(size_t)r * n + c->root->id], *result = &results[r];
+		if (rs->borrowed) {
+			result->v = calloc(1, sizeof *result->v);
+			result->n = 1;
+			st = result->v ? copy_value(&result->v[0], &rs->v[0], e)
+				       : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the interpreter");
+		} else {
+			*result = *rs;
+			memset(rs, 0, sizeof *rs);
+		}
+	}
+	for (size_t i = 0; i < (size_t)n * (size_t)n_ranks; i++)
 		slot_free(&slots[i]);
 	free(slots);
+	return st;
+}
+
+ffu_status ffu__interp_run_ranks(const ffu_module *m, const ffu_value *const *inputs, int n_inputs, int n_ranks,
+				 ffu_value **outputs, int *n_outputs, ffu_error *e)
+{
+	for (int r = 0; r < n_ranks; r++) {
+		outputs[r] = NULL;
+		n_outputs[r] = 0;
+	}
+	if (n_inputs != m->entry->n_params)
+		return ffu__err(e, FFU_STATUS_EINVAL, "program takes %d inputs, %d given", m->entry->n_params,
+				n_inputs);
+	if (n_ranks != ffu__module_ranks(m))
+		return ffu__err(e, FFU_STATUS_EINVAL, "program runs on %lld ranks (replica_count=%lld x num_partitions=%lld), %d given",
+				(long long)ffu__module_ranks(m), (long long)m->replica_count, (long long)m->num_partitions,
+				n_ranks);
+	slot *r = calloc((size_t)n_ranks, sizeof *r);
+	if (!r)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the interpreter");
+	ffu_status st = run_comp(m->entry, inputs, n_inputs, n_ranks, r, e);
+	for (int k = 0; k < n_ranks; k++) {
+		if (st) {
+			slot_free(&r[k]);
+			continue;
+		}
+		outputs[k] = r[k].v;
+		n_outputs[k] = r[k].n;
+	}
+	free(r);
 	return st;
 }
 
@@ -377,16 +445,27 @@ ffu_status ffu__interp_run(const ffu_module *m, const ffu_value *inputs, int n_i
 {
 	*outputs = NULL;
 	*n_outputs = 0;
-	if (n_inputs != m->entry->n_params)
-		return ffu__err(e, FFU_STATUS_EINVAL, "program takes %d inputs, %d given", m->entry->n_params,
-				n_inputs);
-	slot r = {0};
-	ffu_status st = run_comp(m->entry, inputs, n_inputs, &r, e);
-	if (st) {
-		slot_free(&r);
-		return st;
+	const int64_t n_ranks = ffu__module_ranks(m);
+	if (n_ranks < 1 || n_ranks > 4096)
+		return ffu__err(e, FFU_STATUS_EINVAL, "program runs on %lld ranks: 1 to 4096 are supported", (long long)n_ranks);
+	/* every rank the same inputs; rank 0's outputs kept */
+	const ffu_value **in = malloc(sizeof *in * (size_t)n_ranks);
+	ffu_value **outs = calloc((size_t)n_ranks, sizeof *outs);
+	int *n_outs = calloc((size_t)n_ranks, sizeof *n_outs);
+	ffu_status st = in && outs && n_outs ? FFU_STATUS_OK
+					     : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory in the interpreter");
+	for (int64_t r = 0; r < n_ranks && in; r++)
+		in[r] = inputs;
+	if (st == FFU_STATUS_OK)
+		st = ffu__interp_run_ranks(m, in, n_inputs, (int)n_ranks, outs, n_outs, e);
+	if (st == FFU_STATUS_OK) {
+		*outputs = outs[0];
+		*n_outputs = n_outs[0];
+		for (int64_t r = 1; r < n_ranks; r++)
+			ffu__values_free(outs[r], n_outs[r]);
 	}
-	*outputs = r.v;
-	*n_outputs = r.n;
-	return FFU_STATUS_OK;
+	free(in);
+	free(outs);
+	free(n_outs);
+	return st;
 }

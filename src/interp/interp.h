@@ -11,8 +11,19 @@
 
 #include "ir/value.h"
 
-/* Outputs: one per tuple element of the entry ROOT, or one for a non-tuple ROOT. */
+/*
+ * Outputs: one per tuple element of the entry ROOT, or one for a non-tuple ROOT. A program
+ * of several ranks (replica_count x num_partitions, ir/collective.c) runs every rank with
+ * these inputs and gives rank 0's outputs.
+ */
 ffu_status ffu__interp_run(const ffu_module *m, const ffu_value *inputs, int n_inputs,
 			   ffu_value **outputs, int *n_outputs, ffu_error *e);
+/*
+ * The SPMD simulation: n_ranks (= ffu__module_ranks(m)) ranks in lockstep, rank r's inputs
+ * inputs[r] (n_inputs each), its outputs into outputs[r] and n_outputs[r] (arrays of
+ * n_ranks the caller provides; each outputs[r] the caller frees as above).
+ */
+ffu_status ffu__interp_run_ranks(const ffu_module *m, const ffu_value *const *inputs, int n_inputs, int n_ranks,
+				 ffu_value **outputs, int *n_outputs, ffu_error *e);
 
 #endif

@@ -44,6 +44,12 @@ static bool copy_attrs(ffu_module *m, ffu_inst *dst, const ffu_inst *src)
 	dst->col = src->col;
 	dst->literal = NULL; /* never shared: the source's arena may die first */
 	dst->dims = NULL;
+	dst->coll.groups = dst->coll.pairs = NULL;
+	const ffu_collective_attrs *ca = &src->coll;
+	size_t ng = (size_t)ca->n_groups * (size_t)ca->group_size, np = 2 * (size_t)ca->n_pairs;
+	if ((ng && !(dst->coll.groups = arena_dup(&m->arena, ca->groups, sizeof *ca->groups * ng))) ||
+	    (np && !(dst->coll.pairs = arena_dup(&m->arena, ca->pairs, sizeof *ca->pairs * np))))
+		return false;
 	if (src->literal && ffu__shape_is_array(&src->shape)) {
 		size_t bytes = (size_t)ffu__shape_count(&src->shape) * ffu__shape_elem_bytes(&src->shape);
 		if (!(dst->literal = arena_dup(&m->arena, src->literal, bytes)))
@@ -70,6 +76,8 @@ ffu_module *ffu__module_clone(const ffu_module *src)
 	if (!src || !(m = ffu__module_new(src->name)))
 		goto out;
 	m->name_counter = src->name_counter;
+	m->replica_count = src->replica_count;
+	m->num_partitions = src->num_partitions;
 	for (int i = 0; i < src->n_comps; i++)
 		n_map += (size_t)src->comps[i]->n_insts;
 	if (!(map = malloc(sizeof *map * (n_map + 1))) || !(pos = ffu__comp_pos_build(src)))

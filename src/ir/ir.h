@@ -60,7 +60,7 @@ typedef enum ffu_op {
 typedef enum {
 	FFU_KIND_SOURCE, FFU_KIND_ELEMENTWISE, FFU_KIND_INDEX, FFU_KIND_REDUCE, FFU_KIND_TRANSFORM, FFU_KIND_MSM,
 	FFU_KIND_CONTRACT,
-	FFU_KIND_TUPLE, FFU_KIND_CALL
+	FFU_KIND_TUPLE, FFU_KIND_CALL, FFU_KIND_COLLECTIVE
 } ffu_op_kind;
 typedef enum { FFU_COST_CHEAP, FFU_COST_EXPENSIVE } ffu_op_cost;
 typedef enum { FFU_FORM_NA, FFU_FORM_LINEAR, FFU_FORM_BILINEAR, FFU_FORM_SPECIAL } ffu_op_form;
@@ -120,6 +120,23 @@ typedef struct ffu_dot_attrs {
 /* compare direction=: the ordered four compare canonical values (src/ir/order.c) */
 typedef enum { FFU_CMP_EQ, FFU_CMP_NE, FFU_CMP_LT, FFU_CMP_LE, FFU_CMP_GT, FFU_CMP_GE, FFU_CMP_COUNT } ffu_compare_dir;
 
+/*
+ * A collective's groups and pairs as written (ir/collective.c turns them into groups of
+ * ranks): replica_groups={{0,1},{2,3}} (n_groups x group_size ids, row-major; no groups:
+ * every id in one group), source_target_pairs={{0,1},...} (collective-permute), channel_id
+ * (0: none) and use_global_device_ids, which together choose what the ids name (XLA's
+ * CollectiveOpGroupMode).
+ */
+typedef struct ffu_collective_attrs {
+	int n_groups, group_size;
+	int64_t *groups;          /* arena */
+	int n_pairs;
+	int64_t *pairs;           /* arena: source, target per pair */
+	int64_t channel_id;       /* > 0 when given */
+	bool has_global_ids;      /* use_global_device_ids given, */
+	bool global_ids;          /* and its value */
+} ffu_collective_attrs;
+
 typedef struct ffu_computation ffu_computation;
 typedef struct ffu_module ffu_module;
 typedef struct ffu_inst ffu_inst;
@@ -143,6 +160,7 @@ struct ffu_inst {
 	ffu_fft_attrs fft;        /* fft */
 	int window_bits;          /* msm: bits per window, 0 = chosen from the size (any gives one result) */
 	ffu_dot_attrs dot;        /* dot */
+	ffu_collective_attrs coll; /* the collectives (reduce_fn, callee and dims as reduce's) */
 	/* bookkeeping */
 	ffu_computation *parent;
 	int line, col;            /* source position; 0 if built through the API */
@@ -168,6 +186,10 @@ struct ffu_module {
 	ffu_computation **comps;  /* definition order: callees before callers */
 	int n_comps, cap_comps;
 	ffu_computation *entry;
+	/* HloModule's replica_count= and num_partitions= (1 when not given): an SPMD program
+	   runs on replica_count x num_partitions ranks, rank = replica x num_partitions +
+	   partition (XLA's flattened id) */
+	int64_t replica_count, num_partitions;
 	unsigned name_counter;    /* for ffu__module_unique_name */
 	ffu_symtab names;         /* every name in use, built on first ffu__module_unique_name */
 	bool names_built;
@@ -240,6 +262,36 @@ bool ffu__csr_check(const ffu_shape *s, const unsigned char *data, size_t bytes,
 void ffu__csr_random(const ffu_shape *s, unsigned char *out, uint64_t *state);
 /* Bytes of one value of array shape s (CSR or dense), SIZE_MAX when it overflows. */
 size_t ffu__shape_bytes(const ffu_shape *s);
+
+/*
+ * --- collectives (ir/collective.c): which ranks take part together, as XLA decides it
+ * (CollectiveOpGroupMode from channel_id and use_global_device_ids; its
+ * GetParticipatingDevicesGroups). A rank is replica x num_partitions + partition. ---
+ */
+typedef enum {
+	FFU_COLL_CROSS_REPLICA,       /* no channel_id: ids are replicas, one group per partition */
+	FFU_COLL_CROSS_PARTITION,     /* channel_id: ids are partitions, one group per replica */
+	FFU_COLL_CROSS_REPLICA_PART,  /* channel_id, use_global_device_ids=false: replicas, every partition */
+	FFU_COLL_FLATTENED,           /* channel_id, use_global_device_ids=true: ids are ranks */
+} ffu_coll_mode;
+typedef struct ffu_coll_groups {
+	int n_groups, size;
+	int *ranks;                   /* malloc'd: n_groups x size ranks, each group in its order */
+	int *group_of, *pos_of;       /* malloc'd, per rank: its group and its place in it */
+} ffu_coll_groups;
+/* Ranks of module m: replica_count x num_partitions. */
+int64_t ffu__module_ranks(const ffu_module *m);
+ffu_coll_mode ffu__coll_mode(const ffu_inst *in);
+/* How many ids the mode's ids range over for m (replicas, partitions or ranks). */
+int64_t ffu__coll_id_count(const ffu_inst *in, const ffu_module *m);
+/* The groups of in (not collective-permute, replica-id, partition-id) over m's ranks;
+   false with why[] when the attributes do not describe a partition of the ids, or out of
+   memory (why says so). Free with ffu__coll_groups_free. */
+bool ffu__coll_groups(const ffu_inst *in, const ffu_module *m, ffu_coll_groups *out, char *why, size_t why_size);
+void ffu__coll_groups_free(ffu_coll_groups *g);
+/* collective-permute: src[r] = the rank rank r receives from, -1 for none (src holds
+   ffu__module_ranks(m) entries); false with why[] for pairs out of range or repeated. */
+bool ffu__coll_sources(const ffu_inst *in, const ffu_module *m, int *src, char *why, size_t why_size);
 
 /* --- module building (ir/module.c) --- */
 ffu_module *ffu__module_new(const char *name);

@@ -11,6 +11,7 @@ ffu_module *ffu__module_new(const char *name)
 	ffu_module *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
+	m->replica_count = m->num_partitions = 1;
 	m->name = ffu__arena_strdup(&m->arena, name ? name : "module");
 	if (!m->name) {
 		free(m);
@@ -229,6 +230,7 @@ void ffu__inst_copy_attrs(ffu_inst *dst, const ffu_inst *src)
 	dst->fusion_kind = src->fusion_kind;
 	dst->fft = src->fft;
 	dst->dot = src->dot;
+	dst->coll = src->coll;
 	dst->window_bits = src->window_bits;
 }
 

@@ -287,6 +287,35 @@ static ffu_status check_callee(const vctx *v, const ffu_computation *c, const ff
 }
 
 /*
+ * to_apply of a reduce or a reducing collective: a computation before its caller, a sum or
+ * product of its two scalar parameters of type t, which is what reduce_fn records.
+ */
+ffu_status ffu__verify_combiner(const vctx *v, const ffu_computation *c, const ffu_inst *in, ffu_type t)
+{
+	ffu_status st;
+	if ((st = check_callee(v, c, in, "to_apply")))
+		return st;
+	const ffu_computation *f = in->callee;
+	const ffu_inst *r = f->root;
+	ffu_shape scalar = {.type = t};
+	bool ok = f->n_params == 2 && f->params && f->params[0] && f->params[1] && r &&
+		  ffu__shape_eq(&f->params[0]->shape, &scalar) && ffu__shape_eq(&f->params[1]->shape, &scalar) &&
+		  (r->op == FFU_OP_ADD || r->op == FFU_OP_MULTIPLY) && r->n_operands == 2 &&
+		  ffu__shape_eq(&r->shape, &scalar) &&
+		  ((r->operands[0] == f->params[0] && r->operands[1] == f->params[1]) ||
+		   (r->operands[0] == f->params[1] && r->operands[1] == f->params[0]));
+	if (!ok)
+		return IERR(FFU_STATUS_EVERIFY, in,
+			    "to_apply must be a sum or product of its two parameters: '%%%s' must take two %s[] parameters and have ROOT add or multiply of exactly them",
+			    f->name, ffu__type_name(t));
+	if (in->reduce_fn != r->op)
+		return IERR(FFU_STATUS_EVERIFY, in, "reduce_fn (%s) does not match the ROOT of '%%%s' (%s)",
+			    in->reduce_fn >= 0 && in->reduce_fn < FFU_OP_COUNT ? ffu__ops[in->reduce_fn].keyword : "invalid",
+			    f->name, ffu__ops[r->op].keyword);
+	return FFU_STATUS_OK;
+}
+
+/*
  * reduce(x, init), dimensions={...}, to_apply=%f: init a scalar of x's field type, the
  * dimensions unique and < rank (any order), result = x's dimensions without them. %f must
  * be a sum or product of its two scalar parameters, which is all the device reduces.
@@ -322,26 +351,7 @@ static ffu_status check_reduce(const vctx *v, const ffu_computation *c, const ff
 	if (!ffu__shape_eq(s, &want))
 		return IERR(FFU_STATUS_EVERIFY, in, "result is %s; reducing %s over the given dimensions gives %s",
 			    fmt_shape(s, a, sizeof a), fmt_shape(x, b, sizeof b), fmt_shape(&want, w, sizeof w));
-	if ((st = check_callee(v, c, in, "to_apply")))
-		return st;
-	const ffu_computation *f = in->callee;
-	const ffu_inst *r = f->root;
-	ffu_shape scalar = {.type = x->type};
-	bool ok = f->n_params == 2 && f->params && f->params[0] && f->params[1] && r &&
-		  ffu__shape_eq(&f->params[0]->shape, &scalar) && ffu__shape_eq(&f->params[1]->shape, &scalar) &&
-		  (r->op == FFU_OP_ADD || r->op == FFU_OP_MULTIPLY) && r->n_operands == 2 &&
-		  ffu__shape_eq(&r->shape, &scalar) &&
-		  ((r->operands[0] == f->params[0] && r->operands[1] == f->params[1]) ||
-		   (r->operands[0] == f->params[1] && r->operands[1] == f->params[0]));
-	if (!ok)
-		return IERR(FFU_STATUS_EVERIFY, in,
-			    "to_apply must be a sum or product of its two parameters: '%%%s' must take two %s[] parameters and have ROOT add or multiply of exactly them",
-			    f->name, ffu__type_name(x->type));
-	if (in->reduce_fn != r->op)
-		return IERR(FFU_STATUS_EVERIFY, in, "reduce_fn (%s) does not match the ROOT of '%%%s' (%s)",
-			    in->reduce_fn >= 0 && in->reduce_fn < FFU_OP_COUNT ? ffu__ops[in->reduce_fn].keyword : "invalid",
-			    f->name, ffu__ops[r->op].keyword);
-	return FFU_STATUS_OK;
+	return ffu__verify_combiner(v, c, in, x->type);
 }
 
 /* Operand j of in is defined earlier in the same computation (ids may be stale: fall back). */
@@ -467,6 +477,14 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 		return ffu__verify_msm(v, in);
 	case FFU_OP_DOT:
 		return ffu__dot_verify(in, v->file, v->e);
+	case FFU_OP_ALL_REDUCE:
+	case FFU_OP_ALL_GATHER:
+	case FFU_OP_REDUCE_SCATTER:
+	case FFU_OP_ALL_TO_ALL:
+	case FFU_OP_COLLECTIVE_PERMUTE:
+	case FFU_OP_REPLICA_ID:
+	case FFU_OP_PARTITION_ID:
+		return ffu__verify_collective(v, c, in);
 	case FFU_OP_FUSION: {
 		if ((st = check_callee(v, c, in, "calls")))
 			return st;

@@ -1,7 +1,7 @@
 /*
  * src/ir/verify_impl.h: private to the module verifier (ir/verify.c, the framework, and
  * ir/verify_ops.c, the layout/index ops' and fft's rules, ir/verify_points.c, the ops on
- * points); no other file includes it.
+ * points, ir/verify_collective.c, the collectives); no other file includes it.
  * The context lives in ffu__module_verify's frame; the rules only read it.
  */
 #ifndef FFU_IR_VERIFY_IMPL_H
@@ -55,5 +55,9 @@ ffu_status ffu__verify_fft(const vctx *v, const ffu_inst *in);
 bool ffu__verify_touches_points(const ffu_inst *in);
 ffu_status ffu__verify_points(const vctx *v, const ffu_inst *in);
 ffu_status ffu__verify_msm(const vctx *v, const ffu_inst *in);
+/* ir/verify.c: to_apply of in (reduce, all-reduce, reduce-scatter) over type t */
+ffu_status ffu__verify_combiner(const vctx *v, const ffu_computation *c, const ffu_inst *in, ffu_type t);
+/* ir/verify_collective.c: the collectives, replica-id and partition-id */
+ffu_status ffu__verify_collective(const vctx *v, const ffu_computation *c, const ffu_inst *in);
 
 #endif

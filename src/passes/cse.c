@@ -94,6 +94,12 @@ static bool same(const ffu_inst *a, const ffu_inst *b)
 	switch (a->op) {
 	case FFU_OP_PARAMETER:
 		return false;
+	case FFU_OP_ALL_REDUCE: /* each is one exchange between the ranks: kept as written */
+	case FFU_OP_ALL_GATHER:
+	case FFU_OP_REDUCE_SCATTER:
+	case FFU_OP_ALL_TO_ALL:
+	case FFU_OP_COLLECTIVE_PERMUTE:
+		return false;
 	case FFU_OP_CONSTANT:
 		return a->literal && b->literal && memcmp(a->literal, b->literal, literal_bytes(a)) == 0;
 	case FFU_OP_IOTA:

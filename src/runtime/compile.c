@@ -30,12 +30,37 @@ ffu_status ffu__compile_module(ffu_module *m, const ffu_cl *cl, const ffu_compil
 	return ffu__passes_run(m, &po, e);
 }
 
+/*
+ * A program of several ranks, or with a collective, needs a rank per device and the
+ * exchanges between them, which one context does not have: refused here, before any
+ * kernel is built, with where it can run instead.
+ */
+static ffu_status refuse_spmd(const ffu_module *m, const char *file, ffu_error *e)
+{
+	const ffu_computation *c = m->entry;
+	for (int i = 0; c && i < c->n_insts; i++)
+		if (ffu__ops[c->insts[i]->op].kind == FFU_KIND_COLLECTIVE)
+			return ffu__err_at(e, FFU_STATUS_EUNSUPPORTED, file, c->insts[i]->line, c->insts[i]->col,
+					   "'%%%s' (%s): collectives run across ranks, one device each, which is not built yet; "
+					   "--interp simulates the ranks (docs/hlo.md \"Collectives\")",
+					   c->insts[i]->name, ffu__ops[c->insts[i]->op].keyword);
+	if (ffu__module_ranks(m) != 1)
+		return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
+				"%s: replica_count=%lld x num_partitions=%lld ranks: running on several devices is not built yet; "
+				"--interp simulates the ranks",
+				m->name, (long long)m->replica_count, (long long)m->num_partitions);
+	return FFU_STATUS_OK;
+}
+
 ffu_status ffu__compile(ffu_exec **out, ffu_cl *cl, ffu_module *m, const ffu_compile_opts *o, ffu_error *e)
 {
 	if (!out || !cl)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu__compile: %s is NULL", !out ? "out" : "context");
 	*out = NULL;
-	ffu_status st = ffu__compile_module(m, cl, o, e);
+	ffu_status st = m ? refuse_spmd(m, o && o->file ? o->file : m->name, e) : FFU_STATUS_OK;
+	if (st)
+		return st;
+	st = ffu__compile_module(m, cl, o, e);
 	if (st)
 		return st;
 	ffu_exec_opts eo = {.no_sharing = o && o->no_buffer_reuse};
