@@ -4,7 +4,8 @@
  * worked out here from each op's definition, with the group of every rank written out by
  * hand for each of XLA's four group modes (not computed by ir/collective.c), and the field
  * sums and products taken with GMP. The verifier's errors are in tests/bad/collective_*.hlo
- * (test_hlo reads them); the refusal on a device is test_cli's.
+ * (test_hlo reads them); the refusal on a device is test_cli's. The builder's collectives make
+ * the same program as the text.
  */
 #include <criterion/criterion.h>
 #include <gmp.h>
@@ -12,9 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
+#include "fieldfuse/builder.h"
 #include "hlo_check.h"
 #include "interp/interp.h"
 #include "ir/value.h"
+#include "support.h"
 
 enum { RANKS = 4, N = 4 };
 static const uint32_t P_BB = 0x78000001u;
@@ -188,4 +192,116 @@ Test(collective, one_rank)
 	ffu__values_free(out, n_out);
 	ffu__value_free(&x);
 	ffu__module_free(m);
+}
+
+/* Runs m's ranks on the inputs of interpreter_simulates_the_ranks; out[r] as there. */
+static void run_ranks(const ffu_module *m, ffu_value **out, int *n_out)
+{
+	ffu_value in[RANKS];
+	const ffu_value *inputs[RANKS];
+	for (int r = 0; r < RANKS; r++) {
+		cr_assert_eq(ffu__value_alloc(&in[r], &m->entry->params[0]->shape, NULL), FFU_STATUS_OK);
+		for (int k = 0; k < N; k++) {
+			uint32_t v = xval(r, k);
+			memcpy(in[r].data + 4 * k, &v, 4);
+		}
+		inputs[r] = &in[r];
+	}
+	ffu_error e = {0};
+	cr_assert_eq(ffu__interp_run_ranks(m, inputs, 1, RANKS, out, n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int r = 0; r < RANKS; r++)
+		ffu__value_free(&in[r]);
+}
+
+/*
+ * The builder makes the program of `prog` (include/fieldfuse/builder.h): the same lines
+ * for the collectives, and the same values on every rank.
+ */
+Test(collective, builder)
+{
+	ffu_builder *b = NULL;
+	ffu_error e = {0};
+	cr_assert_eq(ffu_builder_create(&b, "coll", &e), FFU_STATUS_OK);
+	cr_assert_eq(ffu_builder_set_ranks(b, 2, 2, &e), FFU_STATUS_OK, "%s", e.message);
+	const int64_t four = 4;
+	ffu_node x = ffu_build_parameter(b, "x", "babybear", 1, &four);
+	static const int64_t g01[] = {0, 1}, g10[] = {1, 0}, g30_12[] = {3, 0, 1, 2}, g03_21[] = {0, 3, 2, 1};
+	ffu_collective_groups all = {NULL, 0, 0, 0, -1}, part = {g01, 1, 2, 1, -1}, rep_part = {g10, 1, 2, 2, 0},
+			      flat_g = {g30_12, 2, 2, 3, 1}, flat_s = {g03_21, 2, 2, 4, 1}, rep = {g10, 1, 2, 0, -1};
+	ffu_node n[10];
+	n[0] = ffu_build_collective(b, FFU_COLLECTIVE_ALL_REDUCE, x, &all, 0, FFU_REDUCE_SUM);
+	n[1] = ffu_build_collective(b, FFU_COLLECTIVE_ALL_REDUCE, x, &part, 0, FFU_REDUCE_PRODUCT);
+	n[2] = ffu_build_collective(b, FFU_COLLECTIVE_ALL_REDUCE, x, &rep_part, 0, FFU_REDUCE_SUM);
+	n[3] = ffu_build_collective(b, FFU_COLLECTIVE_ALL_GATHER, x, &flat_g, 0, FFU_REDUCE_SUM);
+	n[4] = ffu_build_collective(b, FFU_COLLECTIVE_REDUCE_SCATTER, x, &flat_s, 0, FFU_REDUCE_SUM);
+	n[5] = ffu_build_collective(b, FFU_COLLECTIVE_ALL_TO_ALL, x, &rep, 0, FFU_REDUCE_SUM);
+	n[6] = ffu_build_collective_permute(b, x, (const int64_t[]){0, 1}, 1, 5);
+	n[7] = ffu_build_collective_permute(b, x, (const int64_t[]){1, 0, 0, 1}, 2, 0);
+	n[8] = ffu_build_replica_id(b);
+	n[9] = ffu_build_partition_id(b);
+	ffu_node t = ffu_build_tuple(b, n, 10);
+	cr_assert_eq(ffu_builder_status(b, &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_program *p = NULL;
+	cr_assert_eq(ffu_builder_finish(b, t, &p, &e), FFU_STATUS_OK, "%s", e.message);
+	char *text = NULL;
+	cr_assert_eq(ffu_program_print(&text, p, &e), FFU_STATUS_OK, "%s", e.message);
+	static const char *const want[] = {
+		"HloModule coll, replica_count=2, num_partitions=2\n",
+		"babybear[4] all-reduce(%x), replica_groups={}, to_apply=%sum\n",
+		"babybear[4] all-reduce(%x), channel_id=1, replica_groups={{0,1}}, to_apply=%product\n",
+		"babybear[4] all-reduce(%x), channel_id=2, replica_groups={{1,0}}, use_global_device_ids=false, to_apply=%sum\n",
+		"babybear[8] all-gather(%x), channel_id=3, replica_groups={{3,0},{1,2}}, dimensions={0}, use_global_device_ids=true\n",
+		"babybear[2] reduce-scatter(%x), channel_id=4, replica_groups={{0,3},{2,1}}, dimensions={0}, use_global_device_ids=true, to_apply=%sum\n",
+		"babybear[4] all-to-all(%x), replica_groups={{1,0}}, dimensions={0}\n",
+		"babybear[4] collective-permute(%x), channel_id=5, source_target_pairs={{0,1}}\n",
+		"babybear[4] collective-permute(%x), source_target_pairs={{1,0},{0,1}}\n",
+		"u32[] replica-id()\n",
+		"u32[] partition-id()\n",
+	};
+	ffu_test_expect_in(text, want, sizeof want / sizeof want[0]);
+	ffu_value *got_b[RANKS], *got_t[RANKS];
+	int nb[RANKS], nt[RANKS];
+	ffu_module *m = parse_ok(prog);
+	run_ranks(p->m, got_b, nb);
+	run_ranks(m, got_t, nt);
+	for (int r = 0; r < RANKS; r++) {
+		cr_assert_eq(nb[r], nt[r]);
+		for (int k = 0; k < nb[r]; k++)
+			cr_expect(got_b[r][k].bytes == got_t[r][k].bytes &&
+					  memcmp(got_b[r][k].data, got_t[r][k].data, got_t[r][k].bytes) == 0,
+				  "rank %d output %d differs from the parsed program's", r, k);
+		ffu__values_free(got_b[r], nb[r]);
+		ffu__values_free(got_t[r], nt[r]);
+	}
+	free(text);
+	ffu__module_free(m);
+	ffu_program_destroy(&p);
+	ffu_builder_destroy(&b);
+}
+
+/* The builder's own errors: ranks after the first node, a group naming an id twice (the
+   verifier's message, under the call's name). */
+Test(collective, builder_errors)
+{
+	ffu_builder *b = NULL;
+	ffu_error e = {0};
+	cr_assert_eq(ffu_builder_create(&b, "bad", &e), FFU_STATUS_OK);
+	cr_assert_eq(ffu_builder_set_ranks(b, 2, 0, &e), FFU_STATUS_EINVAL);
+	cr_expect(strstr(e.message, "1 to 4096 ranks"), "%s", e.message);
+	ffu_builder_destroy(&b);
+	cr_assert_eq(ffu_builder_create(&b, "bad", &e), FFU_STATUS_OK);
+	const int64_t four = 4;
+	ffu_node x = ffu_build_parameter(b, "x", "babybear", 1, &four);
+	cr_assert_eq(ffu_builder_set_ranks(b, 2, 1, &e), FFU_STATUS_EINVAL);
+	cr_expect(strstr(e.message, "before the first node"), "%s", e.message);
+	ffu_builder_destroy(&b);
+	cr_assert_eq(ffu_builder_create(&b, "bad", &e), FFU_STATUS_OK);
+	cr_assert_eq(ffu_builder_set_ranks(b, 2, 1, &e), FFU_STATUS_OK);
+	x = ffu_build_parameter(b, "x", "babybear", 1, &four);
+	ffu_collective_groups twice = {(const int64_t[]){1, 1}, 1, 2, 0, -1};
+	cr_expect_eq(ffu_build_collective(b, FFU_COLLECTIVE_ALL_GATHER, x, &twice, 0, FFU_REDUCE_SUM), FFU_NODE_INVALID);
+	cr_expect_eq(ffu_builder_status(b, &e), FFU_STATUS_EVERIFY);
+	cr_expect(strstr(e.message, "ffu_build_collective") && strstr(e.message, "names id 1 twice"), "%s", e.message);
+	ffu_builder_destroy(&b);
+	ffu_error_clear(&e);
 }

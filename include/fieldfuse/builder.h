@@ -198,6 +198,43 @@ FFU_API ffu_node ffu_build_dot(ffu_builder *b, ffu_node lhs, ffu_node rhs, const
 			       const int64_t *rhs_contracting, int n_contracting, const int64_t *lhs_batch,
 			       const int64_t *rhs_batch, int n_batch);
 
+/* ---- collectives (docs/hlo.md "Collectives") */
+
+/*
+ * The ranks of an SPMD program: replicas x partitions (each >= 1; both 1 unless set),
+ * rank = replica x partitions + partition. Set before the first node is added.
+ */
+FFU_API ffu_status ffu_builder_set_ranks(ffu_builder *b, int64_t replicas, int64_t partitions, ffu_error *e);
+typedef enum ffu_collective_op {
+	FFU_COLLECTIVE_ALL_REDUCE,     /* every member gets the group's x combined (kind) */
+	FFU_COLLECTIVE_ALL_GATHER,     /* the group's x joined along dim, in group order */
+	FFU_COLLECTIVE_REDUCE_SCATTER, /* the combined x split along dim; member i gets piece i */
+	FFU_COLLECTIVE_ALL_TO_ALL,     /* piece j of x along dim to member j, joined in member order */
+} ffu_collective_op;
+/*
+ * Who takes part, as XLA's attributes say it: ids, n_groups groups of group_size (row-major;
+ * n_groups 0: every id in one group); channel_id 0 for none; use_global_device_ids -1 not
+ * given, 0 false, 1 true. channel_id and use_global_device_ids decide whether the ids are
+ * replicas, partitions or ranks (docs/hlo.md). NULL: every replica, no channel.
+ */
+typedef struct ffu_collective_groups {
+	const int64_t *ids;
+	int n_groups, group_size;
+	int64_t channel_id;
+	int use_global_device_ids;
+} ffu_collective_groups;
+/* A collective of x (a field or point array); dim: the split or joined dimension (not read
+   for all-reduce); kind: the combiner of all-reduce and reduce-scatter. */
+FFU_API ffu_node ffu_build_collective(ffu_builder *b, ffu_collective_op op, ffu_node x, const ffu_collective_groups *g,
+				      int64_t dim, ffu_reduce_kind kind);
+/* collective-permute: rank id pairs[2i + 1] receives pairs[2i]'s x (n_pairs pairs; ids as
+   channel_id says); a rank no pair names as a target gets zeros. */
+FFU_API ffu_node ffu_build_collective_permute(ffu_builder *b, ffu_node x, const int64_t *pairs, int n_pairs,
+					      int64_t channel_id);
+/* replica-id() and partition-id(): the rank's number, u32[]. */
+FFU_API ffu_node ffu_build_replica_id(ffu_builder *b);
+FFU_API ffu_node ffu_build_partition_id(ffu_builder *b);
+
 /* A tuple of the nodes (a program with several outputs has a tuple ROOT). */
 FFU_API ffu_node ffu_build_tuple(ffu_builder *b, const ffu_node *xs, int n);
 FFU_API ffu_node ffu_build_get_tuple_element(ffu_builder *b, ffu_node t, int index);

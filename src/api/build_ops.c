@@ -361,7 +361,7 @@ ffu_node ffu_build_reshape(ffu_builder *b, ffu_node x, int rank, const int64_t *
  * `.<n>` if taken) with parameters `<name>.x`, `<name>.y` and ROOT `<name>.r`, made once
  * per type and kind and placed before the entry (callees come first in a module).
  */
-static ffu_computation *reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind kind)
+ffu_computation *ffu__bld_reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind kind)
 {
 	ffu_computation **slot = &b->reducers[type][kind];
 	if (*slot)
@@ -428,7 +428,7 @@ ffu_node ffu_build_reduce(ffu_builder *b, ffu_node x, ffu_node init, const int64
 				s.dims[s.rank++] = xs->dims[d];
 		/* only a field array gets a to_apply: for others the verifier reports the type */
 		ffu_elem_kind k = ffu__shape_field(xs)->kind;
-		if (k != FFU_ELEM_UINT && k != FFU_ELEM_PRED && !(a.callee = reducer(b, xs->type, kind)))
+		if (k != FFU_ELEM_UINT && k != FFU_ELEM_PRED && !(a.callee = ffu__bld_reducer(b, xs->type, kind)))
 			return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call,
 				    "cannot create the %s computation (out of memory, or its names are taken)",
 				    kind == FFU_REDUCE_SUM ? "sum" : "product");

@@ -197,6 +197,8 @@ static ffu_status verify_one(ffu_builder *b, const ffu_inst *in, ffu_error *e)
 		goto oom;
 	c->is_entry = true;
 	s->entry = c;
+	s->replica_count = b->m->replica_count; /* a collective's groups are checked against them */
+	s->num_partitions = b->m->num_partitions;
 	for (int j = 0; j < in->n_operands; j++) {
 		const ffu_inst *op = in->operands[j];
 		for (int k = 0; k < j && !ops[j]; k++)

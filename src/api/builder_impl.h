@@ -2,7 +2,8 @@
  * src/api/builder_impl.h: private to src/api/builder*.c: the builder's record and the
  * helpers its two files share. builder.c holds the builder itself (errors, names, adding
  * one verified instruction, create/finish/rename); build_ops.c the ffu_build_* constructors
- * of each op, which all go through ffu__bld_add. Ownership as in builder.c's header.
+ * of each op, which all go through ffu__bld_add; build_dot.c and build_collective.c those
+ * of dot and of the collectives. Ownership as in builder.c's header.
  */
 #ifndef FFU_API_BUILDER_IMPL_H
 #define FFU_API_BUILDER_IMPL_H
@@ -49,5 +50,9 @@ void ffu__bld_set_dims(ffu_inst *in, const void *arg);
    alone; its node, or FFU_NODE_INVALID with the error recorded under call. */
 ffu_node ffu__bld_add(ffu_builder *b, const char *call, ffu_op op, const char *name, const ffu_shape *shape,
 		      ffu_inst *const *ops, int n, attr_fn set_attrs, const void *arg);
+
+/* The to_apply computation of a sum or product over type (build_ops.c: made once per type
+   and kind); NULL when out of memory or its names are taken. */
+ffu_computation *ffu__bld_reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind kind);
 
 #endif
