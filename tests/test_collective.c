@@ -18,6 +18,7 @@
 #include "hlo_check.h"
 #include "interp/interp.h"
 #include "ir/value.h"
+#include "point.h"
 #include "support.h"
 
 enum { RANKS = 4, N = 4 };
@@ -304,4 +305,53 @@ Test(collective, builder_errors)
 	cr_expect(strstr(e.message, "ffu_build_collective") && strstr(e.message, "names id 1 twice"), "%s", e.message);
 	ffu_builder_destroy(&b);
 	ffu_error_clear(&e);
+}
+
+/*
+ * Points: an all-reduce of bn254_g1_jacobian over 3 replicas, rank r holding k(r, i) G; the
+ * sum must be (k(0, i) + k(1, i) + k(2, i)) G, the generator's known multiple (whatever
+ * order the ranks are added in).
+ */
+Test(collective, all_reduce_of_points)
+{
+	static const char pts[] = "HloModule pts, replica_count=3\n"
+				  "%add (a: bn254_g1_jacobian[], b: bn254_g1_jacobian[]) -> bn254_g1_jacobian[] {\n"
+				  "  %a = bn254_g1_jacobian[] parameter(0)\n  %b = bn254_g1_jacobian[] parameter(1)\n"
+				  "  ROOT %s = bn254_g1_jacobian[] add(%a, %b)\n}\n"
+				  "ENTRY %main (x: bn254_g1_jacobian[2]) -> bn254_g1_jacobian[2] {\n"
+				  "  %x = bn254_g1_jacobian[2] parameter(0)\n"
+				  "  ROOT %r = bn254_g1_jacobian[2] all-reduce(%x), replica_groups={}, to_apply=%add\n}\n";
+	ffu_module *m = parse_ok(pts);
+	const ffu_field *pt = ffu_test_field("bn254_g1_jacobian"), *sf = ffu_test_field("bn254_sf");
+	const size_t eb = pt->storage_bytes;
+	ffu_value in[3];
+	const ffu_value *inputs[3];
+	uint64_t k[3][2] = {{5, 0}, {7, 1}, {11, 123456789}};
+	for (int r = 0; r < 3; r++) {
+		cr_assert_eq(ffu__value_alloc(&in[r], &m->entry->params[0]->shape, NULL), FFU_STATUS_OK);
+		for (int i = 0; i < 2; i++) {
+			unsigned char s[32] = {0};
+			memcpy(s, &k[r][i], 8); /* little-endian storage, < the scalar field's modulus */
+			ffu__point_gen_mul(pt, in[r].data + (size_t)i * eb, sf, s);
+		}
+		inputs[r] = &in[r];
+	}
+	ffu_value *out[3];
+	int n_out[3];
+	ffu_error e = {0};
+	cr_assert_eq(ffu__interp_run_ranks(m, inputs, 1, 3, out, n_out, &e), FFU_STATUS_OK, "%s", e.message);
+	for (int i = 0; i < 2; i++) {
+		uint64_t sum = k[0][i] + k[1][i] + k[2][i];
+		unsigned char s[32] = {0}, want[256];
+		memcpy(s, &sum, 8);
+		cr_assert_leq(eb, sizeof want);
+		ffu__point_gen_mul(pt, want, sf, s);
+		for (int r = 0; r < 3; r++)
+			cr_expect(ffu__point_eq(pt, out[r][0].data + (size_t)i * eb, pt, want), "rank %d, point %d", r, i);
+	}
+	for (int r = 0; r < 3; r++) {
+		ffu__values_free(out[r], n_out[r]);
+		ffu__value_free(&in[r]);
+	}
+	ffu__module_free(m);
 }
