@@ -706,3 +706,25 @@ Test(api, one_program_many_threads, .timeout = 180)
 	}
 	ffu_program_destroy(&p);
 }
+
+/* An SPMD program (docs/hlo.md "Collectives") is not one executable: the embedding API
+   refuses it on a device, naming the collective, and writes nothing. */
+Test(api, collectives_refused_on_a_device, .timeout = 120)
+{
+	ffu_device *d = open_ok("pocl");
+	ffu_program *p = parse_ok("HloModule c, replica_count=2\n"
+				  "ENTRY %main (x: babybear[4]) -> babybear[8] {\n"
+				  "  %x = babybear[4] parameter(0)\n"
+				  "  ROOT %g = babybear[8] all-gather(%x), replica_groups={}, dimensions={0}\n}\n");
+	uint32_t x[4] = {1, 2, 3, 4}, out[8];
+	memset(out, 0xee, sizeof out);
+	ffu_error e = {0};
+	cr_expect_eq(ffu_program_run(d, p, NULL, (const void *[]){x}, (void *const[]){out}, &e), FFU_STATUS_EUNSUPPORTED);
+	cr_expect(strstr(e.message, "'%g' (all-gather): a program with collectives is not one executable"), "%s",
+		  e.message);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(out[i], 0xeeeeeeeeu);
+	ffu_error_clear(&e);
+	ffu_program_destroy(&p);
+	ffu_device_close(&d);
+}

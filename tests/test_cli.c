@@ -1123,10 +1123,12 @@ Test(cli, devices_plain_and_json)
 
 /*
  * A program of two replicas (docs/hlo.md "Collectives"): --interp simulates both ranks with
- * the same inputs and writes rank 0's outputs: all-reduce of x + replica-id is 2x + 1. A
- * device refuses it before building anything, exit 2, at the collective's position.
+ * the same inputs and writes rank 0's outputs: all-reduce of x + replica-id is 2x + 1. On
+ * a device the same (both ranks' kernels on it, the all-reduce on the host), --check
+ * comparing every rank with the simulation; the element-wise work on each side of the
+ * collective fused (fewer kernels than --no-fuse).
  */
-Test(cli, collectives_interp_and_device_refusal)
+static void collectives_on(const char *dev)
 {
 	const char *prog = write_text("coll.hlo", "HloModule c, replica_count=2\n"
 						  "%sum (a: babybear[], b: babybear[]) -> babybear[] {\n"
@@ -1135,23 +1137,49 @@ Test(cli, collectives_interp_and_device_refusal)
 						  "ENTRY %main (x: babybear[2]) -> babybear[2] {\n"
 						  "  %x = babybear[2] parameter(0)\n  %i = u32[] replica-id()\n"
 						  "  %f = babybear[] convert(%i)\n  %b = babybear[2] broadcast(%f), dimensions={}\n"
-						  "  %y = babybear[2] add(%x, %b)\n"
-						  "  ROOT %r = babybear[2] all-reduce(%y), replica_groups={}, to_apply=%sum\n}\n");
+						  "  %y = babybear[2] add(%x, %b)\n  %z = babybear[2] multiply(%y, %x)\n"
+						  "  %r = babybear[2] all-reduce(%z), replica_groups={}, to_apply=%sum\n"
+						  "  %s = babybear[2] subtract(%r, %x)\n"
+						  "  ROOT %t = babybear[2] multiply(%s, %s)\n}\n");
 	const char *x = write_text("coll_x.txt", "1\n2013265920\n");
 	char in[400];
 	snprintf(in, sizeof in, "0=%s", x);
-	result r = CLI("run", prog, "--interp", "--input", in);
-	cr_expect_eq(r.code, 0, "%s", r.err);
-	uint32_t v[2];
-	cr_assert_eq(parse_values(r.out, v, 2), 2, "%s", r.out);
-	cr_expect_eq(v[0], 3u);
-	cr_expect_eq(v[1], (uint32_t)(((uint64_t)2 * (BB_P - 1) + 1) % BB_P));
-	result_free(&r);
-	r = CLI("run", prog, "--device", "pocl", "--input", in);
-	cr_expect_eq(r.code, 2);
-	char want[400];
-	snprintf(want, sizeof want, "%s:9:3: error: '%%i' (replica-id): collectives run across ranks", prog);
-	cr_expect(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
-	cr_expect_str_eq(r.out, "");
-	result_free(&r);
+	/* per element: r = (x + 0) x + (x + 1) x = 2x^2 + x; t = (r - x)^2 = 4x^4 */
+	static const uint32_t xs2[2] = {1, BB_P - 1};
+	uint32_t want[2];
+	for (int k = 0; k < 2; k++) {
+		uint64_t x2 = (uint64_t)xs2[k] * xs2[k] % BB_P;
+		want[k] = (uint32_t)(4 * (x2 * x2 % BB_P) % BB_P);
+	}
+	const char *const modes[3][2] = {{"--interp", NULL}, {"--device", dev}, {"--device", dev}};
+	int kernels[3] = {0};
+	for (int mode = 0; mode < 3; mode++) {
+		result r = mode == 0 ? CLI("run", prog, "--interp", "--input", in)
+			   : mode == 1 ? CLI("run", prog, "--device", dev, "--input", in, "--check", "--json", "-o", tpath("o.txt"))
+				       : CLI("run", prog, "--device", dev, "--input", in, "--check", "--json", "--no-fuse", "-o",
+					     tpath("o.txt"));
+		cr_expect_eq(r.code, 0, "%s %s: %s", modes[mode][0], dev, r.err);
+		char *vals = mode == 0 ? strdup(r.out) : slurp(tpath("o.txt"));
+		uint32_t v[2];
+		cr_assert_eq(parse_values(vals, v, 2), 2, "%s", vals);
+		for (int k = 0; k < 2; k++)
+			cr_expect_eq(v[k], want[k], "mode %d element %d", mode, k);
+		free(vals);
+		if (mode) {
+			cr_expect(strstr(r.out, "\"check\": \"ok\""), "%s", r.out);
+			kernels[mode] = json_kernels(r.out);
+		}
+		result_free(&r);
+	}
+	cr_expect(kernels[1] > 0 && kernels[1] < kernels[2], "fused %d kernels, unfused %d", kernels[1], kernels[2]);
+}
+
+Test(cli, collectives_pocl)
+{
+	collectives_on("pocl");
+}
+
+Test(cli, collectives_rusticl)
+{
+	collectives_on("rusticl");
 }

@@ -355,3 +355,54 @@ Test(collective, all_reduce_of_points)
 	}
 	ffu__module_free(m);
 }
+
+/*
+ * The SPMD plan (ir/segment.c): the ENTRY cut at its collectives; each segment a module of
+ * its own that reads what it takes from outside as parameters named after those values
+ * and returns every value used later, as a tuple.
+ */
+Test(collective, spmd_plan)
+{
+	static const char chain[] = "HloModule chain, replica_count=3\n"
+				    "%sum (a: babybear[], b: babybear[]) -> babybear[] {\n"
+				    "  %a = babybear[] parameter(0)\n  %b = babybear[] parameter(1)\n"
+				    "  ROOT %s = babybear[] add(%a, %b)\n}\n"
+				    "ENTRY %main (x: babybear[4], y: babybear[4]) -> (babybear[12], babybear[4]) {\n"
+				    "  %x = babybear[4] parameter(0)\n  %y = babybear[4] parameter(1)\n"
+				    "  %ad = babybear[4] add(%x, %y)\n  %m = babybear[4] multiply(%ad, %y)\n"
+				    "  %r = babybear[4] all-reduce(%m), replica_groups={}, to_apply=%sum\n"
+				    "  %s = babybear[4] multiply(%r, %r)\n  %t = babybear[4] subtract(%s, %ad)\n"
+				    "  %g = babybear[12] all-gather(%t), replica_groups={}, dimensions={0}\n"
+				    "  %h = babybear[12] negate(%g)\n"
+				    "  ROOT %o = (babybear[12], babybear[4]) tuple(%h, %r)\n}\n";
+	ffu_module *m = parse_ok(chain);
+	ffu_spmd_plan p;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__spmd_plan(m, &p, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(p.n_steps, 5);
+	static const char *const want[5][2] = {
+		{"ENTRY %main (x: babybear[4], y: babybear[4]) -> (babybear[4], babybear[4]) {",
+		 "(babybear[4], babybear[4]) tuple(%m, %ad)"},
+		{NULL, NULL},
+		{"ENTRY %main (r: babybear[4], ad: babybear[4]) -> (babybear[4]) {", "tuple(%t)"},
+		{NULL, NULL},
+		{"ENTRY %main (g: babybear[12]) -> (babybear[12]) {", "tuple(%h)"},
+	};
+	for (int s = 0; s < 5; s++) {
+		cr_expect_eq(!!p.steps[s].seg, !!want[s][0], "step %d", s);
+		if (!p.steps[s].seg) {
+			cr_expect_eq(p.steps[s].coll, m->entry->insts[s == 1 ? 4 : 7], "step %d", s);
+			continue;
+		}
+		cr_expect_eq(p.steps[s].seg->replica_count, 1);
+		char *t = print_ok(p.steps[s].seg);
+		cr_expect(strstr(t, want[s][0]) && strstr(t, want[s][1]), "step %d:\n%s", s, t);
+		cr_expect(!strstr(t, "all-reduce(") && !strstr(t, "all-gather("), "step %d:\n%s", s, t);
+		free(t);
+	}
+	cr_expect_eq(p.n_outputs, 2);
+	cr_expect_eq(p.outputs[0], 8); /* %h */
+	cr_expect_eq(p.outputs[1], 4); /* %r */
+	ffu__spmd_plan_free(&p);
+	ffu__module_free(m);
+}

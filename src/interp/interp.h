@@ -26,4 +26,13 @@ ffu_status ffu__interp_run(const ffu_module *m, const ffu_value *inputs, int n_i
 ffu_status ffu__interp_run_ranks(const ffu_module *m, const ffu_value *const *inputs, int n_inputs, int n_ranks,
 				 ffu_value **outputs, int *n_outputs, ffu_error *e);
 
+/*
+ * Collective `in` of module m across all n_ranks ranks: x[r] rank r's operand (NULL
+ * entries for replica-id and partition-id), o[r] its result, allocated with in's shape
+ * (interp/collective.c). The interpreter's simulation uses it, and so does the runtime's
+ * exchange between ranks run in one process (runtime/spmd.c).
+ */
+ffu_status ffu__interp_collective(const ffu_inst *in, const ffu_module *m, int n_ranks, const ffu_value *const *x,
+				  ffu_value *const *o, ffu_error *e);
+
 #endif

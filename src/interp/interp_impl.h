@@ -18,12 +18,5 @@ ffu_status ffu__interp_msm(const ffu_inst *in, const ffu_value *k, const ffu_val
 /* dot `in` of x and y (x may be a CSR matrix) into o, allocated with in's shape (interp/dot.c). */
 void ffu__interp_dot(const ffu_inst *in, const ffu_value *x, const ffu_value *y, ffu_value *o);
 
-/*
- * Collective `in` of module m across all n_ranks simulated ranks: x[r] rank r's operand
- * (NULL entries for replica-id and partition-id), o[r] its result, allocated with in's
- * shape (interp/collective.c).
- */
-ffu_status ffu__interp_collective(const ffu_inst *in, const ffu_module *m, int n_ranks, const ffu_value *const *x,
-				  ffu_value *const *o, ffu_error *e);
 
 #endif

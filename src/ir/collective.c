@@ -20,6 +20,16 @@ int64_t ffu__module_ranks(const ffu_module *m)
 	return m->replica_count * m->num_partitions;
 }
 
+bool ffu__module_is_spmd(const ffu_module *m)
+{
+	if (ffu__module_ranks(m) != 1)
+		return true;
+	for (int i = 0; m->entry && i < m->entry->n_insts; i++)
+		if (ffu__ops[m->entry->insts[i]->op].kind == FFU_KIND_COLLECTIVE)
+			return true;
+	return false;
+}
+
 ffu_coll_mode ffu__coll_mode(const ffu_inst *in)
 {
 	if (in->coll.channel_id <= 0)

@@ -281,6 +281,9 @@ typedef struct ffu_coll_groups {
 } ffu_coll_groups;
 /* Ranks of module m: replica_count x num_partitions. */
 int64_t ffu__module_ranks(const ffu_module *m);
+/* More than one rank, or a collective in the ENTRY: what one executable cannot run
+   (runtime/spmd.h runs it). */
+bool ffu__module_is_spmd(const ffu_module *m);
 ffu_coll_mode ffu__coll_mode(const ffu_inst *in);
 /* How many ids the mode's ids range over for m (replicas, partitions or ranks). */
 int64_t ffu__coll_id_count(const ffu_inst *in, const ffu_module *m);
@@ -292,6 +295,27 @@ void ffu__coll_groups_free(ffu_coll_groups *g);
 /* collective-permute: src[r] = the rank rank r receives from, -1 for none (src holds
    ffu__module_ranks(m) entries); false with why[] for pairs out of range or repeated. */
 bool ffu__coll_sources(const ffu_inst *in, const ffu_module *m, int *src, char *why, size_t why_size);
+
+/*
+ * --- SPMD plans (ir/segment.c): the ENTRY cut at its collectives into steps every rank
+ * runs in order. A segment step is a module of its own (no collective, one rank): entry
+ * parameters in[0..n_in) (source ENTRY instruction ids), a tuple ROOT of out[0..n_out);
+ * a collective step names the collective (in: its operand, if any; out: itself). ---
+ */
+typedef struct ffu_spmd_step {
+	ffu_module *seg;          /* a segment's module (owned), or NULL */
+	const ffu_inst *coll;     /* a collective of the source module, or NULL */
+	int *in, n_in;
+	int *out, n_out;
+} ffu_spmd_step;
+typedef struct ffu_spmd_plan {
+	ffu_spmd_step *steps;
+	int n_steps;
+	int *outputs, n_outputs;  /* source ids of the program's outputs (a ROOT tuple's operands, or the ROOT) */
+} ffu_spmd_plan;
+/* The plan of verified module m (m is only read; the plan's modules are copies). */
+ffu_status ffu__spmd_plan(const ffu_module *m, ffu_spmd_plan *p, ffu_error *e);
+void ffu__spmd_plan_free(ffu_spmd_plan *p);
 
 /* --- module building (ir/module.c) --- */
 ffu_module *ffu__module_new(const char *name);

@@ -31,8 +31,8 @@ ffu_status ffu__compile_module(ffu_module *m, const ffu_cl *cl, const ffu_compil
 }
 
 /*
- * A program of several ranks, or with a collective, needs a rank per device and the
- * exchanges between them, which one context does not have: refused here, before any
+ * A program of several ranks, or with a collective, is not one executable: it is cut at its
+ * collectives and run by runtime/spmd.c (fieldfuse run does); refused here, before any
  * kernel is built, with where it can run instead.
  */
 static ffu_status refuse_spmd(const ffu_module *m, const char *file, ffu_error *e)
@@ -41,13 +41,13 @@ static ffu_status refuse_spmd(const ffu_module *m, const char *file, ffu_error *
 	for (int i = 0; c && i < c->n_insts; i++)
 		if (ffu__ops[c->insts[i]->op].kind == FFU_KIND_COLLECTIVE)
 			return ffu__err_at(e, FFU_STATUS_EUNSUPPORTED, file, c->insts[i]->line, c->insts[i]->col,
-					   "'%%%s' (%s): collectives run across ranks, one device each, which is not built yet; "
-					   "--interp simulates the ranks (docs/hlo.md \"Collectives\")",
+					   "'%%%s' (%s): a program with collectives is not one executable (the embedding API "
+					   "runs none yet; `fieldfuse run` runs its ranks: docs/hlo.md \"Collectives\")",
 					   c->insts[i]->name, ffu__ops[c->insts[i]->op].keyword);
 	if (ffu__module_ranks(m) != 1)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
-				"%s: replica_count=%lld x num_partitions=%lld ranks: running on several devices is not built yet; "
-				"--interp simulates the ranks",
+				"%s: replica_count=%lld x num_partitions=%lld ranks: not one executable (the embedding API "
+				"runs none yet; `fieldfuse run` runs its ranks)",
 				m->name, (long long)m->replica_count, (long long)m->num_partitions);
 	return FFU_STATUS_OK;
 }

@@ -14,6 +14,7 @@
 #include "ir/value.h"
 #include "passes/passes.h"
 #include "runtime/compile.h"
+#include "runtime/spmd.h"
 
 enum { MAX_INPUT_SPECS = 256, MAX_MISMATCHES_SHOWN = 5 };
 
@@ -199,6 +200,82 @@ static ffu_status check(const ffu_value *dev, const ffu_value *ref, int n, long 
 	return FFU_STATUS_OK;
 }
 
+/* The outputs, as run writes them: to -o or stdout (unless --json alone). */
+static ffu_status write_outputs(const run_args *a, const ffu_value *outs, int n_outs, ffu_status st, ffu_error *e)
+{
+	if (a->out || !a->json) {
+		ffu_error we = {0};
+		ffu_status wst = ffu__values_write(a->out ? a->out : "-", outs, n_outs, &we);
+		if (wst && st == FFU_STATUS_OK) {
+			st = wst;
+			*e = we;
+		}
+	}
+	return st;
+}
+
+static void report(const run_args *a, const ffu_device_info *dev, int kernels, double ms, ffu_status st,
+		   long long elements)
+{
+	FILE *info = a->out || a->json ? stdout : stderr;
+	if (a->json) {
+		json_t *j = json_pack("{s:s, s:s, s:i, s:f, s:s}", "device", dev->id, "device_name", dev->name, "kernels",
+				      kernels, "kernel_ms", ms, "check",
+				      !a->check ? "skipped" : st == FFU_STATUS_OK ? "ok" : "mismatch");
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(j);
+	} else if (a->check && st == FFU_STATUS_OK) {
+		fprintf(info, "check: ok (%lld elements)\n", elements);
+	}
+}
+
+/*
+ * An SPMD program (docs/hlo.md "Collectives"): every rank on this device with the same
+ * inputs (runtime/spmd.h), rank 0's outputs written as --interp writes them; --check
+ * compares every rank's outputs with the interpreter's simulation of the ranks.
+ */
+static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_device_info *dev, const ffu_module *m,
+			   const ffu_value *in, const ffu_compile_opts *co, ffu_error *e)
+{
+	const int R = (int)ffu__module_ranks(m), n_params = m->entry->n_params;
+	const ffu_value **ins = calloc((size_t)R, sizeof *ins);
+	ffu_value **outs = calloc((size_t)R, sizeof *outs), **ref = calloc((size_t)R, sizeof *ref);
+	int *n_outs = calloc((size_t)R, sizeof *n_outs), *n_ref = calloc((size_t)R, sizeof *n_ref);
+	ffu_spmd_stats stats = {0};
+	long long elements = 0;
+	ffu_status st = ins && outs && ref && n_outs && n_ref ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int r = 0; r < R && ins; r++)
+		ins[r] = in;
+	if (st == FFU_STATUS_OK && a->check)
+		st = ffu__interp_run_ranks(m, ins, n_params, R, ref, n_ref, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__spmd_run(cl, m, co, ins, n_params, outs, n_outs, &stats, e);
+	for (int r = 0; r < R && st == FFU_STATUS_OK && a->check; r++) {
+		long long k = 0;
+		st = check(outs[r], ref[r], n_outs[r], &k, e);
+		if (st) {
+			char msg[sizeof e->message];
+			snprintf(msg, sizeof msg, "%s", e->message);
+			ffu__err(e, st, "rank %d: %s", r, msg);
+		}
+		elements += k;
+	}
+	if (outs && outs[0])
+		st = write_outputs(a, outs[0], n_outs[0], st, e);
+	report(a, dev, stats.kernels, stats.kernel_ms, st, elements);
+	for (int r = 0; r < R && outs; r++) {
+		ffu__values_free(outs[r], n_outs[r]);
+		ffu__values_free(ref[r], n_ref[r]);
+	}
+	free(ins);
+	free(outs);
+	free(ref);
+	free(n_outs);
+	free(n_ref);
+	return st;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	run_args a = {0};
@@ -236,9 +313,13 @@ int cmd_run(int argc, char **argv)
 	    (st = check_inputs_fit(m->entry, &dev, &e)) || (st = load_inputs(&a, m->entry, in, &e)))
 		goto out;
 	/* the oracle runs the program as written, before any pass touches it */
-	if (a.check && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
+	if (a.check && !ffu__module_is_spmd(m) && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
 		goto out;
 	ffu_compile_opts co = {.no_fuse = a.no_fuse, .verified = true, .disable = a.disabled, .file = a.path};
+	if (ffu__module_is_spmd(m)) {
+		st = run_spmd(&a, &cl, &dev, m, in, &co, &e);
+		goto out;
+	}
 	if ((st = ffu__compile(&x, &cl, m, &co, &e)) ||
 	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, NULL, &e)) ||
 	    (st = ffu__exec_download(x, &outs, &n_outs, &e)))
@@ -246,25 +327,8 @@ int cmd_run(int argc, char **argv)
 	if (a.check)
 		st = check(outs, ref, n_outs, &elements, &e);
 	/* outputs are written even when the check fails: they are what the device computed */
-	if (a.out || !a.json) {
-		ffu_error we = {0};
-		ffu_status wst = ffu__values_write(a.out ? a.out : "-", outs, n_outs, &we);
-		if (wst && st == FFU_STATUS_OK) {
-			st = wst;
-			e = we;
-		}
-	}
-	FILE *info = a.out || a.json ? stdout : stderr;
-	if (a.json) {
-		json_t *j = json_pack("{s:s, s:s, s:i, s:f, s:s}", "device", dev.id, "device_name", dev.name, "kernels",
-				      ffu__exec_kernel_count(x), "kernel_ms", ms, "check",
-				      !a.check ? "skipped" : st == FFU_STATUS_OK ? "ok" : "mismatch");
-		json_dumpf(j, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
-		json_decref(j);
-	} else if (a.check && st == FFU_STATUS_OK) {
-		fprintf(info, "check: ok (%lld elements)\n", elements);
-	}
+	st = write_outputs(&a, outs, n_outs, st, &e);
+	report(&a, &dev, ffu__exec_kernel_count(x), ms, st, elements);
 out:
 	rc = st ? cli_fail(&e) : CLI_OK;
 	ffu__exec_destroy(&x);
