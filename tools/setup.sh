@@ -10,7 +10,8 @@ build=${FIELDFUSE_BUILD_DIR:-$root/build}
 # toolchain; OpenCL headers and ICD loader; PoCL and Mesa Rusticl (two independent CPU
 # OpenCL implementations); GMP (the test oracle), jansson (JSON), Criterion (tests),
 # xxHash (bench output hashes), gnuplot (bench plots); clang with its sanitizer and libFuzzer runtimes (tools/fuzz.sh);
-# valgrind (tools/test.sh); clang-15, libclc-15 and lld (the vendor check: tools/gpu/amdgcn_check.sh)
+# valgrind (tools/test.sh); clang-15, libclc-15 and lld (the vendor check: tools/gpu/amdgcn_check.sh);
+# Open MPI (mpirun -np N fieldfuse run: docs/hlo.md "Collectives"; tests/mpi_check.sh)
 packages=(
   build-essential pkg-config python3 meson ninja-build
   ocl-icd-opencl-dev opencl-headers clinfo
@@ -18,6 +19,7 @@ packages=(
   libgmp-dev libjansson-dev libcriterion-dev libxxhash-dev gnuplot-nox
   clang libclang-rt-14-dev valgrind
   clang-15 libclc-15 lld
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -1,4 +1,5 @@
-/* runtime/spmd.c: an SPMD program's ranks on one device (see spmd.h). */
+/* runtime/spmd.c: an SPMD program's ranks on one device (see spmd.h); below, R is the
+   number of ranks this process holds. */
 #include "runtime/spmd.h"
 
 #include <stdlib.h>
@@ -48,7 +49,18 @@ static ffu_status run_segment(ffu_exec *x, const ffu_spmd_step *sp, values *t, i
 	return st;
 }
 
-static ffu_status run_collective(const ffu_module *m, const ffu_spmd_step *sp, values *t, ffu_error *e)
+static ffu_status local_exchange(void *ctx, const ffu_inst *coll, const ffu_module *m, int first, int n_local,
+				 const ffu_value *const *x, ffu_value *const *o, ffu_error *e)
+{
+	(void)ctx;
+	(void)first;
+	return ffu__interp_collective(coll, m, n_local, x, o, e);
+}
+
+const ffu_spmd_exchange ffu__spmd_local = {local_exchange, NULL, 0, -1};
+
+static ffu_status run_collective(const ffu_module *m, const ffu_spmd_exchange *ex, const ffu_spmd_step *sp,
+				 values *t, ffu_error *e)
 {
 	const ffu_value **x = calloc((size_t)t->n_ranks, sizeof *x);
 	ffu_value **o = calloc((size_t)t->n_ranks, sizeof *o);
@@ -60,16 +72,22 @@ static ffu_status run_collective(const ffu_module *m, const ffu_spmd_step *sp, v
 		st = ffu__value_alloc(o[r], &sp->coll->shape, e);
 	}
 	if (st == FFU_STATUS_OK)
-		st = ffu__interp_collective(sp->coll, m, t->n_ranks, x, o, e);
+		st = ex->run(ex->ctx, sp->coll, m, ex->first, t->n_ranks, x, o, e);
 	free(x);
 	free(o);
 	return st;
 }
 
-ffu_status ffu__spmd_run(ffu_cl *cl, const ffu_module *m, const ffu_compile_opts *o, const ffu_value *const *inputs,
-			 int n_inputs, ffu_value **outputs, int *n_outputs, ffu_spmd_stats *stats, ffu_error *e)
+ffu_status ffu__spmd_run(ffu_cl *cl, const ffu_module *m, const ffu_compile_opts *o, const ffu_spmd_exchange *ex,
+			 const ffu_value *const *inputs, int n_inputs, ffu_value **outputs, int *n_outputs,
+			 ffu_spmd_stats *stats, ffu_error *e)
 {
-	const int R = (int)ffu__module_ranks(m), n = m->entry->n_insts;
+	ffu_spmd_exchange all = ffu__spmd_local;
+	if (!ex || ex->n_local < 0) {
+		all.n_local = (int)ffu__module_ranks(m);
+		ex = &all;
+	}
+	const int R = ex->n_local, n = m->entry->n_insts;
 	for (int r = 0; r < R; r++) {
 		outputs[r] = NULL;
 		n_outputs[r] = 0;
@@ -104,7 +122,7 @@ ffu_status ffu__spmd_run(ffu_cl *cl, const ffu_module *m, const ffu_compile_opts
 		const ffu_spmd_step *sp = &plan.steps[k];
 		if (!sp->seg) {
 			s.collectives++;
-			st = run_collective(m, sp, &t, e);
+			st = run_collective(m, ex, sp, &t, e);
 			continue;
 		}
 		for (int r = 0; r < R && st == FFU_STATUS_OK; r++)

@@ -20,8 +20,28 @@ typedef struct ffu_spmd_stats {
 	double kernel_ms;  /* device time, summed over ranks and segments */
 } ffu_spmd_stats;
 
-/* Runs m's ffu__module_ranks(m) ranks, rank r on inputs[r], on cl's device; stats optional. */
-ffu_status ffu__spmd_run(ffu_cl *cl, const ffu_module *m, const ffu_compile_opts *o, const ffu_value *const *inputs,
-			 int n_inputs, ffu_value **outputs, int *n_outputs, ffu_spmd_stats *stats, ffu_error *e);
+/*
+ * How a collective step reaches the other ranks. The process holds ranks first ..
+ * first + n_local - 1; x[l] is local rank l's operand (NULL for replica-id, partition-id),
+ * o[l] its result, allocated with the collective's shape. ffu__spmd_local exchanges among
+ * the process's own ranks (all of them: the interpreter's exchange); the CLI's MPI runner
+ * (tools/cli/mpi.c) exchanges between processes.
+ */
+typedef struct ffu_spmd_exchange {
+	ffu_status (*run)(void *ctx, const ffu_inst *coll, const ffu_module *m, int first, int n_local,
+			  const ffu_value *const *x, ffu_value *const *o, ffu_error *e);
+	void *ctx;
+	int first, n_local;       /* the process's ranks */
+} ffu_spmd_exchange;
+/* Every rank in this process. */
+extern const ffu_spmd_exchange ffu__spmd_local;
+
+/*
+ * Runs the process's ranks of m (ex NULL: ffu__spmd_local, every rank), local rank l on
+ * inputs[l], on cl's device; outputs[l] its outputs; stats optional.
+ */
+ffu_status ffu__spmd_run(ffu_cl *cl, const ffu_module *m, const ffu_compile_opts *o, const ffu_spmd_exchange *ex,
+			 const ffu_value *const *inputs, int n_inputs, ffu_value **outputs, int *n_outputs,
+			 ffu_spmd_stats *stats, ffu_error *e);
 
 #endif

@@ -15,6 +15,7 @@
 #include "passes/passes.h"
 #include "runtime/compile.h"
 #include "runtime/spmd.h"
+#include "cli_mpi.h"
 
 enum { MAX_INPUT_SPECS = 256, MAX_MISMATCHES_SHOWN = 5 };
 
@@ -231,14 +232,16 @@ static void report(const run_args *a, const ffu_device_info *dev, int kernels, d
 }
 
 /*
- * An SPMD program (docs/hlo.md "Collectives"): every rank on this device with the same
- * inputs (runtime/spmd.h), rank 0's outputs written as --interp writes them; --check
- * compares every rank's outputs with the interpreter's simulation of the ranks.
+ * An SPMD program (docs/hlo.md "Collectives") on this device: the ranks ex holds (NULL:
+ * every rank, in this process), each with the same inputs (runtime/spmd.h); rank 0's
+ * outputs written as --interp writes them, by the process that holds it; --check compares
+ * each held rank's outputs with the interpreter's simulation of every rank.
  */
 static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_device_info *dev, const ffu_module *m,
-			   const ffu_value *in, const ffu_compile_opts *co, ffu_error *e)
+			   const ffu_value *in, const ffu_compile_opts *co, const ffu_spmd_exchange *ex, ffu_error *e)
 {
 	const int R = (int)ffu__module_ranks(m), n_params = m->entry->n_params;
+	const int first = ex ? ex->first : 0, L = ex ? ex->n_local : R;
 	const ffu_value **ins = calloc((size_t)R, sizeof *ins);
 	ffu_value **outs = calloc((size_t)R, sizeof *outs), **ref = calloc((size_t)R, sizeof *ref);
 	int *n_outs = calloc((size_t)R, sizeof *n_outs), *n_ref = calloc((size_t)R, sizeof *n_ref);
@@ -250,20 +253,21 @@ static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_device_info 
 	if (st == FFU_STATUS_OK && a->check)
 		st = ffu__interp_run_ranks(m, ins, n_params, R, ref, n_ref, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__spmd_run(cl, m, co, ins, n_params, outs, n_outs, &stats, e);
-	for (int r = 0; r < R && st == FFU_STATUS_OK && a->check; r++) {
+		st = ffu__spmd_run(cl, m, co, ex, ins, n_params, outs, n_outs, &stats, e);
+	for (int l = 0; l < L && st == FFU_STATUS_OK && a->check; l++) {
 		long long k = 0;
-		st = check(outs[r], ref[r], n_outs[r], &k, e);
+		st = check(outs[l], ref[first + l], n_outs[l], &k, e);
 		if (st) {
 			char msg[sizeof e->message];
 			snprintf(msg, sizeof msg, "%s", e->message);
-			ffu__err(e, st, "rank %d: %s", r, msg);
+			ffu__err(e, st, "rank %d: %s", first + l, msg);
 		}
 		elements += k;
 	}
-	if (outs && outs[0])
+	if (first == 0 && outs && outs[0])
 		st = write_outputs(a, outs[0], n_outs[0], st, e);
-	report(a, dev, stats.kernels, stats.kernel_ms, st, elements);
+	if (first == 0)
+		report(a, dev, stats.kernels, stats.kernel_ms, st, elements);
 	for (int r = 0; r < R && outs; r++) {
 		ffu__values_free(outs[r], n_outs[r]);
 		ffu__values_free(ref[r], n_ref[r]);
@@ -275,6 +279,46 @@ static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_device_info 
 	free(n_ref);
 	return st;
 }
+
+#ifdef FFU_HAVE_MPI
+/*
+ * Under mpirun: this process is one rank of the program (the world's size must be its
+ * ranks). Every rank opens the selected device (several may share a CPU device) and reads
+ * the same inputs. A failure on any rank stops all of them (MPI_Abort with the exit code),
+ * after this rank's error, which names it.
+ */
+static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
+{
+	int rank = 0, size = 0, rc = CLI_OK;
+	ffu_cl cl = {0};
+	ffu_device_info dev;
+	const int n_params = m->entry->n_params;
+	ffu_value *in = calloc((size_t)n_params + 1, sizeof *in);
+	ffu_status st = in ? ffu_cli_mpi_init(&rank, &size, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK && size != ffu__module_ranks(m))
+		st = ffu__err(e, FFU_STATUS_EINVAL, "%s runs on %lld ranks (replica_count=%lld x num_partitions=%lld); mpirun started %d",
+			      a->path, (long long)ffu__module_ranks(m), (long long)m->replica_count,
+			      (long long)m->num_partitions, size);
+	if (st == FFU_STATUS_OK && !((st = ffu__cl_select(&dev, a->device, e)) || (st = ffu__cl_open(&cl, &dev, e)) ||
+				     (st = check_inputs_fit(m->entry, &dev, e)) || (st = load_inputs(a, m->entry, in, e)))) {
+		ffu_compile_opts co = {.no_fuse = a->no_fuse, .verified = true, .disable = a->disabled, .file = a->path};
+		ffu_spmd_exchange ex = ffu_cli_mpi_exchange(rank);
+		st = run_spmd(a, &cl, &dev, m, in, &co, &ex, e);
+	}
+	if (st) {
+		char msg[sizeof e->message];
+		snprintf(msg, sizeof msg, "%s", e->message);
+		ffu__err(e, st, "rank %d of %d: %s", rank, size, msg);
+		rc = cli_fail(e);
+	}
+	ffu__cl_close(&cl);
+	ffu__values_free(in, n_params);
+	if (rc)
+		ffu_cli_mpi_abort(rc);
+	ffu_cli_mpi_finalize();
+	return rc;
+}
+#endif
 
 int cmd_run(int argc, char **argv)
 {
@@ -296,6 +340,14 @@ int cmd_run(int argc, char **argv)
 	ffu_status st = cli_load(a.path, a.dialect, &m, &e);
 	if (st)
 		goto out;
+#ifdef FFU_HAVE_MPI
+	if (!a.interp && ffu_cli_mpi_launched()) {
+		rc = run_mpi(&a, m, &e);
+		ffu__module_free(m);
+		ffu_error_clear(&e);
+		return rc;
+	}
+#endif
 	n_params = m->entry->n_params;
 	in = calloc((size_t)n_params + 1, sizeof *in);
 	if (!in) {
@@ -317,7 +369,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	ffu_compile_opts co = {.no_fuse = a.no_fuse, .verified = true, .disable = a.disabled, .file = a.path};
 	if (ffu__module_is_spmd(m)) {
-		st = run_spmd(&a, &cl, &dev, m, in, &co, &e);
+		st = run_spmd(&a, &cl, &dev, m, in, &co, NULL, &e);
 		goto out;
 	}
 	if ((st = ffu__compile(&x, &cl, m, &co, &e)) ||

@@ -1,0 +1,50 @@
+#!/bin/sh
+# tests/mpi_check.sh FIELDFUSE: `mpirun -np N fieldfuse run` (docs/hlo.md "Collectives"),
+# one rank per process, PoCL on every rank and PoCL + Rusticl mixed. Each run's --check
+# compares every rank with the interpreter's simulation of all ranks; rank 0's output is
+# also compared with an independent program: the one-process run of the same program, and
+# for the sharded msm (each rank an msm of its half, then an all-reduce of the points) the
+# interpreter's msm of the whole input. A failing rank must stop every rank, naming itself.
+set -eu
+ff=$1
+src=${FFU_SOURCE_ROOT:?}/tests/mpi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpi="mpirun --allow-run-as-root --oversubscribe"
+fail() { echo "mpi_check: $*" >&2; exit 1; }
+run() { "$ff" run "$@"; }
+
+# 3 ranks (not a power of two), PoCL on each: the same outputs as one process holding all three
+run "$src/chain.hlo" --device pocl --random 5 -o "$tmp/one.txt"
+$mpi -np 3 "$ff" run "$src/chain.hlo" --device pocl --random 5 --check -o "$tmp/mpi.txt" || fail "chain on 3 PoCL ranks"
+cmp "$tmp/one.txt" "$tmp/mpi.txt" || fail "chain: 3 ranks differ from one process"
+
+# PoCL and Rusticl mixed
+c="$ff run $src/chain.hlo --random 5 --check -o $tmp/mix.txt"
+$mpi -np 1 $c --device pocl : -np 1 $c --device rusticl : -np 1 $c --device pocl || fail "chain on PoCL + Rusticl"
+cmp "$tmp/one.txt" "$tmp/mix.txt" || fail "chain: PoCL + Rusticl differ from one process"
+
+# the wrong number of ranks: exit 2 and why
+if $mpi -np 2 "$ff" run "$src/chain.hlo" --device pocl --random 5 -o /dev/null 2>"$tmp/err"; then
+	fail "chain on 2 ranks was not refused"
+else
+	code=$?
+fi
+[ "$code" -eq 2 ] || fail "chain on 2 ranks: exit $code, expected 2"
+grep -q "runs on 3 ranks (replica_count=3 x num_partitions=1); mpirun started 2" "$tmp/err" || fail "no reason: $(cat "$tmp/err")"
+
+# a rank that fails stops every rank, in time, naming itself
+c="$ff run $src/chain.hlo --random 5 -o /dev/null"
+if timeout 300 $mpi -np 1 $c --device pocl : -np 1 $c --device no-such-device : -np 1 $c --device pocl 2>"$tmp/err"; then
+	fail "a failing rank went unnoticed"
+else
+	code=$?
+fi
+[ "$code" -ne 124 ] || fail "a failing rank left the others waiting (timeout)"
+grep -q "error: rank 1 of 3: no OpenCL device matches 'no-such-device'" "$tmp/err" || fail "the failing rank is not named: $(cat "$tmp/err")"
+
+# a sharded msm: the two halves' msms all-reduced give the whole input's msm
+run "$src/msm_whole.hlo" --interp --random 7 -o "$tmp/whole.txt"
+$mpi -np 2 "$ff" run "$src/msm_sharded.hlo" --device pocl --random 7 --check -o "$tmp/sharded.txt" || fail "sharded msm"
+cmp "$tmp/whole.txt" "$tmp/sharded.txt" || fail "sharded msm differs from the whole msm"
+echo "mpi_check: ok"

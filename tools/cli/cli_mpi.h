@@ -1,0 +1,26 @@
+/*
+ * tools/cli/cli_mpi.h: `mpirun -np N fieldfuse run PROG.hlo ...`: one rank per process, the
+ * collectives exchanged over MPI (docs/hlo.md "Collectives"). Built where Meson finds an
+ * MPI (Open MPI from Debian: -Dmpi=auto); without one, ffu_cli_mpi_launched is false and
+ * the rest is absent.
+ */
+#ifndef FFU_CLI_MPI_H
+#define FFU_CLI_MPI_H
+
+#include <stdbool.h>
+
+#include "runtime/spmd.h"
+
+/* Started by mpirun (Open MPI's or a PMI launcher's variables), in a build with MPI. */
+bool ffu_cli_mpi_launched(void);
+#ifdef FFU_HAVE_MPI
+/* MPI_Init, errors returned (not fatal); this process's rank and the world's size. */
+ffu_status ffu_cli_mpi_init(int *rank, int *size, ffu_error *e);
+/* The exchange of this process's one rank with the others (runtime/spmd.h). */
+ffu_spmd_exchange ffu_cli_mpi_exchange(int rank);
+/* A failed rank stops every rank: MPI_Abort with the exit code (mpirun exits with it). */
+_Noreturn void ffu_cli_mpi_abort(int code);
+void ffu_cli_mpi_finalize(void);
+#endif
+
+#endif

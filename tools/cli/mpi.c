@@ -1,0 +1,107 @@
+/*
+ * tools/cli/mpi.c: the exchange between processes of `mpirun -np N fieldfuse run` (see
+ * cli_mpi.h). Each process is one rank; a collective step gathers every rank's operand
+ * (MPI_Allgather of its bytes over MPI_COMM_WORLD) and computes its own result with the
+ * interpreter's exchange, the same code the one-process run and the oracle use. Simple and
+ * exact, not fast: every rank receives every operand (R times an all-reduce's bytes), which
+ * docs/hlo.md says; MPI's own reductions and per-group communicators are the next step.
+ */
+#include "cli_mpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/interp.h"
+
+bool ffu_cli_mpi_launched(void)
+{
+#ifdef FFU_HAVE_MPI
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+#else
+	return false;
+#endif
+}
+
+#ifdef FFU_HAVE_MPI
+#include <mpi.h>
+
+static ffu_status mpi_err(ffu_error *e, const char *call, int rc)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	int len = 0;
+	MPI_Error_string(rc, msg, &len);
+	return ffu__err(e, FFU_STATUS_EIO, "%s: %.*s", call, len, msg);
+}
+
+ffu_status ffu_cli_mpi_init(int *rank, int *size, ffu_error *e)
+{
+	int rc = MPI_Init(NULL, NULL);
+	if (rc != MPI_SUCCESS)
+		return mpi_err(e, "MPI_Init", rc);
+	/* errors come back as codes, reported with the call's name, not MPI's own abort */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	if ((rc = MPI_Comm_rank(MPI_COMM_WORLD, rank)) != MPI_SUCCESS)
+		return mpi_err(e, "MPI_Comm_rank", rc);
+	if ((rc = MPI_Comm_size(MPI_COMM_WORLD, size)) != MPI_SUCCESS)
+		return mpi_err(e, "MPI_Comm_size", rc);
+	return FFU_STATUS_OK;
+}
+
+_Noreturn void ffu_cli_mpi_abort(int code)
+{
+	MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code); /* MPI_Abort does not return; this says so to the compiler */
+}
+
+void ffu_cli_mpi_finalize(void)
+{
+	MPI_Finalize();
+}
+
+static ffu_status exchange(void *ctx, const ffu_inst *coll, const ffu_module *m, int first, int n_local,
+			   const ffu_value *const *x, ffu_value *const *o, ffu_error *e)
+{
+	(void)ctx;
+	(void)n_local; /* one: this process's rank */
+	int R = 0;
+	MPI_Comm_size(MPI_COMM_WORLD, &R);
+	const size_t bytes = x[0] ? x[0]->bytes : 0;
+	unsigned char *all = malloc(bytes * (size_t)R + 1);
+	ffu_value *xs = calloc((size_t)R, sizeof *xs), *os = calloc((size_t)R, sizeof *os);
+	const ffu_value **xp = calloc((size_t)R, sizeof *xp);
+	ffu_value **op = calloc((size_t)R, sizeof *op);
+	ffu_status st = all && xs && os && xp && op ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK && x[0]) {
+		if (bytes > (size_t)INT32_MAX)
+			st = ffu__err(e, FFU_STATUS_ELIMIT, "'%%%s': %zu bytes per rank; MPI counts are ints", coll->name, bytes);
+		int rc = st ? MPI_SUCCESS
+			    : MPI_Allgather(x[0]->data, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+		if (rc != MPI_SUCCESS)
+			st = mpi_err(e, "MPI_Allgather", rc);
+	}
+	for (int r = 0; r < R && st == FFU_STATUS_OK; r++) {
+		if (x[0]) {
+			xs[r] = (ffu_value){.shape = x[0]->shape, .data = all + (size_t)r * bytes, .bytes = bytes};
+			xp[r] = &xs[r];
+		}
+		op[r] = r == first ? o[0] : &os[r];
+		if (r != first)
+			st = ffu__value_alloc(&os[r], &coll->shape, e);
+	}
+	if (st == FFU_STATUS_OK)
+		st = ffu__interp_collective(coll, m, R, xp, op, e);
+	for (int r = 0; os && r < R; r++)
+		ffu__value_free(&os[r]);
+	free(all);
+	free(xs);
+	free(os);
+	free(xp);
+	free(op);
+	return st;
+}
+
+ffu_spmd_exchange ffu_cli_mpi_exchange(int rank)
+{
+	return (ffu_spmd_exchange){exchange, NULL, rank, 1};
+}
+#endif
