@@ -16,9 +16,10 @@ ffu_status ffu_builder_set_ranks(ffu_builder *b, int64_t replicas, int64_t parti
 		return ffu_builder_status(b, e);
 	if (b->n_nodes > 0)
 		ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "the ranks are set before the first node (%d added)", b->n_nodes);
-	else if (replicas < 1 || partitions < 1 || replicas > 4096 || partitions > 4096 || replicas * partitions > 4096)
-		ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "%lld replicas x %lld partitions: 1 to 4096 ranks are supported",
-			      (long long)replicas, (long long)partitions);
+	else if (replicas < 1 || partitions < 1 || replicas > FFU_MAX_RANKS || partitions > FFU_MAX_RANKS ||
+		 replicas * partitions > FFU_MAX_RANKS)
+		ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "%lld replicas x %lld partitions: 1 to %d ranks are supported",
+			      (long long)replicas, (long long)partitions, FFU_MAX_RANKS);
 	else {
 		b->m->replica_count = replicas;
 		b->m->num_partitions = partitions;

@@ -279,6 +279,8 @@ typedef struct ffu_coll_groups {
 	int *ranks;                   /* malloc'd: n_groups x size ranks, each group in its order */
 	int *group_of, *pos_of;       /* malloc'd, per rank: its group and its place in it */
 } ffu_coll_groups;
+/* The most ranks a program may have: what the interpreter simulates and a run starts. */
+enum { FFU_MAX_RANKS = 4096 };
 /* Ranks of module m: replica_count x num_partitions. */
 int64_t ffu__module_ranks(const ffu_module *m);
 /* More than one rank, or a collective in the ENTRY: what one executable cannot run

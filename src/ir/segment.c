@@ -130,7 +130,7 @@ ffu_status ffu__spmd_plan(const ffu_module *m, ffu_spmd_plan *p, ffu_error *e)
 	const ffu_inst *root = E->root;
 	const bool root_tuple = root->op == FFU_OP_TUPLE;
 	/* seg_of: the segment of each instruction, -1 for parameters, collectives, a ROOT tuple */
-	int *seg_of = malloc(sizeof *seg_of * ((size_t)n + 1)), n_segs = 0;
+	int *seg_of = malloc(sizeof *seg_of * ((size_t)n + 1));
 	bool open = false;
 	p->steps = calloc((size_t)2 * n + 1, sizeof *p->steps);
 	p->outputs = malloc(sizeof *p->outputs * ((size_t)(root_tuple ? root->n_operands : 1) + 1));
@@ -152,7 +152,6 @@ ffu_status ffu__spmd_plan(const ffu_module *m, ffu_spmd_plan *p, ffu_error *e)
 		if (!open) {
 			open = true;
 			p->steps[p->n_steps++].coll = NULL;
-			n_segs++;
 		}
 		seg_of[i] = p->n_steps - 1; /* a segment is named by its step */
 	}
@@ -201,7 +200,6 @@ ffu_status ffu__spmd_plan(const ffu_module *m, ffu_spmd_plan *p, ffu_error *e)
 		if (st == FFU_STATUS_OK)
 			st = build_segment(m, seg_of, s, sp, e);
 	}
-	(void)n_segs;
 	free(seg_of);
 	if (st)
 		ffu__spmd_plan_free(p);

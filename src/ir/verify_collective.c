@@ -13,7 +13,6 @@
 
 #include "ir/verify_impl.h"
 
-enum { FFU_MAX_RANKS = 4096 }; /* ranks the interpreter simulates and MPI runs; docs/hlo.md */
 
 static bool is_value(const ffu_shape *s)
 {

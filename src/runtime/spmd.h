@@ -31,7 +31,7 @@ typedef struct ffu_spmd_exchange {
 	ffu_status (*run)(void *ctx, const ffu_inst *coll, const ffu_module *m, int first, int n_local,
 			  const ffu_value *const *x, ffu_value *const *o, ffu_error *e);
 	void *ctx;
-	int first, n_local;       /* the process's ranks */
+	int first, n_local;       /* the process's ranks; ffu__spmd_local: n_local -1, every rank */
 } ffu_spmd_exchange;
 /* Every rank in this process. */
 extern const ffu_spmd_exchange ffu__spmd_local;
