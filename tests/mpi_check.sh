@@ -3,8 +3,8 @@
 # one rank per process, PoCL on every rank and PoCL + Rusticl mixed. Each run's --check
 # compares every rank with the interpreter's simulation of all ranks; rank 0's output is
 # also compared with an independent program: the one-process run of the same program, and
-# for the sharded msm (each rank an msm of its half, then an all-reduce of the points) the
-# interpreter's msm of the whole input. A failing rank must stop every rank, naming itself.
+# for the sharded msm (each rank an msm of its half, then an all-reduce of the points) and
+# sumcheck round the interpreter's run of the same computation on the whole input. A failing rank must stop every rank, naming itself.
 set -eu
 ff=$1
 src=${FFU_SOURCE_ROOT:?}/tests/mpi
@@ -47,4 +47,10 @@ grep -q "error: rank 1 of 3: no OpenCL device matches 'no-such-device'" "$tmp/er
 run "$src/msm_whole.hlo" --interp --random 7 -o "$tmp/whole.txt"
 $mpi -np 2 "$ff" run "$src/msm_sharded.hlo" --device pocl --random 7 --check -o "$tmp/sharded.txt" || fail "sharded msm"
 cmp "$tmp/whole.txt" "$tmp/sharded.txt" || fail "sharded msm differs from the whole msm"
+# a sharded sumcheck round: each rank sums its part of both halves of the table (all-reduce:
+# the round polynomial's g(0), g(1)) and folds its part by the challenge (all-gather: the
+# next table), against the same round on the whole table
+run "$src/sumcheck_whole.hlo" --interp --random 9 -o "$tmp/sc_whole.txt"
+$mpi -np 2 "$ff" run "$src/sumcheck_sharded.hlo" --device pocl --random 9 --check -o "$tmp/sc.txt" || fail "sharded sumcheck"
+cmp "$tmp/sc_whole.txt" "$tmp/sc.txt" || fail "sharded sumcheck round differs from the whole round"
 echo "mpi_check: ok"

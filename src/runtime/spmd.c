@@ -120,13 +120,16 @@ ffu_status ffu__spmd_run(ffu_cl *cl, const ffu_module *m, const ffu_compile_opts
 		}
 	for (int k = 0; k < plan.n_steps && st == FFU_STATUS_OK; k++) {
 		const ffu_spmd_step *sp = &plan.steps[k];
+		const double t0 = ffu__now_ms();
 		if (!sp->seg) {
 			s.collectives++;
 			st = run_collective(m, ex, sp, &t, e);
+			s.exchange_ms += ffu__now_ms() - t0;
 			continue;
 		}
 		for (int r = 0; r < R && st == FFU_STATUS_OK; r++)
 			st = run_segment(x[k], sp, &t, r, &s.kernel_ms, e);
+		s.segment_ms += ffu__now_ms() - t0;
 	}
 	/* each rank's outputs, copied (one value may be several outputs, or an input) */
 	for (int r = 0; r < R && st == FFU_STATUS_OK; r++) {

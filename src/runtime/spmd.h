@@ -18,6 +18,8 @@ typedef struct ffu_spmd_stats {
 	int collectives;   /* collective steps */
 	int kernels;       /* kernels of every segment, once (every rank runs them) */
 	double kernel_ms;  /* device time, summed over ranks and segments */
+	double segment_ms; /* host wall time of the segments: uploads, runs, downloads (this process) */
+	double exchange_ms;/* host wall time of the collective steps (with MPI: waiting for the others too) */
 } ffu_spmd_stats;
 
 /*

@@ -215,14 +215,19 @@ static ffu_status write_outputs(const run_args *a, const ffu_value *outs, int n_
 	return st;
 }
 
-static void report(const run_args *a, const ffu_device_info *dev, int kernels, double ms, ffu_status st,
-		   long long elements)
+/* spmd (optional): an SPMD run's host times, in the JSON as segments_ms and exchange_ms */
+static void report(const run_args *a, const ffu_device_info *dev, int kernels, double ms, const ffu_spmd_stats *spmd,
+		   ffu_status st, long long elements)
 {
 	FILE *info = a->out || a->json ? stdout : stderr;
 	if (a->json) {
 		json_t *j = json_pack("{s:s, s:s, s:i, s:f, s:s}", "device", dev->id, "device_name", dev->name, "kernels",
 				      kernels, "kernel_ms", ms, "check",
 				      !a->check ? "skipped" : st == FFU_STATUS_OK ? "ok" : "mismatch");
+		if (j && spmd) {
+			json_object_set_new(j, "segments_ms", json_real(spmd->segment_ms));
+			json_object_set_new(j, "exchange_ms", json_real(spmd->exchange_ms));
+		}
 		json_dumpf(j, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(j);
@@ -267,7 +272,7 @@ static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_device_info 
 	if (first == 0 && outs && outs[0])
 		st = write_outputs(a, outs[0], n_outs[0], st, e);
 	if (first == 0)
-		report(a, dev, stats.kernels, stats.kernel_ms, st, elements);
+		report(a, dev, stats.kernels, stats.kernel_ms, &stats, st, elements);
 	for (int r = 0; r < R && outs; r++) {
 		ffu__values_free(outs[r], n_outs[r]);
 		ffu__values_free(ref[r], n_ref[r]);
@@ -380,7 +385,7 @@ int cmd_run(int argc, char **argv)
 		st = check(outs, ref, n_outs, &elements, &e);
 	/* outputs are written even when the check fails: they are what the device computed */
 	st = write_outputs(&a, outs, n_outs, st, &e);
-	report(&a, &dev, ffu__exec_kernel_count(x), ms, st, elements);
+	report(&a, &dev, ffu__exec_kernel_count(x), ms, NULL, st, elements);
 out:
 	rc = st ? cli_fail(&e) : CLI_OK;
 	ffu__exec_destroy(&x);
