@@ -183,7 +183,10 @@ static void run_every_curve(const char *device, bool g1_only)
 	cr_assert_geq(n, 2, "the curves of curves.def: %d", n);
 }
 
-Test(point_device, pocl, .timeout = 1200)
+/* 977 s with the whole suite beside it (2026-11-27); past 1200 s once, cold, with a build
+   and MPI runs beside the suite (2026-11-28): the limit leaves room, tests/meson.build's
+   2700 s stays above it */
+Test(point_device, pocl, .timeout = 2400)
 {
 	run_every_curve(ffu_test_devices[0], false);
 }
