@@ -29,8 +29,8 @@ ffu_status ffu_builder_set_ranks(ffu_builder *b, int64_t replicas, int64_t parti
 
 typedef struct coll_arg {
 	ffu_collective_attrs attrs;
-	int64_t dim;              /* -1: none */
-	int64_t *dimp;            /* dim, in the module's arena (add_coll) */
+	int64_t dim;              /* dimensions={dim}, */
+	ffu__bld_dims dims;       /* as a list of one (none where n is 0) */
 	ffu_computation *callee;
 	ffu_op fn;
 } coll_arg;
@@ -39,10 +39,7 @@ static void set_coll(ffu_inst *in, const void *arg)
 {
 	const coll_arg *a = arg;
 	in->coll = a->attrs;
-	if (a->dimp) {
-		in->n_dims = 1;
-		in->dims = a->dimp;
-	}
+	ffu__bld_set_dims(in, &a->dims);
 	in->callee = a->callee;
 	in->reduce_fn = a->fn;
 }
@@ -57,17 +54,6 @@ static bool copy_ids(ffu_builder *b, int64_t **out, const int64_t *ids, size_t n
 		return false;
 	memcpy(*out, ids, sizeof **out * n);
 	return true;
-}
-
-static ffu_node add_coll(ffu_builder *b, const char *call, ffu_op op, const ffu_shape *s, ffu_inst **ops, int n,
-			 coll_arg *a)
-{
-	if (a->dim >= 0) {
-		if (!(a->dimp = ffu__arena_alloc(&b->m->arena, sizeof *a->dimp)))
-			return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
-		*a->dimp = a->dim;
-	}
-	return ffu__bld_add(b, call, op, NULL, s, ops, n, set_coll, a);
 }
 
 ffu_node ffu_build_collective(ffu_builder *b, ffu_collective_op op, ffu_node x, const ffu_collective_groups *g,
@@ -94,31 +80,29 @@ ffu_node ffu_build_collective(ffu_builder *b, ffu_collective_op op, ffu_node x, 
 		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call,
 				     "groups: %d groups of %d ids%s, use_global_device_ids %d (-1, 0 or 1)", g->n_groups,
 				     g->group_size, g->n_groups > 0 && !g->ids ? ", ids NULL" : "", g->use_global_device_ids);
-	coll_arg a = {.dim = op == FFU_COLLECTIVE_ALL_REDUCE ? -1 : dim};
+	coll_arg a = {.dim = dim};
+	a.dims = (ffu__bld_dims){&a.dim, op == FFU_COLLECTIVE_ALL_REDUCE ? 0 : 1, &b->m->arena};
 	a.attrs = (ffu_collective_attrs){.n_groups = g->n_groups, .group_size = g->n_groups ? g->group_size : 0,
 					 .channel_id = g->channel_id, .has_global_ids = g->use_global_device_ids >= 0,
 					 .global_ids = g->use_global_device_ids == 1};
 	if (!copy_ids(b, &a.attrs.groups, g->ids, (size_t)a.attrs.n_groups * (size_t)a.attrs.group_size))
 		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
 	ffu_shape s = xi->shape;
-	if (ffu__shape_is_array(&s) && a.dim >= 0 && a.dim < s.rank) {
+	if (ffu__shape_is_array(&s) && a.dims.n && dim >= 0 && dim < s.rank) {
 		/* the group's size: as written, or every id of the mode's range */
 		ffu_inst probe = {.coll = a.attrs};
 		int64_t size = g->n_groups ? g->group_size : ffu__coll_id_count(&probe, b->m);
 		if (op == FFU_COLLECTIVE_ALL_GATHER)
-			s.dims[a.dim] *= size;
+			s.dims[dim] *= size;
 		else if (op == FFU_COLLECTIVE_REDUCE_SCATTER && size > 0)
-			s.dims[a.dim] /= size; /* a remainder is the verifier's to name */
+			s.dims[dim] /= size; /* a remainder is the verifier's to name */
 	}
-	if (reduces && ffu__shape_is_array(&s)) {
-		ffu_elem_kind k = ffu__shape_field(&s)->kind;
-		if (k != FFU_ELEM_UINT && k != FFU_ELEM_PRED && !(a.callee = ffu__bld_reducer(b, s.type, kind)))
-			return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call,
-					     "cannot create the %s computation (out of memory, or its names are taken)",
-					     kind == FFU_REDUCE_SUM ? "sum" : "product");
+	if (reduces) {
+		if (!ffu__bld_to_apply(b, call, s.type, kind, &a.callee))
+			return FFU_NODE_INVALID;
 		a.fn = kind == FFU_REDUCE_SUM ? FFU_OP_ADD : FFU_OP_MULTIPLY;
 	}
-	return add_coll(b, call, ops_of[op], &s, &xi, 1, &a);
+	return ffu__bld_add(b, call, ops_of[op], NULL, &s, &xi, 1, set_coll, &a);
 }
 
 ffu_node ffu_build_collective_permute(ffu_builder *b, ffu_node x, const int64_t *pairs, int n_pairs,
@@ -133,11 +117,10 @@ ffu_node ffu_build_collective_permute(ffu_builder *b, ffu_node x, const int64_t 
 	if (n_pairs < 0 || (n_pairs > 0 && !pairs))
 		return ffu__bld_fail(b, FFU_STATUS_EINVAL, call, "n_pairs = %d%s", n_pairs,
 				     n_pairs > 0 && !pairs ? ", pairs NULL" : "");
-	coll_arg a = {.dim = -1};
-	a.attrs = (ffu_collective_attrs){.n_pairs = n_pairs, .channel_id = channel_id};
+	coll_arg a = {.attrs = {.n_pairs = n_pairs, .channel_id = channel_id}};
 	if (!copy_ids(b, &a.attrs.pairs, pairs, 2 * (size_t)n_pairs))
 		return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "out of memory");
-	return add_coll(b, call, FFU_OP_COLLECTIVE_PERMUTE, &xi->shape, &xi, 1, &a);
+	return ffu__bld_add(b, call, FFU_OP_COLLECTIVE_PERMUTE, NULL, &xi->shape, &xi, 1, set_coll, &a);
 }
 
 static ffu_node rank_number(ffu_builder *b, const char *call, ffu_op op)
@@ -145,8 +128,8 @@ static ffu_node rank_number(ffu_builder *b, const char *call, ffu_op op)
 	if (!ffu__bld_usable(b, call))
 		return FFU_NODE_INVALID;
 	ffu_shape s = {.type = FFU_TYPE_U32};
-	coll_arg a = {.dim = -1};
-	return add_coll(b, call, op, &s, NULL, 0, &a);
+	coll_arg a = {0};
+	return ffu__bld_add(b, call, op, NULL, &s, NULL, 0, set_coll, &a);
 }
 
 ffu_node ffu_build_replica_id(ffu_builder *b)

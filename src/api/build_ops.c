@@ -361,7 +361,7 @@ ffu_node ffu_build_reshape(ffu_builder *b, ffu_node x, int rank, const int64_t *
  * `.<n>` if taken) with parameters `<name>.x`, `<name>.y` and ROOT `<name>.r`, made once
  * per type and kind and placed before the entry (callees come first in a module).
  */
-ffu_computation *ffu__bld_reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind kind)
+static ffu_computation *reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind kind)
 {
 	ffu_computation **slot = &b->reducers[type][kind];
 	if (*slot)
@@ -384,6 +384,20 @@ ffu_computation *ffu__bld_reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind
 		return NULL;
 	*slot = c;
 	return c;
+}
+
+bool ffu__bld_to_apply(ffu_builder *b, const char *call, ffu_type type, ffu_reduce_kind kind, ffu_computation **out)
+{
+	*out = NULL;
+	/* only a field type gets one: for others the verifier reports the type */
+	const ffu_field *f = type >= 0 && type < FFU_TYPE_TUPLE ? ffu__field_get((ffu_field_id)type) : NULL;
+	if (!f || f->kind == FFU_ELEM_UINT || f->kind == FFU_ELEM_PRED)
+		return true;
+	if ((*out = reducer(b, type, kind)))
+		return true;
+	ffu__bld_fail(b, FFU_STATUS_ENOMEM, call, "cannot create the %s computation (out of memory, or its names are taken)",
+		      kind == FFU_REDUCE_SUM ? "sum" : "product");
+	return false;
 }
 
 typedef struct reduce_arg {
@@ -426,12 +440,8 @@ ffu_node ffu_build_reduce(ffu_builder *b, ffu_node x, ffu_node init, const int64
 		for (int d = 0; d < xs->rank; d++)
 			if (!folded[d])
 				s.dims[s.rank++] = xs->dims[d];
-		/* only a field array gets a to_apply: for others the verifier reports the type */
-		ffu_elem_kind k = ffu__shape_field(xs)->kind;
-		if (k != FFU_ELEM_UINT && k != FFU_ELEM_PRED && !(a.callee = ffu__bld_reducer(b, xs->type, kind)))
-			return ffu__bld_fail(b, FFU_STATUS_ENOMEM, call,
-				    "cannot create the %s computation (out of memory, or its names are taken)",
-				    kind == FFU_REDUCE_SUM ? "sum" : "product");
+		if (!ffu__bld_to_apply(b, call, xs->type, kind, &a.callee))
+			return FFU_NODE_INVALID;
 	} else {
 		s = *xs;
 	}

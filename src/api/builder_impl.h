@@ -51,8 +51,9 @@ void ffu__bld_set_dims(ffu_inst *in, const void *arg);
 ffu_node ffu__bld_add(ffu_builder *b, const char *call, ffu_op op, const char *name, const ffu_shape *shape,
 		      ffu_inst *const *ops, int n, attr_fn set_attrs, const void *arg);
 
-/* The to_apply computation of a sum or product over type (build_ops.c: made once per type
-   and kind); NULL when out of memory or its names are taken. */
-ffu_computation *ffu__bld_reducer(ffu_builder *b, ffu_type type, ffu_reduce_kind kind);
+/* *out = the to_apply computation of a sum or product over type (build_ops.c: made once per
+   type and kind; NULL for an integer or pred type, whose error is the verifier's); false
+   with the error recorded under call when it cannot be made. */
+bool ffu__bld_to_apply(ffu_builder *b, const char *call, ffu_type type, ffu_reduce_kind kind, ffu_computation **out);
 
 #endif

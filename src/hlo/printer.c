@@ -259,21 +259,15 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 	case FFU_OP_DOT:
 		put_dot(sb, in);
 		break;
-	case FFU_OP_ALL_REDUCE:
-	case FFU_OP_ALL_GATHER:
-	case FFU_OP_REDUCE_SCATTER:
-	case FFU_OP_ALL_TO_ALL:
-	case FFU_OP_COLLECTIVE_PERMUTE:
-		if ((st = put_collective(sb, in, e)))
-			return st;
-		break;
 	case FFU_OP_FFT:
 		ffu__sb_printf(sb, ", fft_type=%s, fft_length=%lld", in->fft.inverse ? "IFFT" : "FFT",
 			       (long long)in->fft.length);
 		if (!in->fft.bit_reverse)
 			ffu__sb_append(sb, ", fft_do_bit_reverse=false");
 		break;
-	default:
+	default: /* the collectives with an operand: their groups or pairs */
+		if (ffu__ops[in->op].kind == FFU_KIND_COLLECTIVE && in->n_operands && (st = put_collective(sb, in, e)))
+			return st;
 		break;
 	}
 	ffu__sb_append(sb, "\n");

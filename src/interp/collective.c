@@ -33,8 +33,8 @@ static void combine(const ffu_inst *in, const ffu_coll_groups *g, int grp, const
 			fn(f, acc + k, acc + k, x[ranks[j]]->data + k);
 }
 
-static ffu_status grouped(const ffu_inst *in, const ffu_module *m, int n_ranks, const ffu_value *const *x,
-			  ffu_value *const *o, ffu_error *e)
+static ffu_status grouped(const ffu_inst *in, const ffu_module *m, const ffu_value *const *x, ffu_value *const *o,
+			  ffu_error *e)
 {
 	char why[256];
 	ffu_coll_groups g;
@@ -75,7 +75,6 @@ static ffu_status grouped(const ffu_inst *in, const ffu_module *m, int n_ranks, 
 			}
 		}
 	}
-	(void)n_ranks;
 	free(acc);
 	ffu__coll_groups_free(&g);
 	return st;
@@ -116,6 +115,6 @@ ffu_status ffu__interp_collective(const ffu_inst *in, const ffu_module *m, int n
 		return FFU_STATUS_OK;
 	}
 	default:
-		return grouped(in, m, n_ranks, x, o, e);
+		return grouped(in, m, x, o, e);
 	}
 }

@@ -445,10 +445,7 @@ ffu_status ffu__interp_run(const ffu_module *m, const ffu_value *inputs, int n_i
 {
 	*outputs = NULL;
 	*n_outputs = 0;
-	const int64_t n_ranks = ffu__module_ranks(m);
-	if (n_ranks < 1 || n_ranks > FFU_MAX_RANKS)
-		return ffu__err(e, FFU_STATUS_EINVAL, "program runs on %lld ranks: 1 to %d are supported", (long long)n_ranks,
-				FFU_MAX_RANKS);
+	const int64_t n_ranks = ffu__module_ranks(m); /* 1..FFU_MAX_RANKS: the module is verified */
 	/* every rank the same inputs; rank 0's outputs kept */
 	const ffu_value **in = malloc(sizeof *in * (size_t)n_ranks);
 	ffu_value **outs = calloc((size_t)n_ranks, sizeof *outs);

@@ -20,14 +20,17 @@ int64_t ffu__module_ranks(const ffu_module *m)
 	return m->replica_count * m->num_partitions;
 }
 
-bool ffu__module_is_spmd(const ffu_module *m)
+const ffu_inst *ffu__module_first_collective(const ffu_module *m)
 {
-	if (ffu__module_ranks(m) != 1)
-		return true;
 	for (int i = 0; m->entry && i < m->entry->n_insts; i++)
 		if (ffu__ops[m->entry->insts[i]->op].kind == FFU_KIND_COLLECTIVE)
-			return true;
-	return false;
+			return m->entry->insts[i];
+	return NULL;
+}
+
+bool ffu__module_is_spmd(const ffu_module *m)
+{
+	return ffu__module_ranks(m) != 1 || ffu__module_first_collective(m);
 }
 
 ffu_coll_mode ffu__coll_mode(const ffu_inst *in)
@@ -51,8 +54,6 @@ int64_t ffu__coll_id_count(const ffu_inst *in, const ffu_module *m)
 void ffu__coll_groups_free(ffu_coll_groups *g)
 {
 	free(g->ranks);
-	free(g->group_of);
-	free(g->pos_of);
 	memset(g, 0, sizeof *g);
 }
 
@@ -115,9 +116,7 @@ bool ffu__coll_groups(const ffu_inst *in, const ffu_module *m, ffu_coll_groups *
 	out->n_groups = ng * per;
 	out->size = sz * mult;
 	out->ranks = malloc(sizeof *out->ranks * (size_t)N);
-	out->group_of = malloc(sizeof *out->group_of * (size_t)N);
-	out->pos_of = malloc(sizeof *out->pos_of * (size_t)N);
-	if (!out->ranks || !out->group_of || !out->pos_of) {
+	if (!out->ranks) {
 		free(ids);
 		ffu__coll_groups_free(out);
 		snprintf(why, why_size, "out of memory");
@@ -138,10 +137,6 @@ bool ffu__coll_groups(const ffu_inst *in, const ffu_module *m, ffu_coll_groups *
 					out->ranks[k++] = (int)r;
 				}
 	free(ids);
-	for (int i = 0; i < out->n_groups * out->size; i++) {
-		out->group_of[out->ranks[i]] = i / out->size;
-		out->pos_of[out->ranks[i]] = i % out->size;
-	}
 	return true;
 }
 

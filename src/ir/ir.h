@@ -277,12 +277,13 @@ typedef enum {
 typedef struct ffu_coll_groups {
 	int n_groups, size;
 	int *ranks;                   /* malloc'd: n_groups x size ranks, each group in its order */
-	int *group_of, *pos_of;       /* malloc'd, per rank: its group and its place in it */
 } ffu_coll_groups;
 /* The most ranks a program may have: what the interpreter simulates and a run starts. */
 enum { FFU_MAX_RANKS = 4096 };
 /* Ranks of module m: replica_count x num_partitions. */
 int64_t ffu__module_ranks(const ffu_module *m);
+/* The ENTRY's first collective (only the ENTRY holds them), or NULL. */
+const ffu_inst *ffu__module_first_collective(const ffu_module *m);
 /* More than one rank, or a collective in the ENTRY: what one executable cannot run
    (runtime/spmd.h runs it). */
 bool ffu__module_is_spmd(const ffu_module *m);

@@ -399,6 +399,8 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 	const ffu_shape *s = &in->shape;
 	if (oi->kind == FFU_KIND_ELEMENTWISE)
 		return check_elementwise(v, in);
+	if (oi->kind == FFU_KIND_COLLECTIVE)
+		return ffu__verify_collective(v, c, in);
 
 	switch (in->op) {
 	case FFU_OP_PARAMETER:
@@ -477,14 +479,6 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 		return ffu__verify_msm(v, in);
 	case FFU_OP_DOT:
 		return ffu__dot_verify(in, v->file, v->e);
-	case FFU_OP_ALL_REDUCE:
-	case FFU_OP_ALL_GATHER:
-	case FFU_OP_REDUCE_SCATTER:
-	case FFU_OP_ALL_TO_ALL:
-	case FFU_OP_COLLECTIVE_PERMUTE:
-	case FFU_OP_REPLICA_ID:
-	case FFU_OP_PARTITION_ID:
-		return ffu__verify_collective(v, c, in);
 	case FFU_OP_FUSION: {
 		if ((st = check_callee(v, c, in, "calls")))
 			return st;
@@ -608,6 +602,11 @@ ffu_status ffu__module_verify(const ffu_module *m, const char *file, ffu_error *
 	if (!m->entry || n_entry != 1 || !m->entry->is_entry)
 		return ffu__err_at(e, FFU_STATUS_EVERIFY, v.file, 0, 0,
 				   "module must have exactly one ENTRY computation (m->entry, is_entry)");
+	if (m->replica_count < 1 || m->num_partitions < 1 || m->replica_count > FFU_MAX_RANKS ||
+	    m->num_partitions > FFU_MAX_RANKS || ffu__module_ranks(m) > FFU_MAX_RANKS)
+		return ffu__err_at(e, FFU_STATUS_EVERIFY, v.file, 0, 0,
+				   "replica_count=%lld x num_partitions=%lld: 1 to %d ranks are supported",
+				   (long long)m->replica_count, (long long)m->num_partitions, FFU_MAX_RANKS);
 	/* Names first: the per-instruction checks need every instruction to have one. */
 	for (int i = 0; i < m->n_comps; i++)
 		for (int j = 0; j < m->comps[i]->n_insts; j++)

@@ -13,7 +13,6 @@
 
 #include "ir/verify_impl.h"
 
-
 static bool is_value(const ffu_shape *s)
 {
 	return is_array(s) && elem_kind(s) != FFU_ELEM_UINT && elem_kind(s) != FFU_ELEM_PRED;
@@ -86,10 +85,7 @@ ffu_status ffu__verify_collective(const vctx *v, const ffu_computation *c, const
 	if (!c->is_entry)
 		return IERR(FFU_STATUS_EVERIFY, in,
 			    "collectives run only in the ENTRY computation (a fused or to_apply computation is one rank's work)");
-	if (m->replica_count < 1 || m->num_partitions < 1 || m->replica_count > FFU_MAX_RANKS ||
-	    m->num_partitions > FFU_MAX_RANKS || ffu__module_ranks(m) > FFU_MAX_RANKS)
-		return IERR(FFU_STATUS_EVERIFY, in, "replica_count=%lld x num_partitions=%lld: 1 to %d ranks are supported",
-			    (long long)m->replica_count, (long long)m->num_partitions, FFU_MAX_RANKS);
+	/* the module's ranks are within 1..FFU_MAX_RANKS: ffu__module_verify checked them first */
 	if (in->op == FFU_OP_REPLICA_ID || in->op == FFU_OP_PARTITION_ID) {
 		ffu_shape u32 = {.type = FFU_TYPE_U32};
 		return need_shape(v, in, &u32, in->op == FFU_OP_REPLICA_ID ? "the replica number" : "the partition number");

@@ -91,14 +91,12 @@ static bool same(const ffu_inst *a, const ffu_inst *b)
 		ops_equal = a->operands[j] == b->operands[j];
 	if (!ops_equal && !(commutative(a) && a->operands[0] == b->operands[1] && a->operands[1] == b->operands[0]))
 		return false;
+	/* a collective with an operand is one exchange between the ranks: kept as written
+	   (replica-id and partition-id are plain values of the rank and merge) */
+	if (ffu__ops[a->op].kind == FFU_KIND_COLLECTIVE && a->n_operands)
+		return false;
 	switch (a->op) {
 	case FFU_OP_PARAMETER:
-		return false;
-	case FFU_OP_ALL_REDUCE: /* each is one exchange between the ranks: kept as written */
-	case FFU_OP_ALL_GATHER:
-	case FFU_OP_REDUCE_SCATTER:
-	case FFU_OP_ALL_TO_ALL:
-	case FFU_OP_COLLECTIVE_PERMUTE:
 		return false;
 	case FFU_OP_CONSTANT:
 		return a->literal && b->literal && memcmp(a->literal, b->literal, literal_bytes(a)) == 0;

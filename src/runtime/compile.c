@@ -37,13 +37,12 @@ ffu_status ffu__compile_module(ffu_module *m, const ffu_cl *cl, const ffu_compil
  */
 static ffu_status refuse_spmd(const ffu_module *m, const char *file, ffu_error *e)
 {
-	const ffu_computation *c = m->entry;
-	for (int i = 0; c && i < c->n_insts; i++)
-		if (ffu__ops[c->insts[i]->op].kind == FFU_KIND_COLLECTIVE)
-			return ffu__err_at(e, FFU_STATUS_EUNSUPPORTED, file, c->insts[i]->line, c->insts[i]->col,
-					   "'%%%s' (%s): a program with collectives is not one executable (the embedding API "
-					   "runs none yet; `fieldfuse run` runs its ranks: docs/hlo.md \"Collectives\")",
-					   c->insts[i]->name, ffu__ops[c->insts[i]->op].keyword);
+	const ffu_inst *in = ffu__module_first_collective(m);
+	if (in)
+		return ffu__err_at(e, FFU_STATUS_EUNSUPPORTED, file, in->line, in->col,
+				   "'%%%s' (%s): a program with collectives is not one executable (the embedding API "
+				   "runs none yet; `fieldfuse run` runs its ranks: docs/hlo.md \"Collectives\")",
+				   in->name, ffu__ops[in->op].keyword);
 	if (ffu__module_ranks(m) != 1)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED,
 				"%s: replica_count=%lld x num_partitions=%lld ranks: not one executable (the embedding API "

@@ -201,6 +201,22 @@ static ffu_status check(const ffu_value *dev, const ffu_value *ref, int n, long 
 	return FFU_STATUS_OK;
 }
 
+/* The device first: inputs it cannot hold are refused before they are read or made. */
+static ffu_status open_and_load(const run_args *a, const ffu_module *m, ffu_device_info *dev, ffu_cl *cl, ffu_value *in,
+				ffu_error *e)
+{
+	ffu_status st;
+	if ((st = ffu__cl_select(dev, a->device, e)) || (st = ffu__cl_open(cl, dev, e)) ||
+	    (st = check_inputs_fit(m->entry, dev, e)))
+		return st;
+	return load_inputs(a, m->entry, in, e);
+}
+
+static ffu_compile_opts compile_opts(const run_args *a)
+{
+	return (ffu_compile_opts){.no_fuse = a->no_fuse, .verified = true, .disable = a->disabled, .file = a->path};
+}
+
 /* The outputs, as run writes them: to -o or stdout (unless --json alone). */
 static ffu_status write_outputs(const run_args *a, const ffu_value *outs, int n_outs, ffu_status st, ffu_error *e)
 {
@@ -300,13 +316,21 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 	const int n_params = m->entry->n_params;
 	ffu_value *in = calloc((size_t)n_params + 1, sizeof *in);
 	ffu_status st = in ? ffu_cli_mpi_init(&rank, &size, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if (st == FFU_STATUS_OK && size != ffu__module_ranks(m))
-		st = ffu__err(e, FFU_STATUS_EINVAL, "%s runs on %lld ranks (replica_count=%lld x num_partitions=%lld); mpirun started %d",
-			      a->path, (long long)ffu__module_ranks(m), (long long)m->replica_count,
-			      (long long)m->num_partitions, size);
-	if (st == FFU_STATUS_OK && !((st = ffu__cl_select(&dev, a->device, e)) || (st = ffu__cl_open(&cl, &dev, e)) ||
-				     (st = check_inputs_fit(m->entry, &dev, e)) || (st = load_inputs(a, m->entry, in, e)))) {
-		ffu_compile_opts co = {.no_fuse = a->no_fuse, .verified = true, .disable = a->disabled, .file = a->path};
+	if (st == FFU_STATUS_OK && size != ffu__module_ranks(m)) {
+		/* every rank sees this alike: rank 0 says it and all finish cleanly (ranks that
+		   MPI_Abort together have crashed Open MPI's teardown: exit 139 now and then) */
+		if (rank == 0) {
+			ffu__err(e, FFU_STATUS_EINVAL, "%s runs on %lld ranks (replica_count=%lld x num_partitions=%lld); mpirun started %d",
+				 a->path, (long long)ffu__module_ranks(m), (long long)m->replica_count,
+				 (long long)m->num_partitions, size);
+			cli_fail(e);
+		}
+		free(in);
+		ffu_cli_mpi_finalize();
+		return CLI_USAGE;
+	}
+	if (st == FFU_STATUS_OK && (st = open_and_load(a, m, &dev, &cl, in, e)) == FFU_STATUS_OK) {
+		ffu_compile_opts co = compile_opts(a);
 		ffu_spmd_exchange ex = ffu_cli_mpi_exchange(rank);
 		st = run_spmd(a, &cl, &dev, m, in, &co, &ex, e);
 	}
@@ -365,18 +389,16 @@ int cmd_run(int argc, char **argv)
 		st = ffu__values_write(a.out ? a.out : "-", outs, n_outs, &e);
 		goto out;
 	}
-	/* the device first: inputs it cannot hold are refused before they are read or made */
-	if ((st = ffu__cl_select(&dev, a.device, &e)) || (st = ffu__cl_open(&cl, &dev, &e)) ||
-	    (st = check_inputs_fit(m->entry, &dev, &e)) || (st = load_inputs(&a, m->entry, in, &e)))
+	if ((st = open_and_load(&a, m, &dev, &cl, in, &e)))
 		goto out;
-	/* the oracle runs the program as written, before any pass touches it */
-	if (a.check && !ffu__module_is_spmd(m) && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
-		goto out;
-	ffu_compile_opts co = {.no_fuse = a.no_fuse, .verified = true, .disable = a.disabled, .file = a.path};
+	ffu_compile_opts co = compile_opts(&a);
 	if (ffu__module_is_spmd(m)) {
 		st = run_spmd(&a, &cl, &dev, m, in, &co, NULL, &e);
 		goto out;
 	}
+	/* the oracle runs the program as written, before any pass touches it */
+	if (a.check && (st = ffu__interp_run(m, in, n_params, &ref, &n_ref, &e)))
+		goto out;
 	if ((st = ffu__compile(&x, &cl, m, &co, &e)) ||
 	    (st = ffu__exec_upload(x, in, n_params, &e)) || (st = ffu__exec_run(x, &ms, NULL, &e)) ||
 	    (st = ffu__exec_download(x, &outs, &n_outs, &e)))
