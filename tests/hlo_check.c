@@ -96,6 +96,7 @@ void assert_same_module(const ffu_module *a, const ffu_module *b)
 				cr_assert_eq(u->groups[k], w->groups[k], "replica_groups of %s", x->name);
 			for (int k = 0; k < 2 * u->n_pairs; k++)
 				cr_assert_eq(u->pairs[k], w->pairs[k], "source_target_pairs of %s", x->name);
+			cr_assert(ffu__sharding_eq(x->sharding, y->sharding), "sharding of %s", x->name);
 			if (x->op == FFU_OP_DOT)
 				cr_assert(memcmp(&x->dot, &y->dot, sizeof x->dot) == 0, "dimension numbers of %s", x->name);
 			cr_assert_eq(!!x->callee, !!y->callee);

@@ -84,7 +84,7 @@ if ((full)); then
 	rm -f "$build"/meson-logs/hostonly*
 	vg=(meson test -C "$build" --print-errorlogs --timeout-multiplier 10
 		--wrapper "valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --trace-children=yes --suppressions=$root/tests/sanitizers/valgrind.supp")
-	"${vg[@]}" --logbase hostonly test_hlo test_values test_fuzz_replay test_addchain test_dot test_collective || status=$?
+	"${vg[@]}" --logbase hostonly test_hlo test_values test_fuzz_replay test_addchain test_dot test_collective test_sharding || status=$?
 	# GMP-checked random values per op and field (prime, extension and the extensions' _mont
 	# twins) take longer than those tests' own Criterion timeouts under valgrind; the other
 	# test_fields tests (edge values of every op, the extension table, parse and convert)

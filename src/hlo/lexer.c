@@ -124,6 +124,11 @@ ffu_token ffu__lex_next(ffu_lexer *lx)
 		bump(lx);
 		return make(lx, FFU_TOK_ARROW, start, line, col);
 	}
+	if (c == '<' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] == '=') {
+		bump(lx);
+		bump(lx);
+		return make(lx, FFU_TOK_IOTA, start, line, col);
+	}
 	if (c == '%' || is_word_char(c)) {
 		bool percent = c == '%';
 		if (percent)
@@ -182,6 +187,7 @@ const char *ffu__tok_kind_name(ffu_tok_kind k)
 	case FFU_TOK_EQUAL: return "'='";
 	case FFU_TOK_COLON: return "':'";
 	case FFU_TOK_ARROW: return "'->'";
+	case FFU_TOK_IOTA: return "'<='";
 	}
 	return "a token";
 }

@@ -28,6 +28,7 @@ typedef enum ffu_tok_kind {
 	FFU_TOK_EQUAL,
 	FFU_TOK_COLON,
 	FFU_TOK_ARROW,    /* -> */
+	FFU_TOK_IOTA,     /* <= (XLA's iota lists: [2,2]<=[4]) */
 } ffu_tok_kind;
 
 typedef struct ffu_token {

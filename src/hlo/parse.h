@@ -3,7 +3,7 @@
  * and parser.c. Owned by the HLO front end. The parser is split by concern: parse_base.c
  * (errors, tokens, integers, dimension lists), parse_shape.c (element types, their ZKX
  * spellings and dialects, layouts, shapes), parse_literal.c (constants), parse_dot.c (dot's
- * attributes), parse_collective.c (the collectives' attributes) and parser.c (instructions, computations, the module).
+ * attributes), parse_collective.c (the collectives' attributes), parse_sharding.c (sharding=) and parser.c (instructions, computations, the module).
  */
 #ifndef FFU_HLO_PARSE_H
 #define FFU_HLO_PARSE_H
@@ -96,6 +96,10 @@ ffu_status ffu__hp_attr_source_target_pairs(parser *p, ffu_inst *in);
 ffu_status ffu__hp_attr_channel_id(parser *p, ffu_inst *in);
 ffu_status ffu__hp_attr_global_ids(parser *p, ffu_inst *in);
 ffu_status ffu__hp_module_attrs(parser *p);
+/* sharding={...} (parse_sharding.c), and the iota id lists XLA writes (`<=[2,2]T(1,0)`,
+   the current token `<=`): exactly n ids into out */
+ffu_status ffu__hp_attr_sharding(parser *p, ffu_inst *in);
+ffu_status ffu__hp_iota_list(parser *p, int64_t n, int64_t *out);
 
 /*
  * Settles o->dialect_used (and, for AUTO, where its evidence is) by a first pass over the

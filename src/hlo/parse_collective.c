@@ -11,17 +11,39 @@
 
 #include "hlo/parse.h"
 
+/* XLA's iota form `[G,S]<=[...]`: G groups of S ids (parse_sharding.c reads the list). */
+static ffu_status iota_rows(parser *p, const char *what, int *n_rows, int *len, int64_t **out)
+{
+	ffu_token open = p->tok;
+	int64_t gs[2];
+	ffu__hp_advance(p);
+	for (int k = 0; k < 2; k++) {
+		if (k)
+			TRY(ffu__hp_expect(p, FFU_TOK_COMMA, "',' and the group size"));
+		TRY(ffu__hp_int(p, k ? "a group size" : "a group count", &gs[k]));
+	}
+	TRY(ffu__hp_expect(p, FFU_TOK_RBRACKET, "']' after [groups,size]"));
+	if (gs[0] < 1 || gs[1] < 1 || gs[0] > FFU_MAX_RANKS || gs[1] > FFU_MAX_RANKS || gs[0] * gs[1] > FFU_MAX_RANKS)
+		return PERR(&open, "%s: [%lld,%lld] must hold 1 to %d ids", what, (long long)gs[0], (long long)gs[1],
+			    FFU_MAX_RANKS);
+	if (p->tok.kind != FFU_TOK_IOTA)
+		return ffu__hp_unexpected(p, "'<=' (an iota list)");
+	if (!(*out = ffu__arena_alloc(&p->m->arena, sizeof **out * (size_t)(gs[0] * gs[1]))))
+		return ffu__hp_oom(p);
+	*n_rows = (int)gs[0];
+	*len = (int)gs[1];
+	return ffu__hp_iota_list(p, gs[0] * gs[1], *out);
+}
+
 /* `{{a, b, ...}, ...}`: rows of ids into an arena array; every row as long as the first. */
 static ffu_status id_rows(parser *p, const char *what, int row_len, int *n_rows, int *len, int64_t **out)
 {
 	int64_t *ids = NULL;
 	size_t n = 0, cap = 0;
-	ffu_token open = p->tok;
 	*n_rows = 0;
 	*len = row_len;
-	if (p->tok.kind == FFU_TOK_LBRACKET)
-		return UNSUPPORTED(&open, "the iota form of %s ([G,S]<=[...]) is not supported yet; write the groups out, {{0,1},{2,3}}",
-				   what);
+	if (p->tok.kind == FFU_TOK_LBRACKET && row_len < 0) /* replica_groups only */
+		return iota_rows(p, what, n_rows, len, out);
 	ffu_status st = ffu__hp_expect(p, FFU_TOK_LBRACE, "'{'");
 	while (st == FFU_STATUS_OK && p->tok.kind != FFU_TOK_RBRACE) {
 		if (*n_rows > 0 && (st = ffu__hp_expect(p, FFU_TOK_COMMA, "',' or '}'")))

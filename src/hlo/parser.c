@@ -372,7 +372,7 @@ static const struct attr_def {
 	{"metadata", attr_ignore, ANY_OP, 0},
 	{"backend_config", attr_ignore, ANY_OP, 0},
 	{"frontend_attributes", attr_ignore, ANY_OP, 0},
-	{"sharding", attr_ignore, ANY_OP, 0},
+	{"sharding", ffu__hp_attr_sharding, ANY_OP, 0},
 	{"statistics", attr_ignore, ANY_OP, 0},
 };
 enum { N_ATTRS = sizeof attr_defs / sizeof attr_defs[0] };

@@ -109,6 +109,41 @@ static void put_dims(ffu_strbuf *sb, const ffu_inst *in)
 	ffu__sb_append(sb, "}");
 }
 
+/* sharding={...} as XLA prints it: the tile assignment's ids written out (never the iota form). */
+static void put_sharding(ffu_strbuf *sb, const ffu_sharding *s)
+{
+	switch (s->kind) {
+	case FFU_SHARD_REPLICATED:
+		ffu__sb_append(sb, "{replicated}");
+		return;
+	case FFU_SHARD_MAXIMAL:
+		ffu__sb_printf(sb, "{maximal device=%lld}", (long long)s->device);
+		return;
+	case FFU_SHARD_TUPLE:
+		ffu__sb_append(sb, "{");
+		for (int i = 0; i < s->n_elems; i++) {
+			if (i)
+				ffu__sb_append(sb, ", ");
+			put_sharding(sb, &s->elems[i]);
+		}
+		ffu__sb_append(sb, "}");
+		return;
+	case FFU_SHARD_TILED: {
+		int64_t n = 1;
+		ffu__sb_append(sb, "{devices=[");
+		for (int d = 0; d < s->n_dims; d++) {
+			ffu__sb_printf(sb, "%s%lld", d ? "," : "", (long long)s->dims[d]);
+			n *= s->dims[d];
+		}
+		ffu__sb_append(sb, "]");
+		for (int64_t k = 0; k < n; k++)
+			ffu__sb_printf(sb, "%s%lld", k ? "," : "", (long long)s->devices[k]);
+		ffu__sb_append(sb, s->last_replicate ? " last_tile_dim_replicate}" : "}");
+		return;
+	}
+	}
+}
+
 /* The collectives' attributes in XLA's order: channel_id, replica_groups, dimensions,
    use_global_device_ids, to_apply (source_target_pairs for collective-permute). */
 static ffu_status put_collective(ffu_strbuf *sb, const ffu_inst *in, ffu_error *e)
@@ -269,6 +304,10 @@ static ffu_status put_inst(ffu_strbuf *sb, const ffu_computation *c, const ffu_i
 		if (ffu__ops[in->op].kind == FFU_KIND_COLLECTIVE && in->n_operands && (st = put_collective(sb, in, e)))
 			return st;
 		break;
+	}
+	if (in->sharding) {
+		ffu__sb_append(sb, ", sharding=");
+		put_sharding(sb, in->sharding);
 	}
 	ffu__sb_append(sb, "\n");
 	return FFU_STATUS_OK;

@@ -50,6 +50,8 @@ static bool copy_attrs(ffu_module *m, ffu_inst *dst, const ffu_inst *src)
 	if ((ng && !(dst->coll.groups = arena_dup(&m->arena, ca->groups, sizeof *ca->groups * ng))) ||
 	    (np && !(dst->coll.pairs = arena_dup(&m->arena, ca->pairs, sizeof *ca->pairs * np))))
 		return false;
+	if (src->sharding && !(dst->sharding = ffu__sharding_copy(m, src->sharding)))
+		return false;
 	if (src->literal && ffu__shape_is_array(&src->shape)) {
 		size_t bytes = (size_t)ffu__shape_count(&src->shape) * ffu__shape_elem_bytes(&src->shape);
 		if (!(dst->literal = arena_dup(&m->arena, src->literal, bytes)))

@@ -137,6 +137,32 @@ typedef struct ffu_collective_attrs {
 	bool global_ids;          /* and its value */
 } ffu_collective_attrs;
 
+/*
+ * XLA's HloSharding as written on an instruction (sharding={...}: docs/hlo.md "Sharding";
+ * ir/sharding.c). fieldfuse runs programs after SPMD partitioning: an instruction's shape
+ * is one partition's piece, and the sharding says how the pieces make the whole value.
+ * fieldfuse run reads it on the ENTRY's parameters (a value file holds the whole array,
+ * each rank gets its tile) and ROOT (the pieces joined into the output); on any other
+ * instruction it is kept, verified and printed, and changes nothing.
+ */
+typedef enum {
+	FFU_SHARD_REPLICATED, /* {replicated}: every partition holds the whole value */
+	FFU_SHARD_MAXIMAL,    /* {maximal device=D}: partition D holds it */
+	FFU_SHARD_TILED,      /* {devices=[t0,...]ids}: partition ids[k] holds tile k (row-major) */
+	FFU_SHARD_TUPLE,      /* {{...}, {...}}: one sharding per leaf of a tuple shape */
+} ffu_shard_kind;
+typedef struct ffu_sharding ffu_sharding;
+struct ffu_sharding {
+	ffu_shard_kind kind;
+	int n_dims;               /* tiled: tile-assignment dimensions: the rank, +1 with last_replicate */
+	int64_t dims[FFU_MAX_RANK + 1];
+	bool last_replicate;      /* last_tile_dim_replicate: the last dimension lists copies of one tile */
+	int64_t device;           /* maximal */
+	int64_t *devices;         /* tiled: the dims' product of partition ids (arena) */
+	int n_elems;              /* tuple */
+	ffu_sharding *elems;      /* tuple: one per leaf (arena) */
+};
+
 typedef struct ffu_computation ffu_computation;
 typedef struct ffu_module ffu_module;
 typedef struct ffu_inst ffu_inst;
@@ -161,6 +187,7 @@ struct ffu_inst {
 	int window_bits;          /* msm: bits per window, 0 = chosen from the size (any gives one result) */
 	ffu_dot_attrs dot;        /* dot */
 	ffu_collective_attrs coll; /* the collectives (reduce_fn, callee and dims as reduce's) */
+	const ffu_sharding *sharding; /* sharding={...} as written (arena), NULL: none */
 	/* bookkeeping */
 	ffu_computation *parent;
 	int line, col;            /* source position; 0 if built through the API */
@@ -298,6 +325,26 @@ void ffu__coll_groups_free(ffu_coll_groups *g);
 /* collective-permute: src[r] = the rank rank r receives from, -1 for none (src holds
    ffu__module_ranks(m) entries); false with why[] for pairs out of range or repeated. */
 bool ffu__coll_sources(const ffu_inst *in, const ffu_module *m, int *src, char *why, size_t why_size);
+
+/*
+ * --- sharding (ir/sharding.c): what a sharding={...} means for a value of shape local,
+ * one partition's piece (docs/hlo.md "Sharding"). ---
+ */
+/* Leaf i's sharding: a tuple sharding's element i; any other sharding (or NULL) itself. */
+const ffu_sharding *ffu__sharding_leaf(const ffu_sharding *s, int i);
+/* True when s splits the value (tiled, more than one tile). */
+bool ffu__sharding_splits(const ffu_sharding *s);
+/* The whole array of which local (an array shape) is one tile under s (non-tuple). */
+void ffu__sharding_whole_shape(const ffu_sharding *s, const ffu_shape *local, ffu_shape *whole);
+/* Partition p's tile under tiled s: its index along each array dimension; false when p
+   holds no tile, or when p holds a copy of a tile an earlier id already holds and
+   first_only is set (last_tile_dim_replicate: the copy the joined value is read from). */
+bool ffu__sharding_tile_of(const ffu_sharding *s, int64_t p, bool first_only, int64_t *tile);
+/* s against the value's shape and m's partitions; false with why[]. */
+bool ffu__sharding_check(const ffu_sharding *s, const ffu_shape *shape, const ffu_module *m, char *why, size_t n);
+bool ffu__sharding_eq(const ffu_sharding *a, const ffu_sharding *b);
+/* A deep copy of s into m's arena; NULL when out of memory. */
+ffu_sharding *ffu__sharding_copy(ffu_module *m, const ffu_sharding *s);
 
 /*
  * --- SPMD plans (ir/segment.c): the ENTRY cut at its collectives into steps every rank

@@ -231,6 +231,7 @@ void ffu__inst_copy_attrs(ffu_inst *dst, const ffu_inst *src)
 	dst->fft = src->fft;
 	dst->dot = src->dot;
 	dst->coll = src->coll;
+	dst->sharding = src->sharding;
 	dst->window_bits = src->window_bits;
 }
 

@@ -66,6 +66,7 @@ static ffu_status build_segment(const ffu_module *m, const int *seg_of, int s, f
 		if (seg_of[i] != s)
 			continue;
 		ffu_inst *in = ce->insts[i]; /* the clone keeps the order */
+		in->sharding = NULL;         /* the program's layout over its partitions: a segment is one rank's */
 		for (int j = 0; j < in->n_operands; j++) {
 			int id = src->insts[i]->operands[j]->id;
 			if (seg_of[id] != s)

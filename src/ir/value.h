@@ -32,4 +32,27 @@ void ffu__value_random(ffu_value *v, uint64_t *state);
 ffu_status ffu__values_read(ffu_value *out, const char *path, const ffu_shape *expect, ffu_error *e);
 ffu_status ffu__values_write(const char *path, const ffu_value *outs, int n, ffu_error *e);
 
+/*
+ * --- sharded values (ir/value_shard.c; docs/hlo.md "Sharding") ---
+ * A tiled sharding's partition p holds tile p of the whole value: tile cuts it (out: a new
+ * value of shape local), untile joins the partitions' pieces[0 .. n_parts) (one copy of
+ * each tile is read).
+ */
+ffu_status ffu__value_tile(const ffu_value *whole, const ffu_sharding *s, int64_t p, const ffu_shape *local,
+			   ffu_value *out, ffu_error *e);
+ffu_status ffu__value_untile(const ffu_value *const *pieces, int64_t n_parts, const ffu_sharding *s, ffu_value *whole,
+			     ffu_error *e);
+/* The shape parameter p's value file holds: the whole value its sharding cuts. */
+void ffu__param_whole_shape(const ffu_module *m, int p, ffu_shape *out);
+/* Rank rank's value of parameter p from the whole one: its tile (*owned: a new value the
+   caller frees) or, unsplit, whole itself (borrowed: the same data). */
+ffu_status ffu__param_rank_value(const ffu_module *m, int p, const ffu_value *whole, int rank, ffu_value *out,
+				 bool *owned, ffu_error *e);
+/* The program's outputs from every rank's (outs[r]: rank r's n outputs): an output the
+   ROOT's sharding tiles joined from replica 0's partitions, one with {maximal device=D}
+   rank D's, any other rank 0's. *whole: n new values (ffu__values_free). */
+ffu_status ffu__outputs_join(const ffu_module *m, ffu_value *const *outs, int n, ffu_value **whole, ffu_error *e);
+/* Whether ffu__outputs_join reads rank's outputs (what an MPI run gathers). */
+bool ffu__outputs_need_rank(const ffu_module *m, int rank, int n_outputs);
+
 #endif

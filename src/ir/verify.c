@@ -395,6 +395,9 @@ static ffu_status check_inst(const vctx *v, const ffu_computation *c, int pos)
 	ffu_status st = check_shape(v, in, &in->shape, 0);
 	if (st || (st = check_sparse(v, in)))
 		return st;
+	char why[256];
+	if (in->sharding && !ffu__sharding_check(in->sharding, &in->shape, v->m, why, sizeof why))
+		return IERR(FFU_STATUS_EVERIFY, in, "%s", why);
 
 	const ffu_shape *s = &in->shape;
 	if (oi->kind == FFU_KIND_ELEMENTWISE)

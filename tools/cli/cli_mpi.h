@@ -18,6 +18,14 @@ bool ffu_cli_mpi_launched(void);
 ffu_status ffu_cli_mpi_init(int *rank, int *size, ffu_error *e);
 /* The exchange of this process's one rank with the others (runtime/spmd.h). */
 ffu_spmd_exchange ffu_cli_mpi_exchange(int rank);
+/*
+ * The outputs rank 0 joins (ir/value_shard.c: a sharded ROOT's tiles, {maximal device=D}'s
+ * rank) gathered there: every rank passes its n outputs (mine); *all holds size entries,
+ * on rank 0 all[r] (r > 0) rank r's outputs where the join reads them (else NULL), all[0]
+ * NULL. Free each all[r] with ffu__values_free(all[r], n), then *all.
+ */
+ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
+			      ffu_error *e);
 /* A failed rank stops every rank: MPI_Abort with the exit code (mpirun exits with it). */
 _Noreturn void ffu_cli_mpi_abort(int code);
 void ffu_cli_mpi_finalize(void);

@@ -128,8 +128,10 @@ static ffu_status check_inputs_fit(const ffu_computation *entry, const ffu_devic
 
 static ffu_status match_inputs(const run_args *a, const ffu_computation *entry, const char **given, ffu_error *e);
 
-static ffu_status load_inputs(const run_args *a, const ffu_computation *entry, ffu_value *in, ffu_error *e)
+/* The parameters' whole values (a sharded parameter's file holds every rank's tiles). */
+static ffu_status load_inputs(const run_args *a, const ffu_module *m, ffu_value *in, ffu_error *e)
 {
+	const ffu_computation *entry = m->entry;
 	const char **given = calloc((size_t)entry->n_params + 1, sizeof *given);
 	ffu_status st = given ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
@@ -142,10 +144,12 @@ static ffu_status load_inputs(const run_args *a, const ffu_computation *entry, f
 			st = ffu__err(e, FFU_STATUS_EINVAL, "--random '%s': not a number", a->seed);
 	}
 	for (int p = 0; p < entry->n_params && st == FFU_STATUS_OK; p++) {
+		ffu_shape whole;
+		ffu__param_whole_shape(m, p, &whole);
 		if (given[p]) {
-			st = ffu__values_read(&in[p], given[p], &entry->params[p]->shape, e);
+			st = ffu__values_read(&in[p], given[p], &whole, e);
 		} else if (a->seed) {
-			st = ffu__value_alloc(&in[p], &entry->params[p]->shape, e);
+			st = ffu__value_alloc(&in[p], &whole, e);
 			if (st == FFU_STATUS_OK)
 				ffu__value_random(&in[p], &state);
 		} else {
@@ -209,7 +213,7 @@ static ffu_status open_and_load(const run_args *a, const ffu_module *m, ffu_devi
 	if ((st = ffu__cl_select(dev, a->device, e)) || (st = ffu__cl_open(cl, dev, e)) ||
 	    (st = check_inputs_fit(m->entry, dev, e)))
 		return st;
-	return load_inputs(a, m->entry, in, e);
+	return load_inputs(a, m, in, e);
 }
 
 static ffu_compile_opts compile_opts(const run_args *a)
@@ -253,28 +257,97 @@ static void report(const run_args *a, const ffu_device_info *dev, int kernels, d
 }
 
 /*
- * An SPMD program (docs/hlo.md "Collectives") on this device: the ranks ex holds (NULL:
- * every rank, in this process), each with the same inputs (runtime/spmd.h); rank 0's
- * outputs written as --interp writes them, by the process that holds it; --check compares
- * each held rank's outputs with the interpreter's simulation of every rank.
+ * Every rank's inputs from the whole ones: ins[r] is rank r's n_params values, a sharded
+ * parameter's tile (ir/value_shard.c) or, unsplit, the whole value (borrowed).
  */
-static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_device_info *dev, const ffu_module *m,
-			   const ffu_value *in, const ffu_compile_opts *co, const ffu_spmd_exchange *ex, ffu_error *e)
+typedef struct rank_inputs {
+	int n_ranks, n_params;
+	ffu_value *v;           /* [r * n_params + p] */
+	bool *owned;
+	const ffu_value **ins;  /* [r]: &v[r * n_params] */
+} rank_inputs;
+
+static void rank_inputs_free(rank_inputs *ri)
 {
-	const int R = (int)ffu__module_ranks(m), n_params = m->entry->n_params;
-	const int first = ex ? ex->first : 0, L = ex ? ex->n_local : R;
-	const ffu_value **ins = calloc((size_t)R, sizeof *ins);
-	ffu_value **outs = calloc((size_t)R, sizeof *outs), **ref = calloc((size_t)R, sizeof *ref);
-	int *n_outs = calloc((size_t)R, sizeof *n_outs), *n_ref = calloc((size_t)R, sizeof *n_ref);
-	ffu_spmd_stats stats = {0};
-	long long elements = 0;
-	ffu_status st = ins && outs && ref && n_outs && n_ref ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int r = 0; r < R && ins; r++)
-		ins[r] = in;
+	for (size_t k = 0; ri->v && k < (size_t)ri->n_ranks * (size_t)ri->n_params; k++)
+		if (ri->owned[k])
+			ffu__value_free(&ri->v[k]);
+	free(ri->v);
+	free(ri->owned);
+	free(ri->ins);
+}
+
+static ffu_status rank_inputs_make(const ffu_module *m, const ffu_value *whole, rank_inputs *ri, ffu_error *e)
+{
+	const int R = (int)ffu__module_ranks(m), n = m->entry->n_params;
+	const size_t cells = (size_t)R * (size_t)n + 1;
+	*ri = (rank_inputs){R, n, calloc(cells, sizeof *ri->v), calloc(cells, sizeof *ri->owned),
+			    calloc((size_t)R, sizeof *ri->ins)};
+	ffu_status st = ri->v && ri->owned && ri->ins ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int r = 0; r < R && st == FFU_STATUS_OK; r++) {
+		ri->ins[r] = &ri->v[(size_t)r * n];
+		for (int p = 0; p < n && st == FFU_STATUS_OK; p++)
+			st = ffu__param_rank_value(m, p, &whole[p], r, &ri->v[(size_t)r * n + p], &ri->owned[(size_t)r * n + p], e);
+	}
+	return st;
+}
+
+/* The program's outputs from every rank's (a sharded ROOT's tiles joined: ir/value_shard.c),
+   written as write_outputs writes them; st: the run's status so far. */
+static ffu_status write_joined(const run_args *a, const ffu_module *m, ffu_value *const *outs, int n, ffu_status st,
+			       ffu_error *e)
+{
+	ffu_value *whole = NULL;
+	ffu_error je = {0};
+	ffu_status jst = ffu__outputs_join(m, outs, n, &whole, &je);
+	if (jst) {
+		if (st == FFU_STATUS_OK)
+			*e = je;
+		return st ? st : jst;
+	}
+	st = write_outputs(a, whole, n, st, e);
+	ffu__values_free(whole, n);
+	return st;
+}
+
+/* An SPMD program under --interp: the simulation of every rank, each with its inputs. */
+static ffu_status interp_spmd(const run_args *a, const ffu_module *m, const ffu_value *in, ffu_error *e)
+{
+	rank_inputs ri;
+	const int R = (int)ffu__module_ranks(m);
+	ffu_value **outs = calloc((size_t)R, sizeof *outs);
+	int *n_outs = calloc((size_t)R, sizeof *n_outs);
+	ffu_status st = rank_inputs_make(m, in, &ri, e);
+	if (st == FFU_STATUS_OK && !(outs && n_outs))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK && (st = ffu__interp_run_ranks(m, ri.ins, ri.n_params, R, outs, n_outs, e)) == FFU_STATUS_OK)
+		st = write_joined(a, m, outs, n_outs[0], st, e);
+	for (int r = 0; r < R && outs; r++)
+		ffu__values_free(outs[r], n_outs[r]);
+	free(outs);
+	free(n_outs);
+	rank_inputs_free(&ri);
+	return st;
+}
+
+/*
+ * An SPMD program (docs/hlo.md "Collectives") on this device: the ranks ex holds (NULL:
+ * every rank, in this process), each with its inputs (ri); outs[l], n_outs[l]: local rank
+ * l's outputs (arrays of R the caller provides and frees). --check compares each held
+ * rank's outputs with the interpreter's simulation of every rank.
+ */
+static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_module *m, const rank_inputs *ri,
+			   const ffu_compile_opts *co, const ffu_spmd_exchange *ex, ffu_value **outs, int *n_outs,
+			   ffu_spmd_stats *stats, long long *elements, ffu_error *e)
+{
+	const int R = ri->n_ranks, first = ex ? ex->first : 0, L = ex ? ex->n_local : R;
+	ffu_value **ref = calloc((size_t)R, sizeof *ref);
+	int *n_ref = calloc((size_t)R, sizeof *n_ref);
+	ffu_status st = ref && n_ref ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK && a->check)
-		st = ffu__interp_run_ranks(m, ins, n_params, R, ref, n_ref, e);
+		st = ffu__interp_run_ranks(m, ri->ins, ri->n_params, R, ref, n_ref, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__spmd_run(cl, m, co, ex, ins, n_params, outs, n_outs, &stats, e);
+		st = ffu__spmd_run(cl, m, co, ex, ri->ins + first, ri->n_params, outs, n_outs, stats, e);
 	for (int l = 0; l < L && st == FFU_STATUS_OK && a->check; l++) {
 		long long k = 0;
 		st = check(outs[l], ref[first + l], n_outs[l], &k, e);
@@ -283,30 +356,49 @@ static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_device_info 
 			snprintf(msg, sizeof msg, "%s", e->message);
 			ffu__err(e, st, "rank %d: %s", first + l, msg);
 		}
-		elements += k;
+		*elements += k;
 	}
-	if (first == 0 && outs && outs[0])
-		st = write_outputs(a, outs[0], n_outs[0], st, e);
-	if (first == 0)
-		report(a, dev, stats.kernels, stats.kernel_ms, &stats, st, elements);
-	for (int r = 0; r < R && outs; r++) {
-		ffu__values_free(outs[r], n_outs[r]);
+	for (int r = 0; r < R && ref; r++)
 		ffu__values_free(ref[r], n_ref[r]);
-	}
-	free(ins);
-	free(outs);
 	free(ref);
-	free(n_outs);
 	free(n_ref);
+	return st;
+}
+
+/* Every rank in this process, one after another on this device; the outputs joined. */
+static ffu_status run_spmd_here(const run_args *a, ffu_cl *cl, const ffu_device_info *dev, const ffu_module *m,
+				const ffu_value *in, const ffu_compile_opts *co, ffu_error *e)
+{
+	rank_inputs ri;
+	const int R = (int)ffu__module_ranks(m);
+	ffu_value **outs = calloc((size_t)R, sizeof *outs);
+	int *n_outs = calloc((size_t)R, sizeof *n_outs);
+	ffu_spmd_stats stats = {0};
+	long long elements = 0;
+	ffu_status st = rank_inputs_make(m, in, &ri, e);
+	if (st == FFU_STATUS_OK && !(outs && n_outs))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK)
+		st = run_spmd(a, cl, m, &ri, co, NULL, outs, n_outs, &stats, &elements, e);
+	/* outputs are written even when the check fails: they are what the device computed */
+	if (outs && outs[R - 1])
+		st = write_joined(a, m, outs, n_outs[0], st, e);
+	report(a, dev, stats.kernels, stats.kernel_ms, &stats, st, elements);
+	for (int r = 0; r < R && outs; r++)
+		ffu__values_free(outs[r], n_outs[r]);
+	free(outs);
+	free(n_outs);
+	rank_inputs_free(&ri);
 	return st;
 }
 
 #ifdef FFU_HAVE_MPI
 /*
  * Under mpirun: this process is one rank of the program (the world's size must be its
- * ranks). Every rank opens the selected device (several may share a CPU device) and reads
- * the same inputs. A failure on any rank stops all of them (MPI_Abort with the exit code),
- * after this rank's error, which names it.
+ * ranks). Every rank opens the selected device (several may share a CPU device), reads
+ * the whole inputs and takes its part; rank 0 gathers the outputs the ROOT's sharding
+ * joins and writes them. A failure on any rank stops all of them (MPI_Abort with the exit
+ * code), after this rank's error, which names it.
  */
 static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 {
@@ -314,7 +406,11 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 	ffu_cl cl = {0};
 	ffu_device_info dev;
 	const int n_params = m->entry->n_params;
-	ffu_value *in = calloc((size_t)n_params + 1, sizeof *in);
+	ffu_value *in = calloc((size_t)n_params + 1, sizeof *in), *mine = NULL, **all = NULL;
+	int n_mine = 0;
+	rank_inputs ri = {0};
+	ffu_spmd_stats stats = {0};
+	long long elements = 0;
 	ffu_status st = in ? ffu_cli_mpi_init(&rank, &size, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK && size != ffu__module_ranks(m)) {
 		/* every rank sees this alike: rank 0 says it and all finish cleanly (ranks that
@@ -329,10 +425,19 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 		ffu_cli_mpi_finalize();
 		return CLI_USAGE;
 	}
-	if (st == FFU_STATUS_OK && (st = open_and_load(a, m, &dev, &cl, in, e)) == FFU_STATUS_OK) {
+	if (st == FFU_STATUS_OK && (st = open_and_load(a, m, &dev, &cl, in, e)) == FFU_STATUS_OK &&
+	    (st = rank_inputs_make(m, in, &ri, e)) == FFU_STATUS_OK) {
 		ffu_compile_opts co = compile_opts(a);
 		ffu_spmd_exchange ex = ffu_cli_mpi_exchange(rank);
-		st = run_spmd(a, &cl, &dev, m, in, &co, &ex, e);
+		st = run_spmd(a, &cl, m, &ri, &co, &ex, &mine, &n_mine, &stats, &elements, e);
+	}
+	if (st == FFU_STATUS_OK)
+		st = ffu_cli_mpi_gather(m, rank, size, mine, n_mine, &all, e);
+	if (st == FFU_STATUS_OK && rank == 0) {
+		all[0] = mine;
+		st = write_joined(a, m, all, n_mine, st, e);
+		all[0] = NULL;
+		report(a, &dev, stats.kernels, stats.kernel_ms, &stats, st, elements);
 	}
 	if (st) {
 		char msg[sizeof e->message];
@@ -340,6 +445,11 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 		ffu__err(e, st, "rank %d of %d: %s", rank, size, msg);
 		rc = cli_fail(e);
 	}
+	for (int r = 0; all && r < size; r++)
+		ffu__values_free(all[r], n_mine);
+	free(all);
+	ffu__values_free(mine, n_mine);
+	rank_inputs_free(&ri);
 	ffu__cl_close(&cl);
 	ffu__values_free(in, n_params);
 	if (rc)
@@ -384,7 +494,13 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (a.interp) {
-		if ((st = load_inputs(&a, m->entry, in, &e)) || (st = ffu__interp_run(m, in, n_params, &outs, &n_outs, &e)))
+		if ((st = load_inputs(&a, m, in, &e)))
+			goto out;
+		if (ffu__module_is_spmd(m)) {
+			st = interp_spmd(&a, m, in, &e);
+			goto out;
+		}
+		if ((st = ffu__interp_run(m, in, n_params, &outs, &n_outs, &e)))
 			goto out;
 		st = ffu__values_write(a.out ? a.out : "-", outs, n_outs, &e);
 		goto out;
@@ -393,7 +509,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	ffu_compile_opts co = compile_opts(&a);
 	if (ffu__module_is_spmd(m)) {
-		st = run_spmd(&a, &cl, &dev, m, in, &co, NULL, &e);
+		st = run_spmd_here(&a, &cl, &dev, m, in, &co, &e);
 		goto out;
 	}
 	/* the oracle runs the program as written, before any pass touches it */

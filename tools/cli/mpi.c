@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "interp/interp.h"
+#include "ir/value.h"
 
 bool ffu_cli_mpi_launched(void)
 {
@@ -97,6 +98,40 @@ static ffu_status exchange(void *ctx, const ffu_inst *coll, const ffu_module *m,
 	free(os);
 	free(xp);
 	free(op);
+	return st;
+}
+
+ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
+			      ffu_error *e)
+{
+	bool need = false; /* every rank decides alike: the program and n are the same everywhere */
+	for (int r = 1; r < size && !need; r++)
+		need = ffu__outputs_need_rank(m, r, n);
+	*all = calloc((size_t)size, sizeof **all);
+	if (!*all)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (!need)
+		return FFU_STATUS_OK;
+	ffu_status st = FFU_STATUS_OK;
+	for (int r = 1; rank == 0 && r < size && st == FFU_STATUS_OK; r++)
+		if (!((*all)[r] = calloc((size_t)n + 1, sizeof *(*all)[r])))
+			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int o = 0; o < n && st == FFU_STATUS_OK; o++) {
+		const size_t bytes = mine[o].bytes; /* every rank's output o has one shape */
+		unsigned char *buf = rank == 0 ? malloc(bytes * (size_t)size + 1) : NULL;
+		if (rank == 0 && !buf)
+			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		else if (bytes > (size_t)INT32_MAX)
+			st = ffu__err(e, FFU_STATUS_ELIMIT, "output %d: %zu bytes per rank; MPI counts are ints", o, bytes);
+		int rc = st ? MPI_SUCCESS
+			    : MPI_Gather(mine[o].data, (int)bytes, MPI_BYTE, buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+		if (rc != MPI_SUCCESS)
+			st = mpi_err(e, "MPI_Gather", rc);
+		for (int r = 1; rank == 0 && r < size && st == FFU_STATUS_OK; r++)
+			if ((st = ffu__value_alloc(&(*all)[r][o], &mine[o].shape, e)) == FFU_STATUS_OK)
+				memcpy((*all)[r][o].data, buf + (size_t)r * bytes, bytes);
+		free(buf);
+	}
 	return st;
 }
 
