@@ -43,6 +43,29 @@ fi
 [ "$code" -ne 124 ] || fail "a failing rank left the others waiting (timeout)"
 grep -q "error: rank 1 of 3: no OpenCL device matches 'no-such-device'" "$tmp/err" || fail "the failing rank is not named: $(cat "$tmp/err")"
 
+# ranks given different programs (MPMD syntax): refused before any work, exit 2, rank 0 says which
+if $mpi -np 1 "$ff" run "$src/msm_tiled.hlo" --device pocl --random 1 -o /dev/null : \
+	-np 1 "$ff" run "$src/sumcheck_tiled.hlo" --device pocl --random 1 -o /dev/null 2>"$tmp/err"; then
+	fail "ranks running different programs were not refused"
+else
+	code=$?
+fi
+[ "$code" -eq 2 ] || fail "different programs: exit $code, expected 2"
+grep -q "rank 1 runs another program than rank 0" "$tmp/err" || fail "different programs: $(cat "$tmp/err")"
+
+# a rank stuck before a collective (here: reading a FIFO nobody writes) makes the others
+# give up after --mpi-timeout and stop every rank (exit 1), naming the wait
+mkfifo "$tmp/fifo"
+c="$ff run $src/sumcheck_tiled.hlo --device pocl --random 1 --mpi-timeout 3 -o /dev/null"
+if timeout 120 $mpi -np 1 $c : -np 1 $c --input f="$tmp/fifo" 2>"$tmp/err"; then
+	fail "a stuck rank went unnoticed"
+else
+	code=$?
+fi
+[ "$code" -eq 1 ] || fail "a stuck rank: exit $code, expected 1 (124: nobody gave up)"
+grep -q "rank 0 of 2: MPI_Iallgather: the other ranks did not all arrive within 3 s" "$tmp/err" ||
+	fail "a stuck rank: $(cat "$tmp/err")"
+
 # a sharded msm: the two halves' msms all-reduced give the whole input's msm
 run "$src/msm_whole.hlo" --interp --random 7 -o "$tmp/whole.txt"
 $mpi -np 2 "$ff" run "$src/msm_sharded.hlo" --device pocl --random 7 --check -o "$tmp/sharded.txt" || fail "sharded msm"
@@ -76,4 +99,16 @@ cmp "$tmp/whole.txt" "$tmp/mt.txt" || fail "tiled msm differs from the whole msm
 c="$ff run $src/sumcheck_tiled.hlo --random 9 --check -o $tmp/st.txt"
 $mpi -np 1 $c --device pocl : -np 1 $c --device rusticl || fail "tiled sumcheck on PoCL + Rusticl"
 cmp "$tmp/sc_whole.txt" "$tmp/st.txt" || fail "tiled sumcheck round differs from the whole round"
+
+# SEL@rank: the node-local rank's device among SEL's matches (all@rank: rank 0 PoCL, rank 1
+# Rusticl here, as `fieldfuse devices` lists them); the JSON names each rank's device
+$mpi -np 2 "$ff" run "$src/sumcheck_tiled.hlo" --device all@rank --random 9 --check --json -o "$tmp/sr.txt" >"$tmp/sr.json" ||
+	fail "sumcheck on all@rank"
+cmp "$tmp/sc_whole.txt" "$tmp/sr.txt" || fail "sumcheck on all@rank differs from the whole round"
+python3 - "$tmp/sr.json" "$("$ff" devices | awk '/^[0-9]+:[0-9]+ /{print $1}' | head -2 | tr '\n' ' ')" <<'PY' || fail "all@rank: $(cat "$tmp/sr.json")"
+import json, sys
+got = json.load(open(sys.argv[1]))["rank_devices"]
+want = sys.argv[2].split()
+assert got == want, (got, want)
+PY
 echo "mpi_check: ok"

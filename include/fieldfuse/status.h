@@ -30,7 +30,8 @@ extern "C" {
 	X(EUNSUPPORTED, -9, "not supported")                                       \
 	X(ELIMIT, -10, "exceeds a device or program limit")                        \
 	X(EMISMATCH, -11, "device result differs from the reference interpreter")     \
-	X(ESIGNATURE, -12, "argument does not match the program's signature")
+	X(ESIGNATURE, -12, "argument does not match the program's signature")      \
+	X(ECOMM, -13, "exchange between ranks failed")
 
 typedef enum ffu_status {
 #define FFU_STATUS_ENUM_(name, value, desc) FFU_STATUS_##name = value,

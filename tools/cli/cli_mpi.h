@@ -8,14 +8,26 @@
 #define FFU_CLI_MPI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runtime/spmd.h"
 
 /* Started by mpirun (Open MPI's or a PMI launcher's variables), in a build with MPI. */
 bool ffu_cli_mpi_launched(void);
+/* The default of --mpi-timeout, seconds: a rank waits at most this long for the others at
+   one exchange before it stops every rank (30 minutes: a cold build of a large program on
+   a slow rank must not trip it). */
+#define FFU_CLI_MPI_TIMEOUT_DEFAULT 1800.0
+
 #ifdef FFU_HAVE_MPI
-/* MPI_Init, errors returned (not fatal); this process's rank and the world's size. */
-ffu_status ffu_cli_mpi_init(int *rank, int *size, ffu_error *e);
+/* --mpi-timeout SECONDS (0: wait as long as it takes). */
+void ffu_cli_mpi_set_timeout(double seconds);
+/* Whether every rank runs the same program: hash is this rank's (of its canonical text);
+   *differs the first rank whose hash is not rank 0's, -1 when all agree. */
+ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_error *e);
+/* MPI_Init, errors returned (not fatal); this process's rank, the world's size and the
+   process's rank among those on its node (MPI_COMM_TYPE_SHARED). */
+ffu_status ffu_cli_mpi_init(int *rank, int *size, int *local_rank, ffu_error *e);
 /* The exchange of this process's one rank with the others (runtime/spmd.h). */
 ffu_spmd_exchange ffu_cli_mpi_exchange(int rank);
 /*
@@ -26,6 +38,8 @@ ffu_spmd_exchange ffu_cli_mpi_exchange(int rank);
  */
 ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
 			      ffu_error *e);
+/* A few bytes of every rank (bytes each, at most INT_MAX) into all on rank 0, in rank order. */
+ffu_status ffu_cli_mpi_gather_bytes(const void *mine, size_t bytes, void *all, ffu_error *e);
 /* A failed rank stops every rank: MPI_Abort with the exit code (mpirun exits with it). */
 _Noreturn void ffu_cli_mpi_abort(int code);
 void ffu_cli_mpi_finalize(void);

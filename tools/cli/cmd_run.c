@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "cli.h"
 #include "interp/interp.h"
 #include "ir/value.h"
+#include "hlo/hlo.h"
 #include "passes/passes.h"
+#include "util/strbuf.h"
 #include "runtime/compile.h"
 #include "runtime/spmd.h"
 #include "cli_mpi.h"
@@ -21,6 +24,7 @@ enum { MAX_INPUT_SPECS = 256, MAX_MISMATCHES_SHOWN = 5 };
 
 typedef struct run_args {
 	const char *path, *out, *device, *seed;
+	double mpi_timeout;   /* --mpi-timeout, seconds (0: none) */
 	const char *inputs[MAX_INPUT_SPECS];
 	int n_inputs;
 	bool check, no_fuse, json, interp;
@@ -55,6 +59,11 @@ static int parse_args(run_args *a, int argc, char **argv)
 		} else if (!r && (r = cli_opt(argc, argv, &i, "--dialect", &v)) > 0) {
 			if ((r = cli_dialect("run", v, &a->dialect)))
 				return r;
+		} else if (!r && (r = cli_opt(argc, argv, &i, "--mpi-timeout", &v)) > 0) {
+			char *end;
+			a->mpi_timeout = strtod(v, &end);
+			if (!*v || *end || !(a->mpi_timeout >= 0 && a->mpi_timeout <= 1e7))
+				return cli_usage("run: --mpi-timeout '%s': seconds, 0 to 1e7 (0: no limit)", v);
 		} else if (r < 0 || (r = cli_opt(argc, argv, &i, "-o", &a->out)) < 0 ||
 			   (!r && (r = cli_opt(argc, argv, &i, "--device", &a->device)) < 0) ||
 			   (!r && (r = cli_opt(argc, argv, &i, "--random", &a->seed)) < 0)) {
@@ -79,6 +88,8 @@ static int parse_args(run_args *a, int argc, char **argv)
 	}
 	if (!a->path)
 		return cli_usage("run: no program given");
+	if (a->device && strcmp(a->device, "@rank") == 0)
+		return cli_usage("run: --device @rank: name the devices before @rank (gpu@rank, pocl@rank, all@rank)");
 	if (a->interp && (a->check || a->no_fuse || a->device || a->json || a->disabled[0]))
 		return cli_usage("run: --interp runs the reference interpreter alone: it takes no %s",
 				 a->check ? "--check" : a->no_fuse ? "--no-fuse" : a->device ? "--device" : a->json ? "--json" : "--disable-pass");
@@ -205,12 +216,37 @@ static ffu_status check(const ffu_value *dev, const ffu_value *ref, int n, long 
 	return FFU_STATUS_OK;
 }
 
+/*
+ * --device SEL, or SEL@rank: among the devices SEL matches (in listing order), the one at
+ * the node-local rank modulo their count (docs/hlo.md "Collectives": one rank per GPU of a
+ * node with gpu@rank). Outside mpirun the local rank is 0.
+ */
+static ffu_status select_device(const char *sel, int local_rank, ffu_device_info *dev, ffu_error *e)
+{
+	static const char suffix[] = "@rank";
+	const size_t n = sel ? strlen(sel) : 0, k = sizeof suffix - 1;
+	if (n < k || strcmp(sel + n - k, suffix) != 0)
+		return ffu__cl_select(dev, sel, e);
+	if (n - k >= 256) /* parse_args refused an empty SEL */
+		return ffu__err(e, FFU_STATUS_EINVAL, "--device '%s': the selector is too long", sel);
+	char base[256];
+	memcpy(base, sel, n - k);
+	base[n - k] = '\0';
+	ffu_device_info *list = NULL;
+	int count = 0;
+	ffu_status st = ffu__cl_select_all(&list, &count, base, e);
+	if (st == FFU_STATUS_OK)
+		*dev = list[local_rank % count];
+	free(list);
+	return st;
+}
+
 /* The device first: inputs it cannot hold are refused before they are read or made. */
-static ffu_status open_and_load(const run_args *a, const ffu_module *m, ffu_device_info *dev, ffu_cl *cl, ffu_value *in,
-				ffu_error *e)
+static ffu_status open_and_load(const run_args *a, const ffu_module *m, int local_rank, ffu_device_info *dev, ffu_cl *cl,
+				ffu_value *in, ffu_error *e)
 {
 	ffu_status st;
-	if ((st = ffu__cl_select(dev, a->device, e)) || (st = ffu__cl_open(cl, dev, e)) ||
+	if ((st = select_device(a->device, local_rank, dev, e)) || (st = ffu__cl_open(cl, dev, e)) ||
 	    (st = check_inputs_fit(m->entry, dev, e)))
 		return st;
 	return load_inputs(a, m, in, e);
@@ -235,8 +271,15 @@ static ffu_status write_outputs(const run_args *a, const ffu_value *outs, int n_
 	return st;
 }
 
-/* spmd (optional): an SPMD run's host times, in the JSON as segments_ms and exchange_ms */
-static void report(const run_args *a, const ffu_device_info *dev, int kernels, double ms, const ffu_spmd_stats *spmd,
+/* What an SPMD run adds to --json: its host times, and under mpirun each rank's device. */
+typedef struct spmd_report {
+	const ffu_spmd_stats *stats;
+	const char (*rank_devices)[16]; /* ffu_device_info ids by rank, or NULL */
+	int n_ranks;
+} spmd_report;
+
+/* spmd (optional): an SPMD run's extras, in the JSON as segments_ms, exchange_ms, rank_devices */
+static void report(const run_args *a, const ffu_device_info *dev, int kernels, double ms, const spmd_report *spmd,
 		   ffu_status st, long long elements)
 {
 	FILE *info = a->out || a->json ? stdout : stderr;
@@ -245,8 +288,14 @@ static void report(const run_args *a, const ffu_device_info *dev, int kernels, d
 				      kernels, "kernel_ms", ms, "check",
 				      !a->check ? "skipped" : st == FFU_STATUS_OK ? "ok" : "mismatch");
 		if (j && spmd) {
-			json_object_set_new(j, "segments_ms", json_real(spmd->segment_ms));
-			json_object_set_new(j, "exchange_ms", json_real(spmd->exchange_ms));
+			json_object_set_new(j, "segments_ms", json_real(spmd->stats->segment_ms));
+			json_object_set_new(j, "exchange_ms", json_real(spmd->stats->exchange_ms));
+		}
+		if (j && spmd && spmd->rank_devices) {
+			json_t *ids = json_array();
+			for (int r = 0; r < spmd->n_ranks; r++)
+				json_array_append_new(ids, json_string(spmd->rank_devices[r]));
+			json_object_set_new(j, "rank_devices", ids);
 		}
 		json_dumpf(j, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
@@ -383,7 +432,7 @@ static ffu_status run_spmd_here(const run_args *a, ffu_cl *cl, const ffu_device_
 	/* outputs are written even when the check fails: they are what the device computed */
 	if (outs && outs[R - 1])
 		st = write_joined(a, m, outs, n_outs[0], st, e);
-	report(a, dev, stats.kernels, stats.kernel_ms, &stats, st, elements);
+	report(a, dev, stats.kernels, stats.kernel_ms, &(spmd_report){&stats, NULL, R}, st, elements);
 	for (int r = 0; r < R && outs; r++)
 		ffu__values_free(outs[r], n_outs[r]);
 	free(outs);
@@ -394,6 +443,27 @@ static ffu_status run_spmd_here(const run_args *a, ffu_cl *cl, const ffu_device_
 
 #ifdef FFU_HAVE_MPI
 /*
+ * Every rank must run one program: ranks given different files (MPMD syntax makes that
+ * easy) would wait for each other at collectives that are not there. The canonical text's
+ * hash is compared; *mismatch set, with why in e, when a rank differs.
+ */
+static ffu_status same_program(const run_args *a, const ffu_module *m, int size, bool *mismatch, ffu_error *e)
+{
+	ffu_strbuf sb = {0};
+	ffu_status st = ffu__hlo_print(&sb, m, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__sb_status(&sb, e);
+	int differs = -1;
+	if (st == FFU_STATUS_OK)
+		st = ffu_cli_mpi_same_program(XXH3_64bits(sb.data, sb.len), size, &differs, e);
+	ffu__sb_free(&sb);
+	if (st == FFU_STATUS_OK && (*mismatch = differs >= 0))
+		ffu__err(e, FFU_STATUS_EINVAL, "rank %d runs another program than rank 0 (%s): every rank must run the same one",
+			 differs, a->path);
+	return st;
+}
+
+/*
  * Under mpirun: this process is one rank of the program (the world's size must be its
  * ranks). Every rank opens the selected device (several may share a CPU device), reads
  * the whole inputs and takes its part; rank 0 gathers the outputs the ROOT's sharding
@@ -402,16 +472,18 @@ static ffu_status run_spmd_here(const run_args *a, ffu_cl *cl, const ffu_device_
  */
 static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 {
-	int rank = 0, size = 0, rc = CLI_OK;
+	int rank = 0, size = 0, local_rank = 0, rc = CLI_OK;
 	ffu_cl cl = {0};
 	ffu_device_info dev;
 	const int n_params = m->entry->n_params;
 	ffu_value *in = calloc((size_t)n_params + 1, sizeof *in), *mine = NULL, **all = NULL;
 	int n_mine = 0;
+	char (*ids)[sizeof dev.id] = NULL; /* each rank's device, on rank 0 */
 	rank_inputs ri = {0};
 	ffu_spmd_stats stats = {0};
 	long long elements = 0;
-	ffu_status st = in ? ffu_cli_mpi_init(&rank, &size, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_cli_mpi_set_timeout(a->mpi_timeout);
+	ffu_status st = in ? ffu_cli_mpi_init(&rank, &size, &local_rank, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK && size != ffu__module_ranks(m)) {
 		/* every rank sees this alike: rank 0 says it and all finish cleanly (ranks that
 		   MPI_Abort together have crashed Open MPI's teardown: exit 139 now and then) */
@@ -425,19 +497,32 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 		ffu_cli_mpi_finalize();
 		return CLI_USAGE;
 	}
-	if (st == FFU_STATUS_OK && (st = open_and_load(a, m, &dev, &cl, in, e)) == FFU_STATUS_OK &&
+	bool mismatch = false;
+	if (st == FFU_STATUS_OK && (st = same_program(a, m, size, &mismatch, e)) == FFU_STATUS_OK && mismatch) {
+		/* every rank sees the same hashes: rank 0 says it and all finish cleanly, as above */
+		if (rank == 0)
+			cli_fail(e);
+		free(in);
+		ffu_cli_mpi_finalize();
+		return CLI_USAGE;
+	}
+	if (st == FFU_STATUS_OK && (st = open_and_load(a, m, local_rank, &dev, &cl, in, e)) == FFU_STATUS_OK &&
 	    (st = rank_inputs_make(m, in, &ri, e)) == FFU_STATUS_OK) {
 		ffu_compile_opts co = compile_opts(a);
 		ffu_spmd_exchange ex = ffu_cli_mpi_exchange(rank);
 		st = run_spmd(a, &cl, m, &ri, &co, &ex, &mine, &n_mine, &stats, &elements, e);
 	}
+	if (st == FFU_STATUS_OK && (st = ffu_cli_mpi_gather(m, rank, size, mine, n_mine, &all, e)) == FFU_STATUS_OK &&
+	    !(ids = calloc((size_t)size, sizeof *ids)))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
-		st = ffu_cli_mpi_gather(m, rank, size, mine, n_mine, &all, e);
+		st = ffu_cli_mpi_gather_bytes(dev.id, sizeof dev.id, ids, e);
 	if (st == FFU_STATUS_OK && rank == 0) {
 		all[0] = mine;
 		st = write_joined(a, m, all, n_mine, st, e);
 		all[0] = NULL;
-		report(a, &dev, stats.kernels, stats.kernel_ms, &stats, st, elements);
+		report(a, &dev, stats.kernels, stats.kernel_ms, &(spmd_report){&stats, (const char(*)[16])ids, size}, st,
+		       elements);
 	}
 	if (st) {
 		char msg[sizeof e->message];
@@ -448,6 +533,7 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 	for (int r = 0; all && r < size; r++)
 		ffu__values_free(all[r], n_mine);
 	free(all);
+	free(ids);
 	ffu__values_free(mine, n_mine);
 	rank_inputs_free(&ri);
 	ffu__cl_close(&cl);
@@ -461,7 +547,7 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 
 int cmd_run(int argc, char **argv)
 {
-	run_args a = {0};
+	run_args a = {.mpi_timeout = FFU_CLI_MPI_TIMEOUT_DEFAULT};
 	int rc = parse_args(&a, argc, argv);
 	if (rc)
 		return rc;
@@ -505,7 +591,7 @@ int cmd_run(int argc, char **argv)
 		st = ffu__values_write(a.out ? a.out : "-", outs, n_outs, &e);
 		goto out;
 	}
-	if ((st = open_and_load(&a, m, &dev, &cl, in, &e)))
+	if ((st = open_and_load(&a, m, 0, &dev, &cl, in, &e)))
 		goto out;
 	ffu_compile_opts co = compile_opts(&a);
 	if (ffu__module_is_spmd(m)) {

@@ -14,7 +14,8 @@ static const struct {
 	{"run", cmd_run,
 	 "run PROGRAM.hlo [--input N=FILE | NAME=FILE]... [--random SEED] [-o FILE]\n"
 	 "                          [--device SEL] [--check] [--no-fuse] [--disable-pass NAME]... [--json]\n"
-	 "                          [--dialect auto|fieldfuse|zkx-2026.01] | --interp (the reference interpreter, no device)"},
+	 "                          [--dialect auto|fieldfuse|zkx-2026.01] [--mpi-timeout S]\n"
+	 "                          | --interp (the reference interpreter, no device)"},
 	{"compile", cmd_compile,
 	 "compile PROGRAM.hlo [--emit hlo|cl] [--target FIXTURE] [--lanes N] [--no-fuse] [--disable-pass NAME]...\n"
 	 "                          [--dump-after PASS|all] [-o FILE] [--dialect auto|fieldfuse|zkx-2026.01]"},
@@ -34,6 +35,7 @@ static void usage(FILE *out)
 		fprintf(out, "  fieldfuse %s\n", commands[i].usage);
 	fprintf(out, "\nDevices (--device): pocl, rusticl, nvidia, amd, intel, cpu, gpu, an index (0 or 1:0),\n"
 		     "or part of a device name; default $FIELDFUSE_DEVICE, else the first GPU, else the first CPU.\n"
+		     "run also takes SEL@rank: the node-local MPI rank's device among SEL's matches (gpu@rank).\n"
 		     "Exit codes: 0 success, 1 runtime failure, 2 bad usage or bad input.\n");
 }
 

@@ -25,17 +25,59 @@ bool ffu_cli_mpi_launched(void)
 
 #ifdef FFU_HAVE_MPI
 #include <mpi.h>
+#include <time.h>
+
+/* --mpi-timeout: the longest this rank waits for the others at one exchange (0: no limit). */
+static double timeout_s = FFU_CLI_MPI_TIMEOUT_DEFAULT;
+
+void ffu_cli_mpi_set_timeout(double seconds)
+{
+	timeout_s = seconds;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static ffu_status mpi_err(ffu_error *e, const char *call, int rc)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	int len = 0;
 	MPI_Error_string(rc, msg, &len);
-	return ffu__err(e, FFU_STATUS_EIO, "%s: %.*s", call, len, msg);
+	return ffu__err(e, FFU_STATUS_ECOMM, "%s: %.*s", call, len, msg);
 }
 
-ffu_status ffu_cli_mpi_init(int *rank, int *size, ffu_error *e)
+/*
+ * Waits for a nonblocking collective, at most timeout_s: MPI's blocking calls cannot give up,
+ * so a rank stuck before an exchange (a device hung in a kernel, an input that never comes)
+ * would hold the others forever. Polls MPI_Test, sleeping 50 us between tries after the
+ * first millisecond (an exchange's latency stays MPI's own for quick answers).
+ */
+static ffu_status wait_for(MPI_Request *req, const char *call, ffu_error *e)
 {
+	const double start = now_s();
+	for (;;) {
+		int done = 0, rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		if (rc != MPI_SUCCESS)
+			return mpi_err(e, call, rc);
+		if (done)
+			return FFU_STATUS_OK;
+		double waited = now_s() - start;
+		if (timeout_s > 0 && waited > timeout_s)
+			/* the request stays pending: the caller aborts every rank (MPI_Abort) */
+			return ffu__err(e, FFU_STATUS_ECOMM, "%s: the other ranks did not all arrive within %g s (--mpi-timeout); one of them stopped or is stuck",
+					call, timeout_s);
+		if (waited > 1e-3)
+			nanosleep(&(struct timespec){0, 50000}, NULL);
+	}
+}
+
+ffu_status ffu_cli_mpi_init(int *rank, int *size, int *local_rank, ffu_error *e)
+{
+	MPI_Comm node = MPI_COMM_NULL;
 	int rc = MPI_Init(NULL, NULL);
 	if (rc != MPI_SUCCESS)
 		return mpi_err(e, "MPI_Init", rc);
@@ -45,7 +87,12 @@ ffu_status ffu_cli_mpi_init(int *rank, int *size, ffu_error *e)
 		return mpi_err(e, "MPI_Comm_rank", rc);
 	if ((rc = MPI_Comm_size(MPI_COMM_WORLD, size)) != MPI_SUCCESS)
 		return mpi_err(e, "MPI_Comm_size", rc);
-	return FFU_STATUS_OK;
+	/* the ranks sharing this node (memory), numbered from 0: what SEL@rank picks by */
+	if ((rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, *rank, MPI_INFO_NULL, &node)) != MPI_SUCCESS)
+		return mpi_err(e, "MPI_Comm_split_type", rc);
+	rc = MPI_Comm_rank(node, local_rank);
+	MPI_Comm_free(&node);
+	return rc == MPI_SUCCESS ? FFU_STATUS_OK : mpi_err(e, "MPI_Comm_rank", rc);
 }
 
 _Noreturn void ffu_cli_mpi_abort(int code)
@@ -75,10 +122,13 @@ static ffu_status exchange(void *ctx, const ffu_inst *coll, const ffu_module *m,
 	if (st == FFU_STATUS_OK && x[0]) {
 		if (bytes > (size_t)INT32_MAX)
 			st = ffu__err(e, FFU_STATUS_ELIMIT, "'%%%s': %zu bytes per rank; MPI counts are ints", coll->name, bytes);
+		MPI_Request req;
 		int rc = st ? MPI_SUCCESS
-			    : MPI_Allgather(x[0]->data, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+			    : MPI_Iallgather(x[0]->data, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
 		if (rc != MPI_SUCCESS)
-			st = mpi_err(e, "MPI_Allgather", rc);
+			st = mpi_err(e, "MPI_Iallgather", rc);
+		else if (st == FFU_STATUS_OK)
+			st = wait_for(&req, "MPI_Iallgather", e);
 	}
 	for (int r = 0; r < R && st == FFU_STATUS_OK; r++) {
 		if (x[0]) {
@@ -101,6 +151,16 @@ static ffu_status exchange(void *ctx, const ffu_inst *coll, const ffu_module *m,
 	return st;
 }
 
+/* bytes of every rank into buf on rank 0 (MPI_Igather, waited for with the time limit) */
+static ffu_status gather(const void *mine, size_t bytes, void *buf, ffu_error *e)
+{
+	MPI_Request req;
+	if (bytes > (size_t)INT32_MAX)
+		return ffu__err(e, FFU_STATUS_ELIMIT, "%zu bytes per rank; MPI counts are ints", bytes);
+	int rc = MPI_Igather(mine, (int)bytes, MPI_BYTE, buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+	return rc == MPI_SUCCESS ? wait_for(&req, "MPI_Igather", e) : mpi_err(e, "MPI_Igather", rc);
+}
+
 ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
 			      ffu_error *e)
 {
@@ -121,17 +181,36 @@ ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu
 		unsigned char *buf = rank == 0 ? malloc(bytes * (size_t)size + 1) : NULL;
 		if (rank == 0 && !buf)
 			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-		else if (bytes > (size_t)INT32_MAX)
-			st = ffu__err(e, FFU_STATUS_ELIMIT, "output %d: %zu bytes per rank; MPI counts are ints", o, bytes);
-		int rc = st ? MPI_SUCCESS
-			    : MPI_Gather(mine[o].data, (int)bytes, MPI_BYTE, buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
-		if (rc != MPI_SUCCESS)
-			st = mpi_err(e, "MPI_Gather", rc);
+		if (st == FFU_STATUS_OK)
+			st = gather(mine[o].data, bytes, buf, e);
 		for (int r = 1; rank == 0 && r < size && st == FFU_STATUS_OK; r++)
 			if ((st = ffu__value_alloc(&(*all)[r][o], &mine[o].shape, e)) == FFU_STATUS_OK)
 				memcpy((*all)[r][o].data, buf + (size_t)r * bytes, bytes);
 		free(buf);
 	}
+	return st;
+}
+
+ffu_status ffu_cli_mpi_gather_bytes(const void *mine, size_t bytes, void *all, ffu_error *e)
+{
+	return gather(mine, bytes, all, e);
+}
+
+ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_error *e)
+{
+	uint64_t *all = calloc((size_t)size, sizeof *all);
+	MPI_Request req;
+	ffu_status st = all ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	int rc = st ? MPI_SUCCESS : MPI_Iallgather(&hash, 8, MPI_BYTE, all, 8, MPI_BYTE, MPI_COMM_WORLD, &req);
+	if (rc != MPI_SUCCESS)
+		st = mpi_err(e, "MPI_Iallgather", rc);
+	else if (st == FFU_STATUS_OK)
+		st = wait_for(&req, "MPI_Iallgather", e);
+	*differs = -1;
+	for (int r = 0; r < size && st == FFU_STATUS_OK && *differs < 0; r++)
+		if (all[r] != all[0])
+			*differs = r;
+	free(all);
 	return st;
 }
 
