@@ -24,6 +24,14 @@ c="$ff run $src/chain.hlo --random 5 --check -o $tmp/mix.txt"
 $mpi -np 1 $c --device pocl : -np 1 $c --device rusticl : -np 1 $c --device pocl || fail "chain on PoCL + Rusticl"
 cmp "$tmp/one.txt" "$tmp/mix.txt" || fail "chain: PoCL + Rusticl differ from one process"
 
+# every collective (all-reduce sum and product, all-gather and reduce-scatter along either
+# dimension, all-to-all, collective-permute, replica-id, partition-id) in XLA's four group
+# modes, 2 replicas x 2 partitions: each as MPI's own operation on its group's communicator,
+# every rank against the simulation, rank 0's output against the interpreter's
+run "$src/collectives.hlo" --interp --random 4 -o "$tmp/coll_interp.txt"
+$mpi -np 4 "$ff" run "$src/collectives.hlo" --device pocl --random 4 --check -o "$tmp/coll.txt" || fail "collectives on 4 ranks"
+cmp "$tmp/coll_interp.txt" "$tmp/coll.txt" || fail "collectives: rank 0 differs from the interpreter"
+
 # the wrong number of ranks: exit 2 and why
 if $mpi -np 2 "$ff" run "$src/chain.hlo" --device pocl --random 5 -o /dev/null 2>"$tmp/err"; then
 	fail "chain on 2 ranks was not refused"
@@ -63,7 +71,7 @@ else
 	code=$?
 fi
 [ "$code" -eq 1 ] || fail "a stuck rank: exit $code, expected 1 (124: nobody gave up)"
-grep -q "rank 0 of 2: MPI_Iallgather: the other ranks did not all arrive within 3 s" "$tmp/err" ||
+grep -q "rank 0 of 2: MPI_Iallreduce: the other ranks did not all arrive within 3 s" "$tmp/err" ||
 	fail "a stuck rank: $(cat "$tmp/err")"
 
 # a sharded msm: the two halves' msms all-reduced give the whole input's msm

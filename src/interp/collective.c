@@ -3,21 +3,14 @@
  * ranks of one interpreter run (interp.c runs every rank's ENTRY in lockstep and hands each
  * collective all ranks' operands at once). The groups and sources are ir/collective.c's,
  * the ones the MPI runtime will use, so the oracle and the runtime cannot disagree on who
- * talks to whom; the data movement here is written plainly, element by element.
+ * talks to whom; the data moves in blocks of whole steps along the collective's dimension
+ * (ir/value.h's ffu__copy_rows), the sums and products element by element.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "interp/interp_impl.h"
-
-/* The element of x at multi-index idx, with idx[d] replaced by c. */
-static const unsigned char *at(const ffu_value *x, const int64_t *idx, int d, int64_t c, size_t eb)
-{
-	int64_t k[FFU_MAX_RANK];
-	memcpy(k, idx, sizeof k);
-	k[d] = c;
-	return x->data + (size_t)ffu__shape_ravel(&x->shape, k) * eb;
-}
+#include "ir/value.h"
 
 /* acc = the group's operands combined by in's to_apply (same shape as each operand). */
 static void combine(const ffu_inst *in, const ffu_coll_groups *g, int grp, const ffu_value *const *x,
@@ -40,7 +33,6 @@ static ffu_status grouped(const ffu_inst *in, const ffu_module *m, const ffu_val
 	ffu_coll_groups g;
 	if (!ffu__coll_groups(in, m, &g, why, sizeof why))
 		return ffu__err(e, FFU_STATUS_EINVAL, "%s '%%%s': %s", ffu__ops[in->op].keyword, in->name, why);
-	const size_t eb = ffu__shape_elem_bytes(&in->shape);
 	const int d = in->n_dims ? (int)in->dims[0] : 0;
 	unsigned char *acc = NULL;
 	ffu_status st = FFU_STATUS_OK;
@@ -50,28 +42,30 @@ static ffu_status grouped(const ffu_inst *in, const ffu_module *m, const ffu_val
 		const int *ranks = g.ranks + (size_t)grp * g.size;
 		if (acc)
 			combine(in, &g, grp, x, acc);
-		ffu_value whole = {.shape = x[0]->shape, .data = acc, .bytes = x[0]->bytes};
+		/* dimension d as [outer][extent][step]: the pieces move as blocks of whole steps */
+		int64_t outer = 1, xd = 1;
+		size_t step = 0;
+		if (in->n_dims)
+			ffu__shape_split_at(&x[0]->shape, d, &outer, &xd, &step);
 		for (int p = 0; p < g.size; p++) {
 			ffu_value *out = o[ranks[p]];
-			const ffu_value *mine = x[ranks[p]];
-			int64_t idx[FFU_MAX_RANK], n = ffu__shape_count(&out->shape);
-			const int64_t xd = in->n_dims ? mine->shape.dims[d] : 0, od = in->n_dims ? out->shape.dims[d] : 0;
 			if (in->op == FFU_OP_ALL_REDUCE) {
 				memcpy(out->data, acc, out->bytes);
 				continue;
 			}
-			for (int64_t i = 0; i < n; i++) {
-				ffu__shape_unravel(&out->shape, i, idx);
-				const unsigned char *src;
-				if (in->op == FFU_OP_ALL_GATHER) /* member idx/xd's operand, at idx mod xd */
-					src = at(x[ranks[idx[d] / xd]], idx, d, idx[d] % xd, eb);
-				else if (in->op == FFU_OP_REDUCE_SCATTER) /* piece p of the reduction */
-					src = at(&whole, idx, d, (int64_t)p * od + idx[d], eb);
-				else { /* all-to-all: piece p of member j's operand, j = idx / piece */
-					const int64_t piece = xd / g.size;
-					src = at(x[ranks[idx[d] / piece]], idx, d, (int64_t)p * piece + idx[d] % piece, eb);
-				}
-				memcpy(out->data + (size_t)i * eb, src, eb);
+			const size_t S = (size_t)g.size;
+			if (in->op == FFU_OP_ALL_GATHER) { /* member j's operand is piece j of the result */
+				const size_t run = (size_t)xd * step;
+				for (int j = 0; j < g.size; j++)
+					ffu__copy_rows(out->data + j * run, S * run, x[ranks[j]]->data, run, outer, run);
+			} else if (in->op == FFU_OP_REDUCE_SCATTER) { /* piece p of the reduction */
+				const size_t run = (size_t)xd / S * step;
+				ffu__copy_rows(out->data, run, acc + p * run, S * run, outer, run);
+			} else { /* all-to-all: piece p of member j's operand becomes piece j */
+				const size_t run = (size_t)xd / S * step;
+				for (int j = 0; j < g.size; j++)
+					ffu__copy_rows(out->data + j * run, S * run, x[ranks[j]]->data + p * run, S * run, outer,
+						       run);
 			}
 		}
 	}

@@ -42,6 +42,13 @@ ffu_status ffu__value_tile(const ffu_value *whole, const ffu_sharding *s, int64_
 			   ffu_value *out, ffu_error *e);
 ffu_status ffu__value_untile(const ffu_value *const *pieces, int64_t n_parts, const ffu_sharding *s, ffu_value *whole,
 			     ffu_error *e);
+/* Array shape s around dimension d: the blocks before it (outer), its extent, and the bytes
+   of one step along it (the elements after d); a value is [outer][extent][step]. */
+void ffu__shape_split_at(const ffu_shape *s, int d, int64_t *outer, int64_t *extent, size_t *step);
+/* rows runs of row_bytes, from src every src_stride bytes to dst every dst_stride bytes: the
+   block copy the collectives move pieces of a dimension with. */
+void ffu__copy_rows(unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride, int64_t rows,
+		    size_t row_bytes);
 /* The shape parameter p's value file holds: the whole value its sharding cuts. */
 void ffu__param_whole_shape(const ffu_module *m, int p, ffu_shape *out);
 /* Rank rank's value of parameter p from the whole one: its tile (*owned: a new value the

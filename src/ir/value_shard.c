@@ -2,7 +2,8 @@
  * src/ir/value_shard.c: values cut into and joined from the partitions' tiles of a
  * sharding (ir.h, docs/hlo.md "Sharding"), and what that means for a program's inputs and
  * outputs: the shape a parameter's value file holds, each rank's value of a parameter, the
- * program's outputs from every rank's. Owned by the IR's host values; fieldfuse run (its
+ * program's outputs from every rank's; and the strided block copy the collectives move pieces
+ * of a dimension with (interp/collective.c, the CLI's MPI exchange). Owned by the IR's host values; fieldfuse run (its
  * interpreter, one-process and MPI paths) is the user, so the three agree by construction.
  */
 #include <stdlib.h>
@@ -63,6 +64,26 @@ ffu_status ffu__value_untile(const ffu_value *const *pieces, int64_t n_parts, co
 		if (ffu__sharding_tile_of(s, p, true, tile)) /* one copy of each tile is read */
 			copy_tile(whole->data, pieces[p]->data, local, s->dims, tile, ffu__shape_elem_bytes(local), false);
 	return FFU_STATUS_OK;
+}
+
+void ffu__shape_split_at(const ffu_shape *s, int d, int64_t *outer, int64_t *extent, size_t *step)
+{
+	*outer = 1;
+	*step = ffu__shape_elem_bytes(s);
+	for (int k = 0; k < s->rank; k++) {
+		if (k < d)
+			*outer *= s->dims[k];
+		else if (k > d)
+			*step *= (size_t)s->dims[k];
+	}
+	*extent = s->rank ? s->dims[d] : 1;
+}
+
+void ffu__copy_rows(unsigned char *dst, size_t dst_stride, const unsigned char *src, size_t src_stride, int64_t rows,
+		    size_t row_bytes)
+{
+	for (int64_t r = 0; r < rows; r++)
+		memcpy(dst + (size_t)r * dst_stride, src + (size_t)r * src_stride, row_bytes);
 }
 
 void ffu__param_whole_shape(const ffu_module *m, int p, ffu_shape *out)

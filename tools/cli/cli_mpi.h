@@ -28,7 +28,11 @@ ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_e
 /* MPI_Init, errors returned (not fatal); this process's rank, the world's size and the
    process's rank among those on its node (MPI_COMM_TYPE_SHARED). */
 ffu_status ffu_cli_mpi_init(int *rank, int *size, int *local_rank, ffu_error *e);
-/* The exchange of this process's one rank with the others (runtime/spmd.h). */
+/* Each collective's communicator (its group, MPI_Comm_split) and the reduction op, made
+   once by every rank before any device work (mpi_coll.c); ffu_cli_mpi_finalize frees them. */
+ffu_status ffu_cli_mpi_prepare(const ffu_module *m, int rank, ffu_error *e);
+/* The exchange of this process's one rank with the others (runtime/spmd.h): each
+   collective as MPI's own operation on its group's communicator (mpi_coll.c). */
 ffu_spmd_exchange ffu_cli_mpi_exchange(int rank);
 /*
  * The outputs rank 0 joins (ir/value_shard.c: a sharded ROOT's tiles, {maximal device=D}'s

@@ -506,7 +506,8 @@ static int run_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 		ffu_cli_mpi_finalize();
 		return CLI_USAGE;
 	}
-	if (st == FFU_STATUS_OK && (st = open_and_load(a, m, local_rank, &dev, &cl, in, e)) == FFU_STATUS_OK &&
+	if (st == FFU_STATUS_OK && (st = ffu_cli_mpi_prepare(m, rank, e)) == FFU_STATUS_OK &&
+	    (st = open_and_load(a, m, local_rank, &dev, &cl, in, e)) == FFU_STATUS_OK &&
 	    (st = rank_inputs_make(m, in, &ri, e)) == FFU_STATUS_OK) {
 		ffu_compile_opts co = compile_opts(a);
 		ffu_spmd_exchange ex = ffu_cli_mpi_exchange(rank);

@@ -1,17 +1,16 @@
 /*
- * tools/cli/mpi.c: the exchange between processes of `mpirun -np N fieldfuse run` (see
- * cli_mpi.h). Each process is one rank; a collective step gathers every rank's operand
- * (MPI_Allgather of its bytes over MPI_COMM_WORLD) and computes its own result with the
- * interpreter's exchange, the same code the one-process run and the oracle use. Simple and
- * exact, not fast: every rank receives every operand (R times an all-reduce's bytes), which
- * docs/hlo.md says; MPI's own reductions and per-group communicators are the next step.
+ * tools/cli/mpi.c: the MPI side of `mpirun -np N fieldfuse run` (see cli_mpi.h) other than
+ * the collectives themselves (tools/cli/mpi_coll.c): starting and stopping MPI, the node-
+ * local rank, the program check, the gathers to rank 0, and the time limit every wait
+ * obeys (MPI's blocking calls cannot give up, so every exchange is a nonblocking call
+ * polled against --mpi-timeout).
  */
 #include "cli_mpi.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp/interp.h"
 #include "ir/value.h"
 
 bool ffu_cli_mpi_launched(void)
@@ -24,8 +23,9 @@ bool ffu_cli_mpi_launched(void)
 }
 
 #ifdef FFU_HAVE_MPI
-#include <mpi.h>
 #include <time.h>
+
+#include "mpi_impl.h"
 
 /* --mpi-timeout: the longest this rank waits for the others at one exchange (0: no limit). */
 static double timeout_s = FFU_CLI_MPI_TIMEOUT_DEFAULT;
@@ -42,7 +42,7 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static ffu_status mpi_err(ffu_error *e, const char *call, int rc)
+ffu_status ffu_cli_mpi_err(ffu_error *e, const char *call, int rc)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	int len = 0;
@@ -56,13 +56,13 @@ static ffu_status mpi_err(ffu_error *e, const char *call, int rc)
  * would hold the others forever. Polls MPI_Test, sleeping 50 us between tries after the
  * first millisecond (an exchange's latency stays MPI's own for quick answers).
  */
-static ffu_status wait_for(MPI_Request *req, const char *call, ffu_error *e)
+ffu_status ffu_cli_mpi_wait(MPI_Request *req, const char *call, ffu_error *e)
 {
 	const double start = now_s();
 	for (;;) {
 		int done = 0, rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
 		if (rc != MPI_SUCCESS)
-			return mpi_err(e, call, rc);
+			return ffu_cli_mpi_err(e, call, rc);
 		if (done)
 			return FFU_STATUS_OK;
 		double waited = now_s() - start;
@@ -80,19 +80,19 @@ ffu_status ffu_cli_mpi_init(int *rank, int *size, int *local_rank, ffu_error *e)
 	MPI_Comm node = MPI_COMM_NULL;
 	int rc = MPI_Init(NULL, NULL);
 	if (rc != MPI_SUCCESS)
-		return mpi_err(e, "MPI_Init", rc);
+		return ffu_cli_mpi_err(e, "MPI_Init", rc);
 	/* errors come back as codes, reported with the call's name, not MPI's own abort */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	if ((rc = MPI_Comm_rank(MPI_COMM_WORLD, rank)) != MPI_SUCCESS)
-		return mpi_err(e, "MPI_Comm_rank", rc);
+		return ffu_cli_mpi_err(e, "MPI_Comm_rank", rc);
 	if ((rc = MPI_Comm_size(MPI_COMM_WORLD, size)) != MPI_SUCCESS)
-		return mpi_err(e, "MPI_Comm_size", rc);
+		return ffu_cli_mpi_err(e, "MPI_Comm_size", rc);
 	/* the ranks sharing this node (memory), numbered from 0: what SEL@rank picks by */
 	if ((rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, *rank, MPI_INFO_NULL, &node)) != MPI_SUCCESS)
-		return mpi_err(e, "MPI_Comm_split_type", rc);
+		return ffu_cli_mpi_err(e, "MPI_Comm_split_type", rc);
 	rc = MPI_Comm_rank(node, local_rank);
 	MPI_Comm_free(&node);
-	return rc == MPI_SUCCESS ? FFU_STATUS_OK : mpi_err(e, "MPI_Comm_rank", rc);
+	return rc == MPI_SUCCESS ? FFU_STATUS_OK : ffu_cli_mpi_err(e, "MPI_Comm_rank", rc);
 }
 
 _Noreturn void ffu_cli_mpi_abort(int code)
@@ -103,52 +103,8 @@ _Noreturn void ffu_cli_mpi_abort(int code)
 
 void ffu_cli_mpi_finalize(void)
 {
+	ffu_cli_mpi_release();
 	MPI_Finalize();
-}
-
-static ffu_status exchange(void *ctx, const ffu_inst *coll, const ffu_module *m, int first, int n_local,
-			   const ffu_value *const *x, ffu_value *const *o, ffu_error *e)
-{
-	(void)ctx;
-	(void)n_local; /* one: this process's rank */
-	int R = 0;
-	MPI_Comm_size(MPI_COMM_WORLD, &R);
-	const size_t bytes = x[0] ? x[0]->bytes : 0;
-	unsigned char *all = malloc(bytes * (size_t)R + 1);
-	ffu_value *xs = calloc((size_t)R, sizeof *xs), *os = calloc((size_t)R, sizeof *os);
-	const ffu_value **xp = calloc((size_t)R, sizeof *xp);
-	ffu_value **op = calloc((size_t)R, sizeof *op);
-	ffu_status st = all && xs && os && xp && op ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if (st == FFU_STATUS_OK && x[0]) {
-		if (bytes > (size_t)INT32_MAX)
-			st = ffu__err(e, FFU_STATUS_ELIMIT, "'%%%s': %zu bytes per rank; MPI counts are ints", coll->name, bytes);
-		MPI_Request req;
-		int rc = st ? MPI_SUCCESS
-			    : MPI_Iallgather(x[0]->data, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
-		if (rc != MPI_SUCCESS)
-			st = mpi_err(e, "MPI_Iallgather", rc);
-		else if (st == FFU_STATUS_OK)
-			st = wait_for(&req, "MPI_Iallgather", e);
-	}
-	for (int r = 0; r < R && st == FFU_STATUS_OK; r++) {
-		if (x[0]) {
-			xs[r] = (ffu_value){.shape = x[0]->shape, .data = all + (size_t)r * bytes, .bytes = bytes};
-			xp[r] = &xs[r];
-		}
-		op[r] = r == first ? o[0] : &os[r];
-		if (r != first)
-			st = ffu__value_alloc(&os[r], &coll->shape, e);
-	}
-	if (st == FFU_STATUS_OK)
-		st = ffu__interp_collective(coll, m, R, xp, op, e);
-	for (int r = 0; os && r < R; r++)
-		ffu__value_free(&os[r]);
-	free(all);
-	free(xs);
-	free(os);
-	free(xp);
-	free(op);
-	return st;
 }
 
 /* bytes of every rank into buf on rank 0 (MPI_Igather, waited for with the time limit) */
@@ -158,7 +114,7 @@ static ffu_status gather(const void *mine, size_t bytes, void *buf, ffu_error *e
 	if (bytes > (size_t)INT32_MAX)
 		return ffu__err(e, FFU_STATUS_ELIMIT, "%zu bytes per rank; MPI counts are ints", bytes);
 	int rc = MPI_Igather(mine, (int)bytes, MPI_BYTE, buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-	return rc == MPI_SUCCESS ? wait_for(&req, "MPI_Igather", e) : mpi_err(e, "MPI_Igather", rc);
+	return rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, "MPI_Igather", e) : ffu_cli_mpi_err(e, "MPI_Igather", rc);
 }
 
 ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
@@ -203,9 +159,9 @@ ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_e
 	ffu_status st = all ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	int rc = st ? MPI_SUCCESS : MPI_Iallgather(&hash, 8, MPI_BYTE, all, 8, MPI_BYTE, MPI_COMM_WORLD, &req);
 	if (rc != MPI_SUCCESS)
-		st = mpi_err(e, "MPI_Iallgather", rc);
+		st = ffu_cli_mpi_err(e, "MPI_Iallgather", rc);
 	else if (st == FFU_STATUS_OK)
-		st = wait_for(&req, "MPI_Iallgather", e);
+		st = ffu_cli_mpi_wait(&req, "MPI_Iallgather", e);
 	*differs = -1;
 	for (int r = 0; r < size && st == FFU_STATUS_OK && *differs < 0; r++)
 		if (all[r] != all[0])
@@ -214,8 +170,4 @@ ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_e
 	return st;
 }
 
-ffu_spmd_exchange ffu_cli_mpi_exchange(int rank)
-{
-	return (ffu_spmd_exchange){exchange, NULL, rank, 1};
-}
 #endif
