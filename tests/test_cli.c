@@ -1182,6 +1182,34 @@ Test(cli, collectives_pocl)
 	collectives_on("pocl");
 }
 
+/*
+ * The values an SPMD run hands between its segments and collectives live in mapped staging
+ * memory (runtime/cl.h). A driver that cannot give any (exhausted) leaves the run on plain
+ * memory, same results; any other failure stops it, naming the OpenCL call and its code.
+ */
+Test(cli, spmd_staging_faults)
+{
+	const char *prog = write_text("st.hlo", "HloModule st, replica_count=2\n"
+						"%sum (a: babybear[], b: babybear[]) -> babybear[] {\n"
+						"  %a = babybear[] parameter(0)\n  %b = babybear[] parameter(1)\n"
+						"  ROOT %s = babybear[] add(%a, %b)\n}\n"
+						"ENTRY %main (x: babybear[8]) -> babybear[8] {\n"
+						"  %x = babybear[8] parameter(0)\n  %y = babybear[8] multiply(%x, %x)\n"
+						"  %r = babybear[8] all-reduce(%y), replica_groups={}, to_apply=%sum\n"
+						"  ROOT %n = babybear[8] negate(%r)\n}\n");
+	result r = CLI_ENV("FIELDFUSE_FAULT=clEnqueueMapBuffer:CL_OUT_OF_RESOURCES", "run", prog, "--device", "pocl",
+			   "--random", "3", "--check");
+	cr_expect_eq(r.code, 0, "exhausted staging memory falls back: %s", r.err);
+	cr_expect(strstr(r.err, "check: ok (16 elements)"), "%s", r.err);
+	result_free(&r);
+	r = CLI_ENV("FIELDFUSE_FAULT=clEnqueueMapBuffer:CL_INVALID_OPERATION", "run", prog, "--device", "pocl", "--random",
+		    "3");
+	cr_expect_eq(r.code, 1, "%s", r.err);
+	cr_expect(strstr(r.err, "clEnqueueMapBuffer") && strstr(r.err, "CL_INVALID_OPERATION"), "%s", r.err);
+	cr_expect_str_eq(r.out, "", "no output written on failure");
+	result_free(&r);
+}
+
 Test(cli, collectives_rusticl)
 {
 	collectives_on("rusticl");

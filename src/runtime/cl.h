@@ -84,6 +84,21 @@ ffu_status ffu__cl_buffer(ffu_cl *cl, cl_mem *out, size_t bytes, ffu_error *e);
 ffu_status ffu__cl_write(ffu_cl *cl, cl_mem buf, const void *src, size_t bytes, ffu_error *e); /* blocking */
 ffu_status ffu__cl_read(ffu_cl *cl, cl_mem buf, void *dst, size_t bytes, ffu_error *e);        /* blocking */
 void ffu__cl_buffer_release(cl_mem *buf);  /* NULLs it */
+/*
+ * Host memory for staging values between the device and the host (an SPMD run's values at
+ * collectives): a buffer the driver allocates (CL_MEM_ALLOC_HOST_PTR), mapped for the
+ * run's lifetime. NVIDIA's and AMD's drivers page-lock it, so reads and writes through it
+ * run at the bus's DMA rate instead of through a bounce buffer; on CPU devices it is
+ * ordinary memory. ptr is valid until ffu__cl_pinned_free (which unmaps and releases;
+ * safe on a zeroed one).
+ */
+typedef struct ffu_cl_pinned {
+	cl_mem mem;
+	void *ptr;
+	size_t bytes;
+} ffu_cl_pinned;
+ffu_status ffu__cl_pinned_alloc(ffu_cl *cl, size_t bytes, ffu_cl_pinned *out, ffu_error *e);
+void ffu__cl_pinned_free(ffu_cl *cl, ffu_cl_pinned *p);
 
 /*
  * Builds source for cl's device; on failure FFU_STATUS_EBUILD with e->build_log set. The

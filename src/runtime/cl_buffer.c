@@ -1,4 +1,5 @@
-/* runtime/cl_buffer.c: device buffers, writes and reads on an ffu_cl's queue (see cl.h). */
+/* runtime/cl_buffer.c: device buffers, writes and reads on an ffu_cl's queue, and mapped
+   staging memory (see cl.h). */
 #include "runtime/cl.h"
 
 #include "ocl/ocl.h"
@@ -52,6 +53,39 @@ ffu_status ffu__cl_read(ffu_cl *cl, cl_mem buf, void *dst, size_t bytes, ffu_err
 	if (err != CL_SUCCESS)
 		return ffu__err_cl(e, "clEnqueueReadBuffer", err, "reading %zu bytes from %s", bytes, cl->dev.name);
 	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__cl_pinned_alloc(ffu_cl *cl, size_t bytes, ffu_cl_pinned *out, ffu_error *e)
+{
+	cl_int err = CL_SUCCESS;
+	const size_t alloc = bytes ? bytes : FFU_EMPTY_BUFFER_BYTES;
+	*out = (ffu_cl_pinned){0};
+	if (cl->dev.max_alloc && (cl_ulong)alloc > cl->dev.max_alloc)
+		return ffu__err(e, FFU_STATUS_ELIMIT, "a staging buffer of %zu bytes exceeds the largest single allocation of %s",
+				bytes, cl->dev.name);
+	cl_mem m = FFU_CL_NEW(clCreateBuffer, &err, cl->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, alloc, NULL, &err);
+	if (!m || err != CL_SUCCESS)
+		return ffu__err_cl(e, "clCreateBuffer", err, "allocating %zu bytes of staging memory for %s", alloc, cl->dev.name);
+	void *ptr = FFU_CL_NEW(clEnqueueMapBuffer, &err, cl->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, alloc, 0,
+			       NULL, NULL, &err);
+	if (!ptr || err != CL_SUCCESS) {
+		clReleaseMemObject(m);
+		return ffu__err_cl(e, "clEnqueueMapBuffer", err, "mapping %zu bytes of staging memory for %s", alloc,
+				   cl->dev.name);
+	}
+	*out = (ffu_cl_pinned){m, ptr, bytes};
+	return FFU_STATUS_OK;
+}
+
+void ffu__cl_pinned_free(ffu_cl *cl, ffu_cl_pinned *p)
+{
+	if (p->mem) {
+		/* unmapping is queued; finishing keeps the memory alive until the driver lets go */
+		if (p->ptr && clEnqueueUnmapMemObject(cl->queue, p->mem, p->ptr, 0, NULL, NULL) == CL_SUCCESS)
+			clFinish(cl->queue);
+		clReleaseMemObject(p->mem);
+	}
+	*p = (ffu_cl_pinned){0};
 }
 
 void ffu__cl_buffer_release(cl_mem *buf)

@@ -648,6 +648,17 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_e
 	return st;
 }
 
+ffu_status ffu__exec_download_to(ffu_exec *x, int k, void *dst, size_t bytes, ffu_error *e)
+{
+	if (k < 0 || k >= x->n_out)
+		return ffu__err(e, FFU_STATUS_EINVAL, "output %d of %d", k, x->n_out);
+	const size_t want = ffu__shape_bytes(ffu__exec_output_shape(x, k));
+	if (bytes != want)
+		return ffu__err(e, FFU_STATUS_EINVAL, "output %d has %zu bytes, %zu given", k, want, bytes);
+	ffu_status st = own_io(x, e);
+	return st ? st : ffu__cl_read(x->cl, x->own_out[k], dst, bytes, e);
+}
+
 ffu_status ffu__exec_download(ffu_exec *x, ffu_value **outputs, int *n_outputs, ffu_error *e)
 {
 	int n = x->n_out;

@@ -88,6 +88,9 @@ ffu_status ffu__exec_run(ffu_exec *x, double *kernel_ms, ffu_timer *timer, ffu_e
 /* Reads the outputs back from the exec's own buffers (caller frees each value and the array). */
 ffu_status ffu__exec_download(ffu_exec *x, ffu_value **outputs, int *n_outputs, ffu_error *e);
 
+/* Output k's bytes (ffu__shape_bytes of its shape) into dst, after ffu__exec_run: an SPMD
+   run downloads into its staging memory this way. */
+ffu_status ffu__exec_download_to(ffu_exec *x, int k, void *dst, size_t bytes, ffu_error *e);
 int ffu__exec_kernel_count(const ffu_exec *x);
 const char *ffu__exec_source(const ffu_exec *x); /* the generated OpenCL C */
 /* Bytes of device memory held by the exec's buffers (constants, intermediates, own io). */

@@ -7,11 +7,19 @@
 
 #include "interp/interp.h"
 
-/* Every rank's host value of each source ENTRY instruction that a step hands on. */
+/*
+ * Every rank's host value of each source ENTRY instruction that a step hands on. The values
+ * a segment downloads and a collective produces live in the device's staging memory
+ * (runtime/cl.h: page-locked on GPUs), so the copies to and from the device, and MPI's
+ * reads and writes, run at the bus's rate; where the driver cannot give staging memory
+ * (exhausted), plain memory serves.
+ */
 typedef struct values {
 	int n_ranks, n;
-	ffu_value *v;       /* [rank * n + id]; data NULL while unset */
-	bool *borrowed;     /* the same index: an input's data, not ours */
+	ffu_cl *cl;
+	ffu_value *v;          /* [rank * n + id]; data NULL while unset */
+	bool *borrowed;        /* the same index: an input's data, not ours */
+	ffu_cl_pinned *pinned; /* the same index: the staging memory v's data is in, if any */
 } values;
 
 static ffu_value *val(values *t, int r, int id)
@@ -21,29 +29,52 @@ static ffu_value *val(values *t, int r, int id)
 
 static void values_free(values *t)
 {
-	for (size_t k = 0; t->v && k < (size_t)t->n_ranks * t->n; k++)
-		if (!t->borrowed[k])
+	for (size_t k = 0; t->v && k < (size_t)t->n_ranks * t->n; k++) {
+		if (t->pinned[k].mem)
+			ffu__cl_pinned_free(t->cl, &t->pinned[k]);
+		else if (!t->borrowed[k])
 			ffu__value_free(&t->v[k]);
+	}
 	free(t->v);
 	free(t->borrowed);
+	free(t->pinned);
+}
+
+/* Rank r's value of instruction id, of shape s, zeroed, in staging memory where there is some. */
+static ffu_status stage(values *t, int r, int id, const ffu_shape *s, ffu_error *e)
+{
+	const size_t k = (size_t)r * t->n + id, bytes = ffu__shape_bytes(s);
+	ffu_error pe = {0};
+	ffu_status st = ffu__cl_pinned_alloc(t->cl, bytes, &t->pinned[k], &pe);
+	const bool exhausted = st == FFU_STATUS_ELIMIT || pe.cl_code == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+			       pe.cl_code == CL_OUT_OF_RESOURCES || pe.cl_code == CL_OUT_OF_HOST_MEMORY;
+	if (st && !exhausted) {
+		*e = pe; /* a real failure, with its OpenCL call */
+		return st;
+	}
+	ffu_error_clear(&pe);
+	if (st)
+		return ffu__value_alloc(&t->v[k], s, e);
+	memset(t->pinned[k].ptr, 0, bytes);
+	t->v[k] = (ffu_value){.shape = *s, .data = t->pinned[k].ptr, .bytes = bytes};
+	return FFU_STATUS_OK;
 }
 
 static ffu_status run_segment(ffu_exec *x, const ffu_spmd_step *sp, values *t, int r, double *ms, ffu_error *e)
 {
-	ffu_value *in = calloc((size_t)sp->n_in + 1, sizeof *in), *outs = NULL;
-	int n_outs = 0;
+	ffu_value *in = calloc((size_t)sp->n_in + 1, sizeof *in);
 	if (!in)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	for (int j = 0; j < sp->n_in; j++)
 		in[j] = *val(t, r, sp->in[j]); /* shallow: upload only reads */
 	double one = 0;
 	ffu_status st = ffu__exec_upload(x, in, sp->n_in, e);
-	if (st == FFU_STATUS_OK && (st = ffu__exec_run(x, &one, NULL, e)) == FFU_STATUS_OK &&
-	    (st = ffu__exec_download(x, &outs, &n_outs, e)) == FFU_STATUS_OK) {
+	if (st == FFU_STATUS_OK && (st = ffu__exec_run(x, &one, NULL, e)) == FFU_STATUS_OK)
 		*ms += one;
-		for (int j = 0; j < n_outs; j++) /* the values move into the table */
-			*val(t, r, sp->out[j]) = outs[j];
-		free(outs);
+	for (int j = 0; j < sp->n_out && st == FFU_STATUS_OK; j++) {
+		ffu_value *v = val(t, r, sp->out[j]);
+		if ((st = stage(t, r, sp->out[j], ffu__exec_output_shape(x, j), e)) == FFU_STATUS_OK)
+			st = ffu__exec_download_to(x, j, v->data, v->bytes, e);
 	}
 	free(in);
 	return st;
@@ -69,7 +100,7 @@ static ffu_status run_collective(const ffu_module *m, const ffu_spmd_exchange *e
 		if (sp->n_in)
 			x[r] = val(t, r, sp->in[0]);
 		o[r] = val(t, r, sp->out[0]);
-		st = ffu__value_alloc(o[r], &sp->coll->shape, e);
+		st = stage(t, r, sp->out[0], &sp->coll->shape, e);
 	}
 	if (st == FFU_STATUS_OK)
 		st = ex->run(ex->ctx, sp->coll, m, ex->first, t->n_ranks, x, o, e);
@@ -100,8 +131,9 @@ ffu_status ffu__spmd_run(ffu_cl *cl, const ffu_module *m, const ffu_compile_opts
 	if (st)
 		return st;
 	ffu_exec **x = calloc((size_t)plan.n_steps + 1, sizeof *x);
-	values t = {R, n, calloc((size_t)R * n + 1, sizeof *t.v), calloc((size_t)R * n + 1, sizeof *t.borrowed)};
-	if (!x || !t.v || !t.borrowed) {
+	values t = {R, n, cl, calloc((size_t)R * n + 1, sizeof *t.v), calloc((size_t)R * n + 1, sizeof *t.borrowed),
+		    calloc((size_t)R * n + 1, sizeof *t.pinned)};
+	if (!x || !t.v || !t.borrowed || !t.pinned) {
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 		goto out;
 	}
