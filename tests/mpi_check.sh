@@ -31,6 +31,15 @@ cmp "$tmp/one.txt" "$tmp/mix.txt" || fail "chain: PoCL + Rusticl differ from one
 run "$src/collectives.hlo" --interp --random 4 -o "$tmp/coll_interp.txt"
 $mpi -np 4 "$ff" run "$src/collectives.hlo" --device pocl --random 4 --check -o "$tmp/coll.txt" || fail "collectives on 4 ranks"
 cmp "$tmp/coll_interp.txt" "$tmp/coll.txt" || fail "collectives: rank 0 differs from the interpreter"
+# the same with PoCL and Rusticl ranks interleaved (all@rank: 0 and 2 on PoCL, 1 and 3 on Rusticl)
+$mpi -np 4 "$ff" run "$src/collectives.hlo" --device all@rank --random 4 --check -o "$tmp/coll_mix.txt" ||
+	fail "collectives on PoCL + Rusticl"
+cmp "$tmp/coll_interp.txt" "$tmp/coll_mix.txt" || fail "collectives on PoCL + Rusticl: rank 0 differs from the interpreter"
+# 3 ranks (not a power of two): products, pieces of 6 in 3, a permute cycle, groups out of
+# order, and an all-reduce of BN254 points (every rank's (id + 1) g, summed)
+run "$src/collectives3.hlo" --interp --random 2 -o "$tmp/c3_interp.txt"
+$mpi -np 3 "$ff" run "$src/collectives3.hlo" --device pocl --random 2 --check -o "$tmp/c3.txt" || fail "collectives on 3 ranks"
+cmp "$tmp/c3_interp.txt" "$tmp/c3.txt" || fail "collectives on 3 ranks: rank 0 differs from the interpreter"
 
 # the wrong number of ranks: exit 2 and why
 if $mpi -np 2 "$ff" run "$src/chain.hlo" --device pocl --random 5 -o /dev/null 2>"$tmp/err"; then
