@@ -6,9 +6,36 @@
  */
 #include "ops.h"
 
+#include <string.h>
+
 void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b)
 {
 	f->ops->add(f, out, a, b);
+}
+
+void ffu__fp_combine_n(const ffu_field *f, ffu_field_fn fn, void *out, const void *a, const void *b, size_t n)
+{
+	unsigned char *o = out;
+	const unsigned char *x = a, *y = b;
+	const size_t eb = f->storage_bytes;
+	/* a one-word prime field's sum inline: canonical operands (< p) sum below 2p, one
+	   conditional subtraction; a 64-bit word's carry out means the sum is past p too */
+	if (fn == ffu__fp_add && (f->kind == FFU_ELEM_PRIME || f->kind == FFU_ELEM_MONT) && f->nlimbs == 1 &&
+	    (eb == 4 || eb == 8)) {
+		const uint64_t p = f->p[0];
+		for (size_t i = 0; i < n; i++) {
+			uint64_t u = 0, v = 0, s;
+			memcpy(&u, x + i * eb, eb);
+			memcpy(&v, y + i * eb, eb);
+			s = u + v;
+			if (s < u || s >= p)
+				s -= p;
+			memcpy(o + i * eb, &s, eb);
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		fn(f, o + i * eb, x + i * eb, y + i * eb);
 }
 
 void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b)

@@ -194,6 +194,10 @@ void ffu__fp_add(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_sub(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_mul(const ffu_field *f, void *out, const void *a, const void *b);
 void ffu__fp_neg(const ffu_field *f, void *out, const void *a, const void *b);
+/* out[i] = fn(a[i], b[i]) over n elements (fn: ffu__fp_add or ffu__fp_mul): the runs the
+   collectives' reductions combine (interp/collective.c, the CLI's MPI op). A one-word prime
+   field's sum is done inline, at memory speed, rather than a call per element. */
+void ffu__fp_combine_n(const ffu_field *f, ffu_field_fn fn, void *out, const void *a, const void *b, size_t n);
 /* a * a (b ignored); an extension has a dedicated squaring. */
 void ffu__fp_sqr(const ffu_field *f, void *out, const void *a, const void *b);
 

@@ -271,6 +271,54 @@ Test(fields, edge_values_all_pairs)
 		mpz_clear(vals[i]);
 }
 
+/* ffu__fp_combine_n's sums (inline for one-word fields, 64-bit carries included) and
+   products (per element), on every pair of edge values as one run, against GMP. */
+Test(fields, combine_n_runs)
+{
+	mpz_t vals[EDGE_CAP], p;
+	for (int i = 0; i < EDGE_CAP; i++)
+		mpz_init(vals[i]);
+	mpz_init(p);
+	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
+		const ffu_field *f = ffu__field_get((ffu_field_id)id);
+		const size_t eb = f->storage_bytes;
+		const int n = edge_values(f, vals, EDGE_CAP);
+		modulus(f, p);
+		unsigned char *a = malloc(eb * (size_t)(n * n)), *b = malloc(eb * (size_t)(n * n)),
+			      *o = malloc(eb * (size_t)(n * n));
+		cr_assert(a && b && o);
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++) {
+				from_mpz(f, a + eb * (size_t)(i * n + j), vals[i]);
+				from_mpz(f, b + eb * (size_t)(i * n + j), vals[j]);
+			}
+		for (int mul = 0; mul < 2; mul++) {
+			ffu__fp_combine_n(f, mul ? ffu__fp_mul : ffu__fp_add, o, a, b, (size_t)(n * n));
+			for (int k = 0; k < n * n; k++) {
+				mpz_t got, want;
+				mpz_inits(got, want, NULL);
+				to_mpz(f, got, o + eb * (size_t)k);
+				if (mul) { /* the per-element product, itself checked against GMP above */
+					unsigned char one[FFU_FIELD_MAX_BYTES];
+					ffu__fp_mul(f, one, a + eb * (size_t)k, b + eb * (size_t)k);
+					to_mpz(f, want, one);
+				} else {
+					mpz_add(want, vals[k / n], vals[k % n]);
+					mpz_mod(want, want, p);
+				}
+				CHECK(mpz_cmp(got, want) == 0, "%s combine_n %s pair %d", f->name, mul ? "mul" : "add", k);
+				mpz_clears(got, want, NULL);
+			}
+		}
+		free(a);
+		free(b);
+		free(o);
+	}
+	for (int i = 0; i < EDGE_CAP; i++)
+		mpz_clear(vals[i]);
+	mpz_clear(p);
+}
+
 Test(fields, random_pairs)
 {
 	mpz_t a, b, p;

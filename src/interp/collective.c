@@ -19,11 +19,10 @@ static void combine(const ffu_inst *in, const ffu_coll_groups *g, int grp, const
 	const ffu_field *f = ffu__shape_field(&x[0]->shape);
 	ffu_field_fn fn = in->reduce_fn == FFU_OP_MULTIPLY ? ffu__fp_mul : ffu__fp_add;
 	const int *ranks = g->ranks + (size_t)grp * g->size;
-	const size_t eb = f->storage_bytes, bytes = x[ranks[0]]->bytes;
+	const size_t bytes = x[ranks[0]]->bytes;
 	memcpy(acc, x[ranks[0]]->data, bytes);
 	for (int j = 1; j < g->size; j++)
-		for (size_t k = 0; k < bytes; k += eb)
-			fn(f, acc + k, acc + k, x[ranks[j]]->data + k);
+		ffu__fp_combine_n(f, fn, acc, acc, x[ranks[j]]->data, bytes / f->storage_bytes);
 }
 
 static ffu_status grouped(const ffu_inst *in, const ffu_module *m, const ffu_value *const *x, ffu_value *const *o,

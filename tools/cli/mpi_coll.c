@@ -42,10 +42,7 @@ static ffu_field_fn op_fn;
 static void combine(void *in, void *inout, int *len, MPI_Datatype *type)
 {
 	(void)type; /* contiguous: one element of op_field */
-	const size_t eb = op_field->storage_bytes;
-	unsigned char *x = in, *y = inout;
-	for (int i = 0; i < *len; i++)
-		op_fn(op_field, y + (size_t)i * eb, y + (size_t)i * eb, x + (size_t)i * eb);
+	ffu__fp_combine_n(op_field, op_fn, inout, inout, in, (size_t)*len);
 }
 
 static bool needs_comm(const ffu_inst *in)
