@@ -171,6 +171,20 @@ static void more_step(gen *g)
 	g->rng = main_rng;
 }
 
+/* The point steps (gen_points.c): the same scheme as more_step, with a stream of their own,
+   so programs without them are what they were. */
+static void point_step(gen *g)
+{
+	if (g->points_one_in <= 0 || !ffu__gen_points_apply(g))
+		return;
+	uint64_t main_rng = g->rng;
+	g->rng = g->rng_points;
+	if (chance(g, (unsigned)g->points_one_in))
+		ffu__gen_op_point(g);
+	g->rng_points = g->rng;
+	g->rng = main_rng;
+}
+
 /* One program's instructions into g->sb; its outputs into g->outs. */
 static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 {
@@ -181,6 +195,8 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 	uint64_t st = seed;
 	g->rng = ffu__rand_next(&st);
 	g->rng_more = ffu__rand_next(&st);
+	g->rng_points = ffu__rand_next(&st);
+	g->points_one_in = o ? o->points_one_in : 0;
 	g->more_one_in = o && o->index_one_in > 0 ? o->index_one_in : DEFAULT_INDEX_ONE_IN;
 	g->max_elems = o && o->max_elems > 0 ? o->max_elems : DEFAULT_ELEMS;
 	g->max_steps = o && o->max_steps > 0 ? o->max_steps : DEFAULT_STEPS;
@@ -211,6 +227,7 @@ static void program(gen *g, const ffu_gen_opts *o, uint64_t seed)
 	for (int k = 2 + (int)pick(g, (unsigned)g->max_steps - 1); k > 0; k--) {
 		ops[pick(g, sizeof ops / sizeof ops[0])](g);
 		more_step(g);
+		point_step(g);
 	}
 
 	/*

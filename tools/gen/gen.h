@@ -18,7 +18,11 @@
  *    or computed (gen_index.c; opts.index_one_in says how often);
  *  - reductions, sum and product, over any subset of the dimensions of ranks 1..4, whose
  *    results are broadcast back and combined;
- *  - one output or a tuple of several (parameters, repeats, scalars, preds among them).
+ *  - one output or a tuple of several (parameters, repeats, scalars, preds among them);
+ *  - with opts.points_one_in, in programs over a curve's scalar field: points (parameters,
+ *    constants "k"), scalar multiples, sums and differences of every allowed kind pair,
+ *    negation, converts between kinds and forms, compare EQ/NE and select, reduce by add,
+ *    and the layout ops on them (gen_points.c).
  *
  * A batch puts several programs side by side in one module (names prefixed g<i>_,
  * parameters renumbered, all outputs in one ROOT tuple): the same values as the programs
@@ -45,6 +49,9 @@ typedef struct ffu_gen_opts {
 	                      out, and 256-bit programs are rarer */
 	int index_one_in;  /* an integer or index step (gen_index.c) after one step in N;
 	                      0 = 4, 1 = after every step */
+	int points_one_in; /* a point step (gen_points.c) after one step in N, in programs whose
+	                      type is a curve's scalar field (bn254_sf, bls12_381_sf, _mont);
+	                      0 = none (points compile slowly: soaks ask for them) */
 } ffu_gen_opts;
 
 /* Appends the module for seed (o may be NULL); ENOMEM only. */

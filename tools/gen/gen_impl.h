@@ -1,7 +1,8 @@
 /*
  * tools/gen/gen_impl.h: private to the random program generator (gen.c, which draws a
  * program and writes its module, gen_ops.c, its values and operations, and gen_index.c,
- * the integer and dynamic-slice operations); no other file includes it. The generator's
+ * the integer and dynamic-slice operations, and gen_points.c, the point steps); no other file
+ * includes it. The generator's
  * state g lives in one ffu_gen_batch / ffu_gen_program call (gen.c); the functions here
  * write into g->sb and g's value pool, and keep nothing.
  */
@@ -44,6 +45,8 @@ typedef struct gen {
 	uint64_t rng;
 	uint64_t rng_more;  /* the stream of the steps gen_index.c adds (gen.c: more_step) */
 	int more_one_in;    /* gen.h: ffu_gen_opts.index_one_in */
+	uint64_t rng_points; /* the stream of the point steps (gen.c: point_step, gen_points.c) */
+	int points_one_in;  /* gen.h: ffu_gen_opts.points_one_in (0: none) */
 	const char *prefix; /* "" alone, "g3_" in a batch */
 	int param_base, n_params;
 	ffu_type t, twin;   /* the program's type; its _mont twin (or the prime field), or INVALID */
@@ -174,5 +177,15 @@ int ffu__gen_op_int_order(gen *g);
 int ffu__gen_op_int_power(gen *g);
 int ffu__gen_op_dynamic_slice(gen *g);
 int ffu__gen_op_dynamic_update_slice(gen *g);
+
+/*
+ * The point steps (gen_points.c), drawn by gen.c from their own stream in programs whose
+ * type is a curve's scalar field: multiply, add/subtract, negate, convert, compare-select
+ * and reduce on points. point_make is make()'s way to a fresh point value (a parameter or
+ * a constant "k"); points_apply says whether this program has point types to use.
+ */
+int ffu__gen_op_point(gen *g);
+int ffu__gen_point_make(gen *g, ffu_type t, int rank, const int64_t *dims);
+bool ffu__gen_points_apply(const gen *g);
 
 #endif

@@ -139,7 +139,8 @@ static int compare_of(gen *g, ffu_type t, int rank, const int64_t *dims);
 /* Has t an order (compare LT..GE, maximum, minimum, clamp: ir/order.c)? */
 static bool ordered(ffu_type t)
 {
-	return fld(t)->kind != FFU_ELEM_EXT && fld(t)->kind != FFU_ELEM_PRED;
+	const ffu_elem_kind k = fld(t)->kind;
+	return k != FFU_ELEM_EXT && k != FFU_ELEM_PRED && k != FFU_ELEM_POINT;
 }
 
 /* A fresh value of type t and these dimensions that needs nothing from the pool. */
@@ -147,6 +148,8 @@ static int make(gen *g, ffu_type t, int rank, const int64_t *dims)
 {
 	if (t == FFU_TYPE_PRED)
 		return compare_of(g, g->t, rank, dims);
+	if (fld(t)->kind == FFU_ELEM_POINT) /* no iota, no numeric constant */
+		return ffu__gen_point_make(g, t, rank, dims);
 	bool can_iota = rank > 0 && fld(t)->kind != FFU_ELEM_EXT;
 	switch (pick(g, 5)) {
 	case 0:

@@ -15,11 +15,13 @@
  *
  *   fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]... [--batch B]
  *                  [--unfused] [--host-only] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]
- *                  [--index-one-in N]
+ *                  [--index-one-in N] [--points-one-in N]
  *   fieldfuse-soak --print SEED [--batch B] [--types ...]   the program of SEED (to reproduce
  *                  a failure), or with --batch the module of seeds SEED .. SEED + B - 1
  * --index-one-in N: an integer or index step (dynamic-slice, ...) after one step in N
- * (default 4; 1: after every step).
+ * (default 4; 1: after every step). --points-one-in N: a point step (gen_points.c) after one
+ * step in N, in programs over a curve's scalar field (default none); point outputs compare
+ * as group elements (a jacobian or xyzz point has many coordinate representations).
  *
  * Ownership: one context per device for the whole run; everything per batch is freed
  * before the next.
@@ -29,6 +31,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "point.h"
 #include "hlo/hlo.h"
 #include "interp/interp.h"
 #include "passes/passes.h"
@@ -88,6 +91,8 @@ static void report(soak *s, uint64_t seed, const char *what)
 		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --max-steps %d", s->gen.max_steps);
 	if (s->gen.index_one_in)
 		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --index-one-in %d", s->gen.index_one_in);
+	if (s->gen.points_one_in)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " --points-one-in %d", s->gen.points_one_in);
 	fprintf(stderr,
 		"soak: seed %llu: %s\n"
 		"soak: replay: fieldfuse-soak --print %llu%s%s%s > p.hlo && fieldfuse run p.hlo --random 1 --check\n"
@@ -132,6 +137,19 @@ static void scalar_int_input(const ffu_field *f, unsigned char *d, uint64_t seed
 
 /* Random inputs whose first elements are the edges 0, 1, -1 (fields) or 0, 1, max (integers);
    a scalar integer from scalar_int_input. */
+/* A point array's first elements: infinity, G and -G (the edge cases of the formulas). */
+static void point_edges(const ffu_field *f, unsigned char *first, int64_t n)
+{
+	const ffu_field *fs = f->curve->scalar;
+	unsigned char k[FFU_FIELD_MAX_BYTES];
+	for (int64_t i = 0; i < n && i < 3; i++) {
+		ffu__fp_set_u64(fs, k, i == 2 ? 1 : (uint64_t)i);
+		if (i == 2)
+			ffu__fp_neg(fs, k, k, NULL);
+		ffu__point_gen_mul(f, first + (size_t)i * f->storage_bytes, fs, k);
+	}
+}
+
 static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed, ffu_error *e)
 {
 	uint64_t rng = seed ^ 0x5bd1e995u;
@@ -144,6 +162,10 @@ static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint6
 		const ffu_shape *s = &in[p].shape; /* a CSR matrix: its first stored values (ir/csr.c) */
 		int64_t n = s->csr ? s->nnz : ffu__shape_count(s);
 		unsigned char *first = in[p].data + (s->csr ? ffu__csr_values_offset(s) : 0);
+		if (f->kind == FFU_ELEM_POINT) {
+			point_edges(f, first, n);
+			continue;
+		}
 		for (int64_t i = 0; i < n && i < 3 && f->kind != FFU_ELEM_PRED; i++) {
 			unsigned char *d = first + (size_t)i * f->storage_bytes;
 			ffu__fp_set_u64(f, d, i == 2 ? 1 : (uint64_t)i);
@@ -181,8 +203,12 @@ static void compare(soak *s, const uint64_t *seeds, const int *out_first, int n,
 			bad = 1;
 			first = 0;
 		}
+		const ffu_field *fo = ffu__shape_field(&ref[o].shape);
+		const bool points = fo && fo->kind == FFU_ELEM_POINT;
 		for (size_t i = 0; !bad && eb && i < ref[o].bytes; i += eb)
-			if (memcmp(out[o].data + i, ref[o].data + i, eb) != 0 && bad++ == 0)
+			if ((points ? !ffu__fp_eq(fo, out[o].data + i, ref[o].data + i)
+				    : memcmp(out[o].data + i, ref[o].data + i, eb) != 0) &&
+			    bad++ == 0)
 				first = (long long)(i / eb);
 		s->elements += eb ? (long long)(ref[o].bytes / eb) : 0;
 		if (!bad)
@@ -418,10 +444,11 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: fieldfuse-soak [--count N | --minutes M] [--seed S] [--device SEL|all]... [--batch B]\n"
 		"                      [--unfused] [--host-only] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]\n"
-		"                      [--index-one-in N]\n"
+		"                      [--index-one-in N] [--points-one-in N]\n"
 		"       fieldfuse-soak --print SEED [--batch B] [--cheap] [--types T,...] [--max-elems N] [--max-steps N]\n"
-		"                      [--index-one-in N]\n"
-		"--index-one-in N: an integer or index step (dynamic-slice, ...) after one step in N (default 4, 1: every step)\n");
+		"                      [--index-one-in N] [--points-one-in N]\n"
+		"--index-one-in N: an integer or index step (dynamic-slice, ...) after one step in N (default 4, 1: every step)\n"
+		"--points-one-in N: a point step after one step in N in programs over bn254_sf or bls12_381_sf (default: none)\n");
 	return 2;
 }
 
@@ -492,6 +519,9 @@ int main(int argc, char **argv)
 			i++;
 		} else if (strcmp(a, "--index-one-in") == 0 && number(val, &v) && v >= 1 && v <= 1000) {
 			s.gen.index_one_in = (int)v;
+			i++;
+		} else if (strcmp(a, "--points-one-in") == 0 && number(val, &v) && v >= 1 && v <= 1000) {
+			s.gen.points_one_in = (int)v;
 			i++;
 		} else if (strcmp(a, "--types") == 0 && val && ffu_gen_types_valid(val)) {
 			s.gen.types = argv[++i];
