@@ -1,0 +1,269 @@
+/*
+ * tools/cli/run_spmd.c: `fieldfuse run` of an SPMD program (docs/hlo.md "Collectives",
+ * "Sharding"): every rank's inputs cut from the whole value files by the parameters'
+ * shardings, the ranks run by the interpreter's simulation (--interp), one after another
+ * on one device (runtime/spmd.h), or one per process under mpirun (tools/cli/mpi*.c), the
+ * outputs joined by the ROOT's sharding and written by rank 0; --check compares every rank
+ * with the simulation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "cli.h"
+#include "cli_mpi.h"
+#include "hlo/hlo.h"
+#include "interp/interp.h"
+#include "ir/value.h"
+#include "run.h"
+#include "util/strbuf.h"
+
+/*
+ * Every rank's inputs from the whole ones: ins[r] is rank r's n_params values, a sharded
+ * parameter's tile (ir/value_shard.c) or, unsplit, the whole value (borrowed).
+ */
+typedef struct rank_inputs {
+	int n_ranks, n_params;
+	ffu_value *v;           /* [r * n_params + p] */
+	bool *owned;
+	const ffu_value **ins;  /* [r]: &v[r * n_params] */
+} rank_inputs;
+
+static void rank_inputs_free(rank_inputs *ri)
+{
+	for (size_t k = 0; ri->v && k < (size_t)ri->n_ranks * (size_t)ri->n_params; k++)
+		if (ri->owned[k])
+			ffu__value_free(&ri->v[k]);
+	free(ri->v);
+	free(ri->owned);
+	free(ri->ins);
+}
+
+static ffu_status rank_inputs_make(const ffu_module *m, const ffu_value *whole, rank_inputs *ri, ffu_error *e)
+{
+	const int R = (int)ffu__module_ranks(m), n = m->entry->n_params;
+	const size_t cells = (size_t)R * (size_t)n + 1;
+	*ri = (rank_inputs){R, n, calloc(cells, sizeof *ri->v), calloc(cells, sizeof *ri->owned),
+			    calloc((size_t)R, sizeof *ri->ins)};
+	ffu_status st = ri->v && ri->owned && ri->ins ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int r = 0; r < R && st == FFU_STATUS_OK; r++) {
+		ri->ins[r] = &ri->v[(size_t)r * n];
+		for (int p = 0; p < n && st == FFU_STATUS_OK; p++)
+			st = ffu__param_rank_value(m, p, &whole[p], r, &ri->v[(size_t)r * n + p], &ri->owned[(size_t)r * n + p], e);
+	}
+	return st;
+}
+
+/* Every rank's outputs: v[r], n[r] (what ffu__interp_run_ranks and ffu__spmd_run fill). */
+typedef struct rank_outputs {
+	int n_ranks;
+	ffu_value **v;
+	int *n;
+} rank_outputs;
+
+static ffu_status rank_outputs_make(int R, rank_outputs *ro, ffu_error *e)
+{
+	*ro = (rank_outputs){R, calloc((size_t)R, sizeof *ro->v), calloc((size_t)R, sizeof *ro->n)};
+	return ro->v && ro->n ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+}
+
+static void rank_outputs_free(rank_outputs *ro)
+{
+	for (int r = 0; r < ro->n_ranks && ro->v && ro->n; r++)
+		ffu__values_free(ro->v[r], ro->n[r]);
+	free(ro->v);
+	free(ro->n);
+}
+
+/* The program's outputs from every rank's (a sharded ROOT's tiles joined: ir/value_shard.c),
+   written as run_write_outputs writes them; st: the run's status so far. */
+static ffu_status write_joined(const run_args *a, const ffu_module *m, ffu_value *const *outs, int n, ffu_status st,
+			       ffu_error *e)
+{
+	ffu_value *whole = NULL;
+	ffu_error je = {0};
+	ffu_status jst = ffu__outputs_join(m, outs, n, &whole, &je);
+	if (jst) {
+		if (st == FFU_STATUS_OK)
+			*e = je;
+		return st ? st : jst;
+	}
+	st = run_write_outputs(a, whole, n, st, e);
+	ffu__values_free(whole, n);
+	return st;
+}
+
+/* An SPMD program under --interp: the simulation of every rank, each with its inputs. */
+ffu_status run_spmd_interp(const run_args *a, const ffu_module *m, const ffu_value *in, ffu_error *e)
+{
+	rank_inputs ri;
+	rank_outputs ro = {0};
+	const int R = (int)ffu__module_ranks(m);
+	ffu_status st = rank_inputs_make(m, in, &ri, e);
+	if (st == FFU_STATUS_OK)
+		st = rank_outputs_make(R, &ro, e);
+	if (st == FFU_STATUS_OK && (st = ffu__interp_run_ranks(m, ri.ins, ri.n_params, R, ro.v, ro.n, e)) == FFU_STATUS_OK)
+		st = write_joined(a, m, ro.v, ro.n[0], st, e);
+	rank_outputs_free(&ro);
+	rank_inputs_free(&ri);
+	return st;
+}
+
+/*
+ * An SPMD program (docs/hlo.md "Collectives") on this device: the ranks ex holds (NULL:
+ * every rank, in this process), each with its inputs (ri); outs[l], n_outs[l]: local rank
+ * l's outputs (arrays of R the caller provides and frees). --check compares each held
+ * rank's outputs with the interpreter's simulation of every rank.
+ */
+static ffu_status run_spmd(const run_args *a, ffu_cl *cl, const ffu_module *m, const rank_inputs *ri,
+			   const ffu_compile_opts *co, const ffu_spmd_exchange *ex, ffu_value **outs, int *n_outs,
+			   ffu_spmd_stats *stats, long long *elements, ffu_error *e)
+{
+	const int R = ri->n_ranks, first = ex ? ex->first : 0, L = ex ? ex->n_local : R;
+	rank_outputs ref = {0};
+	ffu_status st = rank_outputs_make(R, &ref, e);
+	if (st == FFU_STATUS_OK && a->check)
+		st = ffu__interp_run_ranks(m, ri->ins, ri->n_params, R, ref.v, ref.n, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__spmd_run(cl, m, co, ex, ri->ins + first, ri->n_params, outs, n_outs, stats, e);
+	for (int l = 0; l < L && st == FFU_STATUS_OK && a->check; l++) {
+		long long k = 0;
+		st = run_check(outs[l], ref.v[first + l], n_outs[l], &k, e);
+		if (st) {
+			char msg[sizeof e->message];
+			snprintf(msg, sizeof msg, "%s", e->message);
+			ffu__err(e, st, "rank %d: %s", first + l, msg);
+		}
+		*elements += k;
+	}
+	rank_outputs_free(&ref);
+	return st;
+}
+
+/* Every rank in this process, one after another on this device; the outputs joined. */
+ffu_status run_spmd_here(const run_args *a, ffu_cl *cl, const ffu_device_info *dev, const ffu_module *m,
+			 const ffu_value *in, const ffu_compile_opts *co, ffu_error *e)
+{
+	rank_inputs ri;
+	rank_outputs ro = {0};
+	const int R = (int)ffu__module_ranks(m);
+	ffu_spmd_stats stats = {0};
+	long long elements = 0;
+	ffu_status st = rank_inputs_make(m, in, &ri, e);
+	if (st == FFU_STATUS_OK && (st = rank_outputs_make(R, &ro, e)) == FFU_STATUS_OK)
+		st = run_spmd(a, cl, m, &ri, co, NULL, ro.v, ro.n, &stats, &elements, e);
+	/* outputs are written even when the check fails: they are what the device computed */
+	if (ro.v && ro.v[R - 1])
+		st = write_joined(a, m, ro.v, ro.n[0], st, e);
+	if (st == FFU_STATUS_OK || st == FFU_STATUS_EMISMATCH) /* a run to report */
+		run_report(a, dev, stats.kernels, stats.kernel_ms, &(spmd_report){&stats, NULL, R}, st, elements);
+	rank_outputs_free(&ro);
+	rank_inputs_free(&ri);
+	return st;
+}
+
+#ifdef FFU_HAVE_MPI
+/*
+ * Every rank must run one program: ranks given different files (MPMD syntax makes that
+ * easy) would wait for each other at collectives that are not there. The canonical text's
+ * hash is compared; *mismatch set, with why in e, when a rank differs.
+ */
+static ffu_status same_program(const run_args *a, const ffu_module *m, int size, bool *mismatch, ffu_error *e)
+{
+	ffu_strbuf sb = {0};
+	ffu_status st = ffu__hlo_print(&sb, m, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__sb_status(&sb, e);
+	int differs = -1;
+	if (st == FFU_STATUS_OK)
+		st = ffu_cli_mpi_same_program(XXH3_64bits(sb.data, sb.len), size, &differs, e);
+	ffu__sb_free(&sb);
+	if (st == FFU_STATUS_OK && (*mismatch = differs >= 0))
+		ffu__err(e, FFU_STATUS_EINVAL, "rank %d runs another program than rank 0 (%s): every rank must run the same one",
+			 differs, a->path);
+	return st;
+}
+
+/*
+ * Under mpirun: this process is one rank of the program (the world's size must be its
+ * ranks). Every rank opens the selected device (several may share a CPU device), reads
+ * the whole inputs and takes its part; rank 0 gathers the outputs the ROOT's sharding
+ * joins and writes them. A failure on any rank stops all of them (MPI_Abort with the exit
+ * code), after this rank's error, which names it.
+ */
+int run_spmd_mpi(const run_args *a, ffu_module *m, ffu_error *e)
+{
+	int rank = 0, size = 0, local_rank = 0, rc = CLI_OK;
+	ffu_cl cl = {0};
+	ffu_device_info dev;
+	const int n_params = m->entry->n_params;
+	ffu_value *in = calloc((size_t)n_params + 1, sizeof *in), *mine = NULL, **all = NULL;
+	int n_mine = 0;
+	char (*ids)[sizeof dev.id] = NULL; /* each rank's device, on rank 0 */
+	rank_inputs ri = {0};
+	ffu_spmd_stats stats = {0};
+	long long elements = 0;
+	ffu_cli_mpi_set_timeout(a->mpi_timeout);
+	ffu_status st = in ? ffu_cli_mpi_init(&rank, &size, &local_rank, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK && size != ffu__module_ranks(m)) {
+		/* every rank sees this alike: rank 0 says it and all finish cleanly (ranks that
+		   MPI_Abort together have crashed Open MPI's teardown: exit 139 now and then) */
+		if (rank == 0) {
+			ffu__err(e, FFU_STATUS_EINVAL, "%s runs on %lld ranks (replica_count=%lld x num_partitions=%lld); mpirun started %d",
+				 a->path, (long long)ffu__module_ranks(m), (long long)m->replica_count,
+				 (long long)m->num_partitions, size);
+			cli_fail(e);
+		}
+		free(in);
+		ffu_cli_mpi_finalize();
+		return CLI_USAGE;
+	}
+	bool mismatch = false;
+	if (st == FFU_STATUS_OK && (st = same_program(a, m, size, &mismatch, e)) == FFU_STATUS_OK && mismatch) {
+		/* every rank sees the same hashes: rank 0 says it and all finish cleanly, as above */
+		if (rank == 0)
+			cli_fail(e);
+		free(in);
+		ffu_cli_mpi_finalize();
+		return CLI_USAGE;
+	}
+	if (st == FFU_STATUS_OK && (st = ffu_cli_mpi_prepare(m, rank, e)) == FFU_STATUS_OK &&
+	    (st = run_open_and_load(a, m, local_rank, &dev, &cl, in, e)) == FFU_STATUS_OK &&
+	    (st = rank_inputs_make(m, in, &ri, e)) == FFU_STATUS_OK) {
+		ffu_compile_opts co = run_compile_opts(a);
+		ffu_spmd_exchange ex = ffu_cli_mpi_exchange(rank);
+		st = run_spmd(a, &cl, m, &ri, &co, &ex, &mine, &n_mine, &stats, &elements, e);
+	}
+	if (st == FFU_STATUS_OK && (st = ffu_cli_mpi_gather(m, rank, size, mine, n_mine, &all, e)) == FFU_STATUS_OK &&
+	    !(ids = calloc((size_t)size, sizeof *ids)))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK)
+		st = ffu_cli_mpi_gather_bytes(dev.id, sizeof dev.id, ids, e);
+	if (st == FFU_STATUS_OK && rank == 0) {
+		all[0] = mine;
+		st = write_joined(a, m, all, n_mine, st, e);
+		all[0] = NULL;
+		run_report(a, &dev, stats.kernels, stats.kernel_ms, &(spmd_report){&stats, (const char(*)[16])ids, size}, st,
+		       elements);
+	}
+	if (st) {
+		char msg[sizeof e->message];
+		snprintf(msg, sizeof msg, "%s", e->message);
+		ffu__err(e, st, "rank %d of %d: %s", rank, size, msg);
+		rc = cli_fail(e);
+	}
+	for (int r = 0; all && r < size; r++)
+		ffu__values_free(all[r], n_mine);
+	free(all);
+	free(ids);
+	ffu__values_free(mine, n_mine);
+	rank_inputs_free(&ri);
+	ffu__cl_close(&cl);
+	ffu__values_free(in, n_params);
+	if (rc)
+		ffu_cli_mpi_abort(rc);
+	ffu_cli_mpi_finalize();
+	return rc;
+}
+#endif
