@@ -108,6 +108,30 @@ cmp "$tmp/cw.txt" "$tmp/ct_one.txt" || fail "tiled chain (one process) differs f
 # 2 x 2 tiles over 4 ranks, y's halves each held by two (last_tile_dim_replicate)
 $mpi -np 4 "$ff" run "$src/chain_tiled.hlo" --device pocl $ins --check -o "$tmp/ct.txt" || fail "tiled chain on 4 ranks"
 cmp "$tmp/cw.txt" "$tmp/ct.txt" || fail "tiled chain (4 ranks) differs from the whole chain"
+# .bin value files: without --check each rank reads only its tile's rows; an element out of
+# range is reported by the rank whose tile holds it (element 17 is row 2, column 5: tile
+# (1,1), partition 3), exit 2
+python3 - "$tmp" <<'PY'
+import struct, sys
+d = sys.argv[1]
+open(d + "/x.bin", "wb").write(b"".join(struct.pack("<I", v) for v in range(1, 25)))
+open(d + "/y.bin", "wb").write(b"".join(struct.pack("<I", v) for v in range(7, 13)))
+bad = list(range(1, 25))
+bad[17] = 0x78000001  # BabyBear's p
+open(d + "/xbad.bin", "wb").write(b"".join(struct.pack("<I", v) for v in bad))
+PY
+$mpi -np 4 "$ff" run "$src/chain_tiled.hlo" --device pocl --input x="$tmp/x.bin" --input y="$tmp/y.bin" -o "$tmp/cb.txt" ||
+	fail "tiled chain from .bin tiles"
+cmp "$tmp/cw.txt" "$tmp/cb.txt" || fail "tiled chain from .bin tiles differs from the whole chain"
+if $mpi -np 4 "$ff" run "$src/chain_tiled.hlo" --device pocl --input x="$tmp/xbad.bin" --input y="$tmp/y.bin" \
+	-o /dev/null 2>"$tmp/err"; then
+	fail "an element out of range in a .bin tile went unnoticed"
+else
+	code=$?
+fi
+[ "$code" -eq 2 ] || fail "bad .bin tile: exit $code, expected 2"
+grep -q "xbad.bin: error: rank 3 of 4: element 17 is not less than the babybear modulus" "$tmp/err" ||
+	fail "bad .bin tile: $(cat "$tmp/err")"
 # msm: each rank's half of the scalars and bases, partial sums all-reduced across partitions
 $mpi -np 2 "$ff" run "$src/msm_tiled.hlo" --device pocl --random 7 --check -o "$tmp/mt.txt" || fail "tiled msm"
 cmp "$tmp/whole.txt" "$tmp/mt.txt" || fail "tiled msm differs from the whole msm"

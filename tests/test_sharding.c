@@ -9,8 +9,10 @@
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hlo_check.h"
 #include "interp/interp.h"
@@ -137,6 +139,58 @@ Test(sharding, tiles_by_hand)
 	for (int p = 0; p < 4; p++)
 		ffu__value_free(&piece[p]);
 	ffu__value_free(&whole);
+	ffu__module_free(m);
+}
+
+/* A rank's tile read from a .bin file alone (its rows at their offsets), and from a text
+   file (read whole, then cut): the same tiles as above, by hand; a file of the wrong size
+   is refused naming it. */
+Test(sharding, tiles_from_files)
+{
+	ffu_module *m = parse_ok("HloModule m, num_partitions=4\n"
+				 "ENTRY %main {\n"
+				 "  ROOT %x = babybear[2,3] parameter(0), sharding={devices=[2,2]3,2,1,0}\n"
+				 "}\n");
+	char dir[] = "/tmp/ffu_sharding_XXXXXX", bin[64], txt[64], shortf[64];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(bin, sizeof bin, "%s/x.bin", dir);
+	snprintf(txt, sizeof txt, "%s/x.txt", dir);
+	snprintf(shortf, sizeof shortf, "%s/short.bin", dir);
+	FILE *fb = fopen(bin, "wb"), *ft = fopen(txt, "w"), *fs = fopen(shortf, "wb");
+	cr_assert(fb && ft && fs);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 6; j++) {
+			uint32_t v = (uint32_t)(100 * i + j);
+			fwrite(&v, 4, 1, fb);
+			fprintf(ft, "%u\n", v);
+			if (i < 3)
+				fwrite(&v, 4, 1, fs);
+		}
+	fclose(fb);
+	fclose(ft);
+	fclose(fs);
+	static const int row0[4] = {2, 2, 0, 0}, col0[4] = {3, 0, 3, 0};
+	for (int f = 0; f < 2; f++)
+		for (int p = 0; p < 4; p++) {
+			ffu_value v;
+			ffu_error e = {0};
+			cr_assert_eq(ffu__param_read_rank(m, 0, f ? txt : bin, p, &v, &e), FFU_STATUS_OK, "%s", e.message);
+			cr_assert_eq(v.bytes, 24u);
+			for (int i = 0; i < 2; i++)
+				for (int j = 0; j < 3; j++)
+					cr_expect_eq(word(&v, 3 * i + j), (uint32_t)(100 * (row0[p] + i) + col0[p] + j),
+						     "%s, partition %d (%d, %d)", f ? "text" : ".bin", p, i, j);
+			ffu__value_free(&v);
+		}
+	ffu_value v;
+	ffu_error e = {0};
+	cr_expect_eq(ffu__param_read_rank(m, 0, shortf, 1, &v, &e), FFU_STATUS_EPARSE);
+	cr_expect(strstr(e.message, "size is 72 bytes, expected 96"), "%s", e.message);
+	cr_expect(strstr(e.file, "short.bin"), "%s", e.file);
+	remove(bin);
+	remove(txt);
+	remove(shortf);
+	rmdir(dir);
 	ffu__module_free(m);
 }
 

@@ -11,7 +11,9 @@
  * bytes in a .bin file.
  *
  * Files are read line by line (getline), never whole, since a 2^24-element bn254 input is
- * over a gigabyte of text. Writing goes to a mkstemp() file next to the target and is
+ * over a gigabyte of text. One rank's tile of a sharded parameter's .bin file is read alone,
+ * row by row at its offsets (ffu__param_read_rank), so no rank of an SPMD run reads the
+ * whole file. Writing goes to a mkstemp() file next to the target and is
  * renamed over it only once complete, so readers never see a partial file.
  */
 #include <errno.h>
@@ -215,6 +217,71 @@ static ffu_status read_csr(ffu_value *out, FILE *fp, const char *path, const ffu
 	if ((st = read_text(&dense, fp, path, f, out->shape.nnz, e)) == FFU_STATUS_OK)
 		dense_to_csr(out, &dense);
 	ffu__value_free(&dense);
+	return st;
+}
+
+/* Rank rank's tile of a sharded .bin file: its rows read at their offsets, each element checked. */
+static ffu_status read_bin_tile(ffu_value *out, FILE *fp, const char *path, const ffu_shape *whole, const ffu_sharding *sh,
+				const int64_t *tile, ffu_error *e)
+{
+	const ffu_field *f = ffu__shape_field(whole);
+	const size_t eb = f->storage_bytes;
+	char why[96];
+	struct stat sbuf;
+	const size_t bytes = ffu__shape_bytes(whole);
+	if (fstat(fileno(fp), &sbuf) != 0)
+		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "stat failed: %s", strerror(errno));
+	if (!S_ISREG(sbuf.st_mode) || (uint64_t)sbuf.st_size != (uint64_t)bytes)
+		return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0, "size is %lld bytes, expected %zu (%zu %s elements of %zu bytes)",
+				   (long long)sbuf.st_size, bytes, bytes / eb, f->name, eb);
+	int64_t row;
+	const int64_t rows = ffu__tile_rows(&out->shape, &row);
+	for (int64_t k = 0; k < rows; k++) {
+		const int64_t at = ffu__tile_row_offset(&out->shape, sh->dims, tile, k);
+		unsigned char *dst = out->data + (size_t)(k * row) * eb;
+		if (fseeko(fp, (off_t)at * (off_t)eb, SEEK_SET) != 0 || fread(dst, eb, (size_t)row, fp) != (size_t)row)
+			return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "short read at element %lld", (long long)at);
+		for (int64_t i = 0; i < row; i++)
+			if (!ffu__fp_canonical(f, dst + (size_t)i * eb))
+				return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0, "element %lld is not %s", (long long)(at + i),
+						   not_a_value(f, why, sizeof why));
+	}
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu__param_read_rank(const ffu_module *m, int p, const char *path, int rank, ffu_value *out, ffu_error *e)
+{
+	const ffu_inst *in = m->entry->params[p];
+	ffu_shape whole;
+	ffu__param_whole_shape(m, p, &whole);
+	int64_t tile[FFU_MAX_RANK + 1];
+	if (!ffu__sharding_splits(in->sharding) || in->shape.csr || !ends_with(path, ".bin") ||
+	    !ffu__sharding_tile_of(in->sharding, rank % m->num_partitions, false, tile)) {
+		/* text (or unsplit): read whole, then this rank's part */
+		ffu_value w;
+		bool owned = false;
+		ffu_status st = ffu__values_read(&w, path, &whole, e);
+		if (st == FFU_STATUS_OK && (st = ffu__param_rank_value(m, p, &w, rank, out, &owned, e)) == FFU_STATUS_OK &&
+		    !owned) {
+			*out = w; /* unsplit: the whole value is the rank's */
+			return FFU_STATUS_OK;
+		}
+		ffu__value_free(&w);
+		return st;
+	}
+	memset(out, 0, sizeof *out);
+	ffu_status st = ffu__value_alloc(out, &in->shape, e);
+	if (st)
+		return st;
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+	else {
+		st = read_bin_tile(out, fp, path, &whole, in->sharding, tile, e);
+		fclose(fp);
+	}
+	if (st)
+		ffu__value_free(out);
 	return st;
 }
 

@@ -42,6 +42,15 @@ ffu_status ffu__value_tile(const ffu_value *whole, const ffu_sharding *s, int64_
 			   ffu_value *out, ffu_error *e);
 ffu_status ffu__value_untile(const ffu_value *const *pieces, int64_t n_parts, const ffu_sharding *s, ffu_value *whole,
 			     ffu_error *e);
+/* A tile of local's shape, tile[d] along each dimension of a whole array of tiles[d] tiles
+   per dimension, is rows of contiguous elements: tile_rows gives their count and *row their
+   length; row k starts at element tile_row_offset of the whole array (row-major). */
+int64_t ffu__tile_rows(const ffu_shape *local, int64_t *row);
+int64_t ffu__tile_row_offset(const ffu_shape *local, const int64_t *tiles, const int64_t *tile, int64_t k);
+/* Rank rank's value of parameter p read from its value file: a tile of a .bin file read
+   alone (its rows, at their offsets: no rank reads the whole file), anything else read whole
+   and cut (ffu__param_rank_value). hlo/values.c. */
+ffu_status ffu__param_read_rank(const ffu_module *m, int p, const char *path, int rank, ffu_value *out, ffu_error *e);
 /* Array shape s around dimension d: the blocks before it (outer), its extent, and the bytes
    of one step along it (the elements after d); a value is [outer][extent][step]. */
 void ffu__shape_split_at(const ffu_shape *s, int d, int64_t *outer, int64_t *extent, size_t *step);

@@ -11,29 +11,38 @@
 
 #include "ir/value.h"
 
+int64_t ffu__tile_rows(const ffu_shape *local, int64_t *row)
+{
+	*row = local->rank ? local->dims[local->rank - 1] : 1;
+	return *row ? ffu__shape_count(local) / *row : 0;
+}
+
+int64_t ffu__tile_row_offset(const ffu_shape *local, const int64_t *tiles, const int64_t *tile, int64_t k)
+{
+	const int r = local->rank;
+	if (r == 0)
+		return 0;
+	int64_t off = tile[r - 1] * local->dims[r - 1], stride = local->dims[r - 1] * tiles[r - 1];
+	for (int d = r - 2; d >= 0; d--) { /* k's index along d, within the tile; the whole array's stride */
+		const int64_t i = k % local->dims[d];
+		k /= local->dims[d];
+		off += (tile[d] * local->dims[d] + i) * stride;
+		stride *= local->dims[d] * tiles[d];
+	}
+	return off;
+}
+
 /* Copies tile `tile` (its index along each dimension; tiles[d] of them along d, each of
    local's shape) between the whole array and the piece, either way. */
 static void copy_tile(unsigned char *whole, unsigned char *piece, const ffu_shape *local, const int64_t *tiles,
 		      const int64_t *tile, size_t eb, bool to_piece)
 {
-	const int r = local->rank;
-	if (r == 0) {
-		memcpy(to_piece ? piece : whole, to_piece ? whole : piece, eb);
-		return;
-	}
-	int64_t wstride[FFU_MAX_RANK], idx[FFU_MAX_RANK] = {0};
-	wstride[r - 1] = 1;
-	for (int d = r - 2; d >= 0; d--) /* the whole array's: tiles[d] pieces of local->dims[d] */
-		wstride[d] = wstride[d + 1] * local->dims[d + 1] * tiles[d + 1];
-	const int64_t row = local->dims[r - 1], rows = ffu__shape_count(local) / (row ? row : 1);
-	for (int64_t k = 0; row && k < rows; k++) {
-		int64_t off = tile[r - 1] * row;
-		for (int d = 0; d < r - 1; d++)
-			off += (tile[d] * local->dims[d] + idx[d]) * wstride[d];
-		unsigned char *w = whole + (size_t)off * eb, *p = piece + (size_t)(k * row) * eb;
+	int64_t row;
+	const int64_t rows = ffu__tile_rows(local, &row);
+	for (int64_t k = 0; k < rows; k++) {
+		unsigned char *w = whole + (size_t)ffu__tile_row_offset(local, tiles, tile, k) * eb;
+		unsigned char *p = piece + (size_t)(k * row) * eb;
 		memcpy(to_piece ? p : w, to_piece ? w : p, (size_t)row * eb);
-		for (int d = r - 2; d >= 0 && ++idx[d] == local->dims[d]; d--)
-			idx[d] = 0;
 	}
 }
 

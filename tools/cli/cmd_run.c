@@ -126,8 +126,32 @@ static ffu_status check_inputs_fit(const ffu_computation *entry, const ffu_devic
 
 static ffu_status match_inputs(const run_args *a, const ffu_computation *entry, const char **given, ffu_error *e);
 
-/* The parameters' whole values (a sharded parameter's file holds every rank's tiles). */
-static ffu_status load_inputs(const run_args *a, const ffu_module *m, ffu_value *in, ffu_error *e)
+/* Parameter p drawn from the --random stream (whole, so every rank draws the same), then,
+   for rank >= 0, cut to that rank's part. */
+static ffu_status random_input(const ffu_module *m, int p, int rank, uint64_t *state, ffu_value *out, ffu_error *e)
+{
+	ffu_shape whole;
+	ffu__param_whole_shape(m, p, &whole);
+	ffu_value w;
+	bool owned = false;
+	ffu_status st = ffu__value_alloc(&w, &whole, e);
+	if (st)
+		return st;
+	ffu__value_random(&w, state);
+	if (rank < 0 || (st = ffu__param_rank_value(m, p, &w, rank, out, &owned, e)) || !owned) {
+		*out = w; /* the whole value (or, on failure, freed by the caller) */
+		return st;
+	}
+	ffu__value_free(&w);
+	return FFU_STATUS_OK;
+}
+
+/*
+ * The parameters' values: rank < 0, the whole ones (a sharded parameter's file holds every
+ * rank's tiles); rank >= 0, that rank's own (a tile of a .bin file read alone:
+ * ffu__param_read_rank).
+ */
+static ffu_status load_inputs(const run_args *a, const ffu_module *m, int rank, ffu_value *in, ffu_error *e)
 {
 	const ffu_computation *entry = m->entry;
 	const char **given = calloc((size_t)entry->n_params + 1, sizeof *given);
@@ -145,11 +169,10 @@ static ffu_status load_inputs(const run_args *a, const ffu_module *m, ffu_value 
 		ffu_shape whole;
 		ffu__param_whole_shape(m, p, &whole);
 		if (given[p]) {
-			st = ffu__values_read(&in[p], given[p], &whole, e);
+			st = rank < 0 ? ffu__values_read(&in[p], given[p], &whole, e)
+				      : ffu__param_read_rank(m, p, given[p], rank, &in[p], e);
 		} else if (a->seed) {
-			st = ffu__value_alloc(&in[p], &whole, e);
-			if (st == FFU_STATUS_OK)
-				ffu__value_random(&in[p], &state);
+			st = random_input(m, p, rank, &state, &in[p], e);
 		} else {
 			st = ffu__err(e, FFU_STATUS_EINVAL, "parameter %d (%s) has no input: give --input %d=FILE or --random SEED",
 				      p, entry->params[p]->name, p);
@@ -229,14 +252,14 @@ static ffu_status select_device(const char *sel, int local_rank, ffu_device_info
 }
 
 /* The device first: inputs it cannot hold are refused before they are read or made. */
-ffu_status run_open_and_load(const run_args *a, const ffu_module *m, int local_rank, ffu_device_info *dev, ffu_cl *cl,
-				ffu_value *in, ffu_error *e)
+ffu_status run_open_and_load(const run_args *a, const ffu_module *m, int local_rank, int rank, ffu_device_info *dev,
+			     ffu_cl *cl, ffu_value *in, ffu_error *e)
 {
 	ffu_status st;
 	if ((st = select_device(a->device, local_rank, dev, e)) || (st = ffu__cl_open(cl, dev, e)) ||
 	    (st = check_inputs_fit(m->entry, dev, e)))
 		return st;
-	return load_inputs(a, m, in, e);
+	return load_inputs(a, m, rank, in, e);
 }
 
 ffu_compile_opts run_compile_opts(const run_args *a)
@@ -320,7 +343,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (a.interp) {
-		if ((st = load_inputs(&a, m, in, &e)))
+		if ((st = load_inputs(&a, m, -1, in, &e)))
 			goto out;
 		if (ffu__module_is_spmd(m)) {
 			st = run_spmd_interp(&a, m, in, &e);
@@ -331,7 +354,7 @@ int cmd_run(int argc, char **argv)
 		st = ffu__values_write(a.out ? a.out : "-", outs, n_outs, &e);
 		goto out;
 	}
-	if ((st = run_open_and_load(&a, m, 0, &dev, &cl, in, &e)))
+	if ((st = run_open_and_load(&a, m, 0, -1, &dev, &cl, in, &e)))
 		goto out;
 	ffu_compile_opts co = run_compile_opts(&a);
 	if (ffu__module_is_spmd(m)) {

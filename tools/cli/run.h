@@ -34,10 +34,10 @@ typedef struct spmd_report {
 
 /* Compares device outputs with the interpreter's, printing the first mismatches. */
 ffu_status run_check(const ffu_value *dev, const ffu_value *ref, int n, long long *elements, ffu_error *e);
-/* --device (SEL@rank: local_rank's), its context, then the whole inputs (refused first
-   when the device cannot hold a rank's). */
-ffu_status run_open_and_load(const run_args *a, const ffu_module *m, int local_rank, ffu_device_info *dev, ffu_cl *cl,
-			     ffu_value *in, ffu_error *e);
+/* --device (SEL@rank: local_rank's), its context, then the inputs (refused first when the
+   device cannot hold a rank's): rank < 0 the whole ones, else that rank's own. */
+ffu_status run_open_and_load(const run_args *a, const ffu_module *m, int local_rank, int rank, ffu_device_info *dev,
+			     ffu_cl *cl, ffu_value *in, ffu_error *e);
 ffu_compile_opts run_compile_opts(const run_args *a);
 /* The outputs to -o or stdout (unless --json alone); st: the run's status so far. */
 ffu_status run_write_outputs(const run_args *a, const ffu_value *outs, int n_outs, ffu_status st, ffu_error *e);

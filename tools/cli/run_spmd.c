@@ -21,7 +21,8 @@
 
 /*
  * Every rank's inputs from the whole ones: ins[r] is rank r's n_params values, a sharded
- * parameter's tile (ir/value_shard.c) or, unsplit, the whole value (borrowed).
+ * parameter's tile (ir/value_shard.c) or, unsplit, the whole value (borrowed). (Under
+ * mpirun without --check, only the process's own rank's: rank_inputs_one.)
  */
 typedef struct rank_inputs {
 	int n_ranks, n_params;
@@ -32,7 +33,7 @@ typedef struct rank_inputs {
 
 static void rank_inputs_free(rank_inputs *ri)
 {
-	for (size_t k = 0; ri->v && k < (size_t)ri->n_ranks * (size_t)ri->n_params; k++)
+	for (size_t k = 0; ri->v && ri->owned && k < (size_t)ri->n_ranks * (size_t)ri->n_params; k++)
 		if (ri->owned[k])
 			ffu__value_free(&ri->v[k]);
 	free(ri->v);
@@ -53,6 +54,17 @@ static ffu_status rank_inputs_make(const ffu_module *m, const ffu_value *whole, 
 			st = ffu__param_rank_value(m, p, &whole[p], r, &ri->v[(size_t)r * n + p], &ri->owned[(size_t)r * n + p], e);
 	}
 	return st;
+}
+
+/* Only rank's inputs, in (borrowed): the other ranks' entries stay NULL. */
+static ffu_status rank_inputs_one(const ffu_module *m, int rank, const ffu_value *in, rank_inputs *ri, ffu_error *e)
+{
+	const int R = (int)ffu__module_ranks(m);
+	*ri = (rank_inputs){R, m->entry->n_params, NULL, NULL, calloc((size_t)R, sizeof *ri->ins)};
+	if (!ri->ins)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ri->ins[rank] = in;
+	return FFU_STATUS_OK;
 }
 
 /* Every rank's outputs: v[r], n[r] (what ffu__interp_run_ranks and ffu__spmd_run fill). */
@@ -228,9 +240,12 @@ int run_spmd_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 		ffu_cli_mpi_finalize();
 		return CLI_USAGE;
 	}
+	/* --check simulates every rank, so it needs every rank's inputs; without it this rank
+	   reads only its own (a .bin tile alone: no rank reads the whole file) */
+	const int load_rank = a->check ? -1 : rank;
 	if (st == FFU_STATUS_OK && (st = ffu_cli_mpi_prepare(m, rank, e)) == FFU_STATUS_OK &&
-	    (st = run_open_and_load(a, m, local_rank, &dev, &cl, in, e)) == FFU_STATUS_OK &&
-	    (st = rank_inputs_make(m, in, &ri, e)) == FFU_STATUS_OK) {
+	    (st = run_open_and_load(a, m, local_rank, load_rank, &dev, &cl, in, e)) == FFU_STATUS_OK &&
+	    (st = a->check ? rank_inputs_make(m, in, &ri, e) : rank_inputs_one(m, rank, in, &ri, e)) == FFU_STATUS_OK) {
 		ffu_compile_opts co = run_compile_opts(a);
 		ffu_spmd_exchange ex = ffu_cli_mpi_exchange(rank);
 		st = run_spmd(a, &cl, m, &ri, &co, &ex, &mine, &n_mine, &stats, &elements, e);
