@@ -4,7 +4,8 @@
 # compares every rank with the interpreter's simulation of all ranks; rank 0's output is
 # also compared with an independent program: the one-process run of the same program, and
 # for the sharded msm (each rank an msm of its half, then an all-reduce of the points) and
-# sumcheck round the interpreter's run of the same computation on the whole input. A failing rank must stop every rank, naming itself.
+# sumcheck round the interpreter's run of the same computation on the whole input. A
+# failing rank must stop every rank with its exit code, naming itself.
 set -eu
 ff=$1
 src=${FFU_SOURCE_ROOT:?}/tests/mpi
@@ -58,7 +59,16 @@ else
 	code=$?
 fi
 [ "$code" -ne 124 ] || fail "a failing rank left the others waiting (timeout)"
+[ "$code" -eq 1 ] || fail "a failing rank: exit $code, expected its own 1 on every rank"
 grep -q "error: rank 1 of 3: no OpenCL device matches 'no-such-device'" "$tmp/err" || fail "the failing rank is not named: $(cat "$tmp/err")"
+# every rank failing alike (each tells the others at the first point): exit 1, no crash
+# (MPI_Abort from every rank at once has crashed Open MPI's teardown: exit 139)
+if timeout 300 $mpi -np 3 $c --device no-such-device 2>"$tmp/err"; then
+	fail "ranks that all failed went unnoticed"
+else
+	code=$?
+fi
+[ "$code" -eq 1 ] || fail "every rank failing: exit $code, expected 1"
 
 # ranks given different programs (MPMD syntax): refused before any work, exit 2, rank 0 says which
 if $mpi -np 1 "$ff" run "$src/msm_tiled.hlo" --device pocl --random 1 -o /dev/null : \
@@ -80,7 +90,7 @@ else
 	code=$?
 fi
 [ "$code" -eq 1 ] || fail "a stuck rank: exit $code, expected 1 (124: nobody gave up)"
-grep -q "rank 0 of 2: MPI_Iallreduce: the other ranks did not all arrive within 3 s" "$tmp/err" ||
+grep -q "rank 0 of 2: MPI_Iallgather (the ranks' status): the other ranks did not all arrive within 3 s" "$tmp/err" ||
 	fail "a stuck rank: $(cat "$tmp/err")"
 
 # a sharded msm: the two halves' msms all-reduced give the whole input's msm

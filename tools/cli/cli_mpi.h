@@ -42,6 +42,17 @@ ffu_spmd_exchange ffu_cli_mpi_exchange(int rank);
  */
 ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
 			      ffu_error *e);
+/*
+ * Synchronisation points (mpi.c): each begins with every rank's status word (0, or the exit
+ * code of its failure since the last point). point() returns FFU_STATUS_ECOMM when a rank
+ * reported a failure (agreed_failure then names it and its code: every rank finishes with
+ * that code, cleanly), and marks this rank inside the point until point_end. A rank whose
+ * failure came between points calls point(code) once, to tell the others at their next.
+ */
+ffu_status ffu_cli_mpi_point(int code, ffu_error *e);
+void ffu_cli_mpi_point_end(void);
+int ffu_cli_mpi_agreed_failure(int *rank);
+bool ffu_cli_mpi_in_point(void);
 /* A few bytes of every rank (bytes each, at most INT_MAX) into all on rank 0, in rank order. */
 ffu_status ffu_cli_mpi_gather_bytes(const void *mine, size_t bytes, void *all, ffu_error *e);
 /* A failed rank stops every rank: MPI_Abort with the exit code (mpirun exits with it). */

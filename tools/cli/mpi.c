@@ -1,9 +1,9 @@
 /*
  * tools/cli/mpi.c: the MPI side of `mpirun -np N fieldfuse run` (see cli_mpi.h) other than
  * the collectives themselves (tools/cli/mpi_coll.c): starting and stopping MPI, the node-
- * local rank, the program check, the gathers to rank 0, and the time limit every wait
- * obeys (MPI's blocking calls cannot give up, so every exchange is a nonblocking call
- * polled against --mpi-timeout).
+ * local rank, the agreement on failures at every synchronisation point, the program check,
+ * the gathers to rank 0, and the time limit every wait obeys (MPI's blocking calls cannot
+ * give up, so every exchange is a nonblocking call polled against --mpi-timeout).
  */
 #include "cli_mpi.h"
 
@@ -75,6 +75,58 @@ ffu_status ffu_cli_mpi_wait(MPI_Request *req, const char *call, ffu_error *e)
 	}
 }
 
+/*
+ * Agreement. Every synchronisation point (the program check, the communicators, each
+ * collective, the gathers to rank 0, the finish) begins with an exchange of the ranks'
+ * status words on a communicator of its own: 0, or the exit code of a rank that failed
+ * since the last point. A rank that fails between points so tells every other at the next
+ * point, and all finish cleanly with its code: no MPI_Abort, whose teardown in Open MPI
+ * 4.1 has crashed now and then (mpirun exit 139). A failure inside a point, once the others
+ * are in its data exchange, or in MPI itself (a time limit), still aborts.
+ */
+static MPI_Comm status_comm = MPI_COMM_NULL;
+static bool in_point;
+static int failed_rank = -1, failed_code;
+
+ffu_status ffu_cli_mpi_point(int code, ffu_error *e)
+{
+	int size = 0;
+	MPI_Comm_size(status_comm, &size);
+	int *all = calloc((size_t)size + 1, sizeof *all);
+	if (!all)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	MPI_Request req;
+	int rc = MPI_Iallgather(&code, 1, MPI_INT, all, 1, MPI_INT, status_comm, &req);
+	ffu_status st = rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, "MPI_Iallgather (the ranks' status)", e)
+					  : ffu_cli_mpi_err(e, "MPI_Iallgather", rc);
+	for (int r = 0; r < size && st == FFU_STATUS_OK && failed_rank < 0; r++)
+		if (all[r]) {
+			failed_rank = r;
+			failed_code = all[r];
+		}
+	free(all);
+	if (st == FFU_STATUS_OK && failed_rank >= 0)
+		return ffu__err(e, FFU_STATUS_ECOMM, "rank %d failed", failed_rank);
+	in_point = st == FFU_STATUS_OK;
+	return st;
+}
+
+void ffu_cli_mpi_point_end(void)
+{
+	in_point = false;
+}
+
+int ffu_cli_mpi_agreed_failure(int *rank)
+{
+	*rank = failed_rank;
+	return failed_rank >= 0 ? failed_code : 0;
+}
+
+bool ffu_cli_mpi_in_point(void)
+{
+	return in_point;
+}
+
 ffu_status ffu_cli_mpi_init(int *rank, int *size, int *local_rank, ffu_error *e)
 {
 	MPI_Comm node = MPI_COMM_NULL;
@@ -92,7 +144,10 @@ ffu_status ffu_cli_mpi_init(int *rank, int *size, int *local_rank, ffu_error *e)
 		return ffu_cli_mpi_err(e, "MPI_Comm_split_type", rc);
 	rc = MPI_Comm_rank(node, local_rank);
 	MPI_Comm_free(&node);
-	return rc == MPI_SUCCESS ? FFU_STATUS_OK : ffu_cli_mpi_err(e, "MPI_Comm_rank", rc);
+	if (rc != MPI_SUCCESS)
+		return ffu_cli_mpi_err(e, "MPI_Comm_rank", rc);
+	rc = MPI_Comm_dup(MPI_COMM_WORLD, &status_comm);
+	return rc == MPI_SUCCESS ? FFU_STATUS_OK : ffu_cli_mpi_err(e, "MPI_Comm_dup", rc);
 }
 
 _Noreturn void ffu_cli_mpi_abort(int code)
@@ -104,6 +159,8 @@ _Noreturn void ffu_cli_mpi_abort(int code)
 void ffu_cli_mpi_finalize(void)
 {
 	ffu_cli_mpi_release();
+	if (status_comm != MPI_COMM_NULL)
+		MPI_Comm_free(&status_comm);
 	MPI_Finalize();
 }
 
@@ -128,7 +185,7 @@ ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (!need)
 		return FFU_STATUS_OK;
-	ffu_status st = FFU_STATUS_OK;
+	ffu_status st = ffu_cli_mpi_point(0, e);
 	for (int r = 1; rank == 0 && r < size && st == FFU_STATUS_OK; r++)
 		if (!((*all)[r] = calloc((size_t)n + 1, sizeof *(*all)[r])))
 			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
@@ -144,19 +201,24 @@ ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu
 				memcpy((*all)[r][o].data, buf + (size_t)r * bytes, bytes);
 		free(buf);
 	}
+	if (st == FFU_STATUS_OK)
+		ffu_cli_mpi_point_end();
 	return st;
 }
 
 ffu_status ffu_cli_mpi_gather_bytes(const void *mine, size_t bytes, void *all, ffu_error *e)
 {
-	return gather(mine, bytes, all, e);
+	ffu_status st = ffu_cli_mpi_point(0, e);
+	if (st == FFU_STATUS_OK && (st = gather(mine, bytes, all, e)) == FFU_STATUS_OK)
+		ffu_cli_mpi_point_end();
+	return st;
 }
 
 ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_error *e)
 {
 	uint64_t *all = calloc((size_t)size, sizeof *all);
 	MPI_Request req;
-	ffu_status st = all ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = all ? ffu_cli_mpi_point(0, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	int rc = st ? MPI_SUCCESS : MPI_Iallgather(&hash, 8, MPI_BYTE, all, 8, MPI_BYTE, MPI_COMM_WORLD, &req);
 	if (rc != MPI_SUCCESS)
 		st = ffu_cli_mpi_err(e, "MPI_Iallgather", rc);
@@ -166,6 +228,8 @@ ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_e
 	for (int r = 0; r < size && st == FFU_STATUS_OK && *differs < 0; r++)
 		if (all[r] != all[0])
 			*differs = r;
+	if (st == FFU_STATUS_OK)
+		ffu_cli_mpi_point_end();
 	free(all);
 	return st;
 }

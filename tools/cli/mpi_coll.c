@@ -94,6 +94,9 @@ static ffu_status make_comm(const ffu_inst *in, const ffu_module *m, int rank, c
 ffu_status ffu_cli_mpi_prepare(const ffu_module *m, int rank, ffu_error *e)
 {
 	const ffu_computation *E = m->entry;
+	ffu_status pst = ffu_cli_mpi_point(0, e); /* the splits below are blocking: agree first */
+	if (pst)
+		return pst;
 	int rc = MPI_Op_create(combine, 1, &combine_op);
 	if (rc != MPI_SUCCESS)
 		return ffu_cli_mpi_err(e, "MPI_Op_create", rc);
@@ -108,6 +111,7 @@ ffu_status ffu_cli_mpi_prepare(const ffu_module *m, int rank, ffu_error *e)
 			return st;
 		n_comms++;
 	}
+	ffu_cli_mpi_point_end();
 	return FFU_STATUS_OK;
 }
 
@@ -144,44 +148,41 @@ static ffu_status count_ok(const ffu_inst *in, size_t n, ffu_error *e)
 	return FFU_STATUS_OK;
 }
 
-static ffu_status all_reduce(const ffu_inst *in, const coll_comm *c, const ffu_value *x, ffu_value *o, ffu_error *e)
+/* all-reduce, and reduce-scatter: member p gets piece p of dimension d, so the operand is
+   packed piece by piece first; MPI combines with the field's (or the curve's) op. */
+static ffu_status reduce(const ffu_inst *in, const coll_comm *c, const ffu_value *x, ffu_value *o, ffu_error *e)
 {
 	const ffu_field *f = ffu__shape_field(&x->shape);
-	const size_t n = x->bytes / f->storage_bytes;
+	const bool all = in->op == FFU_OP_ALL_REDUCE;
+	const size_t n = x->bytes / f->storage_bytes, count = all ? n : n / (size_t)c->size;
+	const char *call = all ? "MPI_Iallreduce" : "MPI_Ireduce_scatter_block";
+	unsigned char *packed = NULL;
 	ffu_status st = count_ok(in, n, e);
-	if (st)
-		return st;
-	MPI_Datatype elem;
-	MPI_Request req;
-	int rc = MPI_Type_contiguous((int)f->storage_bytes, MPI_BYTE, &elem);
-	if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(&elem)) != MPI_SUCCESS)
-		MPI_Type_free(&elem);
-	if (rc != MPI_SUCCESS)
-		return ffu_cli_mpi_err(e, "MPI_Type_contiguous", rc);
-	op_field = f;
-	op_fn = in->reduce_fn == FFU_OP_MULTIPLY ? ffu__fp_mul : ffu__fp_add;
-	const char *call = in->op == FFU_OP_ALL_REDUCE ? "MPI_Iallreduce" : "MPI_Ireduce_scatter_block";
-	if (in->op == FFU_OP_ALL_REDUCE) {
-		rc = MPI_Iallreduce(x->data, o->data, (int)n, elem, combine_op, c->comm, &req);
-	} else { /* reduce-scatter: member p gets piece p of dimension d, so the pieces go first */
+	if (st == FFU_STATUS_OK && !all) {
 		int64_t outer, extent;
 		size_t step;
-		const int d = (int)in->dims[0];
-		ffu__shape_split_at(&x->shape, d, &outer, &extent, &step);
-		unsigned char *packed = malloc(x->bytes + 1);
-		if (!packed) {
-			MPI_Type_free(&elem);
+		ffu__shape_split_at(&x->shape, (int)in->dims[0], &outer, &extent, &step);
+		if (!(packed = malloc(x->bytes + 1)))
 			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-		}
 		reorder(packed, x->data, outer, c->size, extent / c->size, step, true);
-		rc = MPI_Ireduce_scatter_block(packed, o->data, (int)(n / (size_t)c->size), elem, combine_op, c->comm, &req);
-		st = rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, call, e) : ffu_cli_mpi_err(e, call, rc);
-		free(packed);
-		MPI_Type_free(&elem);
-		return st;
 	}
-	st = rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, call, e) : ffu_cli_mpi_err(e, call, rc);
-	MPI_Type_free(&elem);
+	MPI_Datatype elem = MPI_DATATYPE_NULL;
+	MPI_Request req;
+	int rc = st ? MPI_SUCCESS : MPI_Type_contiguous((int)f->storage_bytes, MPI_BYTE, &elem);
+	if (st == FFU_STATUS_OK && rc == MPI_SUCCESS)
+		rc = MPI_Type_commit(&elem);
+	if (st == FFU_STATUS_OK && rc != MPI_SUCCESS)
+		st = ffu_cli_mpi_err(e, "MPI_Type_contiguous", rc);
+	if (st == FFU_STATUS_OK) {
+		op_field = f;
+		op_fn = in->reduce_fn == FFU_OP_MULTIPLY ? ffu__fp_mul : ffu__fp_add;
+		rc = all ? MPI_Iallreduce(x->data, o->data, (int)count, elem, combine_op, c->comm, &req)
+			 : MPI_Ireduce_scatter_block(packed, o->data, (int)count, elem, combine_op, c->comm, &req);
+		st = rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, call, e) : ffu_cli_mpi_err(e, call, rc);
+	}
+	if (elem != MPI_DATATYPE_NULL)
+		MPI_Type_free(&elem);
+	free(packed);
 	return st;
 }
 
@@ -263,14 +264,18 @@ static ffu_status exchange(void *ctx, const ffu_inst *in, const ffu_module *m, i
 		memcpy(o[0]->data, &id, sizeof id); /* u32 storage: little-endian, as the host */
 		return FFU_STATUS_OK;
 	}
-	if (in->op == FFU_OP_COLLECTIVE_PERMUTE)
-		return permute(in, m, first, x[0], o[0], e);
-	const coll_comm *c = find_comm(in);
-	if (!c)
+	const coll_comm *c = in->op == FFU_OP_COLLECTIVE_PERMUTE ? NULL : find_comm(in);
+	if (!c && in->op != FFU_OP_COLLECTIVE_PERMUTE)
 		return ffu__err(e, FFU_STATUS_EINVAL, "'%%%s': no communicator (ffu_cli_mpi_prepare was not called)", in->name);
-	if (in->op == FFU_OP_ALL_REDUCE || in->op == FFU_OP_REDUCE_SCATTER)
-		return all_reduce(in, c, x[0], o[0], e);
-	return move_blocks(in, c, x[0], o[0], e);
+	ffu_status st = ffu_cli_mpi_point(0, e); /* a rank that failed since the last point says so here */
+	if (st)
+		return st;
+	st = in->op == FFU_OP_COLLECTIVE_PERMUTE ? permute(in, m, first, x[0], o[0], e)
+	     : in->op == FFU_OP_ALL_REDUCE || in->op == FFU_OP_REDUCE_SCATTER ? reduce(in, c, x[0], o[0], e)
+									       : move_blocks(in, c, x[0], o[0], e);
+	if (st == FFU_STATUS_OK)
+		ffu_cli_mpi_point_end();
+	return st;
 }
 
 ffu_spmd_exchange ffu_cli_mpi_exchange(int rank)

@@ -198,11 +198,35 @@ static ffu_status same_program(const run_args *a, const ffu_module *m, int size,
 }
 
 /*
+ * This rank's run failed (st, e) or another rank's did: the exit code, every rank's the
+ * failing rank's. Another rank's failure was agreed at a synchronisation point (it printed
+ * why); this rank's own is printed, naming the rank, and told to the others at their next
+ * point, unless it came inside a point (the others are in its data exchange) or from MPI
+ * itself (a time limit, an MPI error): then *abort (MPI_Abort stops every rank).
+ */
+static int mpi_failure(int rank, int size, ffu_status st, bool *abort, ffu_error *e)
+{
+	int who = -1, code = ffu_cli_mpi_agreed_failure(&who);
+	if (code && who != rank)
+		return code;
+	char msg[sizeof e->message];
+	snprintf(msg, sizeof msg, "%s", e->message);
+	ffu__err(e, st, "rank %d of %d: %s", rank, size, msg);
+	const int rc = cli_fail(e);
+	if (!code) {
+		ffu_error pe = {0};
+		*abort = st == FFU_STATUS_ECOMM || ffu_cli_mpi_in_point() ||
+			 (ffu_cli_mpi_point(rc, &pe) && !ffu_cli_mpi_agreed_failure(&who));
+		ffu_error_clear(&pe);
+	}
+	return rc;
+}
+
+/*
  * Under mpirun: this process is one rank of the program (the world's size must be its
- * ranks). Every rank opens the selected device (several may share a CPU device), reads
- * the whole inputs and takes its part; rank 0 gathers the outputs the ROOT's sharding
- * joins and writes them. A failure on any rank stops all of them (MPI_Abort with the exit
- * code), after this rank's error, which names it.
+ * ranks). Every rank opens the selected device (several may share a CPU device), reads its
+ * inputs; rank 0 gathers the outputs the ROOT's sharding joins and writes them. A failure
+ * on any rank stops all of them with its exit code (mpi_failure), naming the rank.
  */
 int run_spmd_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 {
@@ -262,12 +286,12 @@ int run_spmd_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 		run_report(a, &dev, stats.kernels, stats.kernel_ms, &(spmd_report){&stats, (const char(*)[16])ids, size}, st,
 		       elements);
 	}
-	if (st) {
-		char msg[sizeof e->message];
-		snprintf(msg, sizeof msg, "%s", e->message);
-		ffu__err(e, st, "rank %d of %d: %s", rank, size, msg);
-		rc = cli_fail(e);
-	}
+	/* the finish: every rank's final status (rank 0's writing included), agreed */
+	if (st == FFU_STATUS_OK && (st = ffu_cli_mpi_point(0, e)) == FFU_STATUS_OK)
+		ffu_cli_mpi_point_end();
+	bool abort = false;
+	if (st)
+		rc = mpi_failure(rank, size, st, &abort, e);
 	for (int r = 0; all && r < size; r++)
 		ffu__values_free(all[r], n_mine);
 	free(all);
@@ -276,7 +300,7 @@ int run_spmd_mpi(const run_args *a, ffu_module *m, ffu_error *e)
 	rank_inputs_free(&ri);
 	ffu__cl_close(&cl);
 	ffu__values_free(in, n_params);
-	if (rc)
+	if (abort)
 		ffu_cli_mpi_abort(rc);
 	ffu_cli_mpi_finalize();
 	return rc;
