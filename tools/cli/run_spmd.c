@@ -56,17 +56,6 @@ static ffu_status rank_inputs_make(const ffu_module *m, const ffu_value *whole, 
 	return st;
 }
 
-/* Only rank's inputs, in (borrowed): the other ranks' entries stay NULL. */
-static ffu_status rank_inputs_one(const ffu_module *m, int rank, const ffu_value *in, rank_inputs *ri, ffu_error *e)
-{
-	const int R = (int)ffu__module_ranks(m);
-	*ri = (rank_inputs){R, m->entry->n_params, NULL, NULL, calloc((size_t)R, sizeof *ri->ins)};
-	if (!ri->ins)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	ri->ins[rank] = in;
-	return FFU_STATUS_OK;
-}
-
 /* Every rank's outputs: v[r], n[r] (what ffu__interp_run_ranks and ffu__spmd_run fill). */
 typedef struct rank_outputs {
 	int n_ranks;
@@ -176,6 +165,17 @@ ffu_status run_spmd_here(const run_args *a, ffu_cl *cl, const ffu_device_info *d
 }
 
 #ifdef FFU_HAVE_MPI
+/* Only rank's inputs, in (borrowed): the other ranks' entries stay NULL. */
+static ffu_status rank_inputs_one(const ffu_module *m, int rank, const ffu_value *in, rank_inputs *ri, ffu_error *e)
+{
+	const int R = (int)ffu__module_ranks(m);
+	*ri = (rank_inputs){R, m->entry->n_params, NULL, NULL, calloc((size_t)R, sizeof *ri->ins)};
+	if (!ri->ins)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ri->ins[rank] = in;
+	return FFU_STATUS_OK;
+}
+
 /*
  * Every rank must run one program: ranks given different files (MPMD syntax makes that
  * easy) would wait for each other at collectives that are not there. The canonical text's
