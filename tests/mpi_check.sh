@@ -14,6 +14,16 @@ trap 'rm -rf "$tmp"' EXIT
 mpi="mpirun --allow-run-as-root --oversubscribe"
 fail() { echo "mpi_check: $*" >&2; exit 1; }
 run() { "$ff" run "$@"; }
+# must_fail WHAT CMD...: CMD must fail; its exit code into $code, its stderr into $tmp/err
+must_fail() {
+	what=$1
+	shift
+	if "$@" 2>"$tmp/err"; then
+		fail "$what went unnoticed"
+	else
+		code=$?
+	fi
+}
 
 # 3 ranks (not a power of two), PoCL on each: the same outputs as one process holding all three
 run "$src/chain.hlo" --device pocl --random 5 -o "$tmp/one.txt"
@@ -43,40 +53,24 @@ $mpi -np 3 "$ff" run "$src/collectives3.hlo" --device pocl --random 2 --check -o
 cmp "$tmp/c3_interp.txt" "$tmp/c3.txt" || fail "collectives on 3 ranks: rank 0 differs from the interpreter"
 
 # the wrong number of ranks: exit 2 and why
-if $mpi -np 2 "$ff" run "$src/chain.hlo" --device pocl --random 5 -o /dev/null 2>"$tmp/err"; then
-	fail "chain on 2 ranks was not refused"
-else
-	code=$?
-fi
+must_fail "chain on 2 ranks" $mpi -np 2 "$ff" run "$src/chain.hlo" --device pocl --random 5 -o /dev/null
 [ "$code" -eq 2 ] || fail "chain on 2 ranks: exit $code, expected 2"
 grep -q "runs on 3 ranks (replica_count=3 x num_partitions=1); mpirun started 2" "$tmp/err" || fail "no reason: $(cat "$tmp/err")"
 
 # a rank that fails stops every rank, in time, naming itself
 c="$ff run $src/chain.hlo --random 5 -o /dev/null"
-if timeout 300 $mpi -np 1 $c --device pocl : -np 1 $c --device no-such-device : -np 1 $c --device pocl 2>"$tmp/err"; then
-	fail "a failing rank went unnoticed"
-else
-	code=$?
-fi
+must_fail "a failing rank" timeout 300 $mpi -np 1 $c --device pocl : -np 1 $c --device no-such-device : -np 1 $c --device pocl
 [ "$code" -ne 124 ] || fail "a failing rank left the others waiting (timeout)"
 [ "$code" -eq 1 ] || fail "a failing rank: exit $code, expected its own 1 on every rank"
 grep -q "error: rank 1 of 3: no OpenCL device matches 'no-such-device'" "$tmp/err" || fail "the failing rank is not named: $(cat "$tmp/err")"
 # every rank failing alike (each tells the others at the first point): exit 1, no crash
 # (MPI_Abort from every rank at once has crashed Open MPI's teardown: exit 139)
-if timeout 300 $mpi -np 3 $c --device no-such-device 2>"$tmp/err"; then
-	fail "ranks that all failed went unnoticed"
-else
-	code=$?
-fi
+must_fail "ranks that all failed" timeout 300 $mpi -np 3 $c --device no-such-device
 [ "$code" -eq 1 ] || fail "every rank failing: exit $code, expected 1"
 
 # ranks given different programs (MPMD syntax): refused before any work, exit 2, rank 0 says which
-if $mpi -np 1 "$ff" run "$src/msm_tiled.hlo" --device pocl --random 1 -o /dev/null : \
-	-np 1 "$ff" run "$src/sumcheck_tiled.hlo" --device pocl --random 1 -o /dev/null 2>"$tmp/err"; then
-	fail "ranks running different programs were not refused"
-else
-	code=$?
-fi
+must_fail "ranks running different programs" $mpi -np 1 "$ff" run "$src/msm_tiled.hlo" --device pocl --random 1 -o /dev/null : \
+	-np 1 "$ff" run "$src/sumcheck_tiled.hlo" --device pocl --random 1 -o /dev/null
 [ "$code" -eq 2 ] || fail "different programs: exit $code, expected 2"
 grep -q "rank 1 runs another program than rank 0" "$tmp/err" || fail "different programs: $(cat "$tmp/err")"
 
@@ -84,11 +78,7 @@ grep -q "rank 1 runs another program than rank 0" "$tmp/err" || fail "different 
 # give up after --mpi-timeout and stop every rank (exit 1), naming the wait
 mkfifo "$tmp/fifo"
 c="$ff run $src/sumcheck_tiled.hlo --device pocl --random 1 --mpi-timeout 3 -o /dev/null"
-if timeout 120 $mpi -np 1 $c : -np 1 $c --input f="$tmp/fifo" 2>"$tmp/err"; then
-	fail "a stuck rank went unnoticed"
-else
-	code=$?
-fi
+must_fail "a stuck rank" timeout 120 $mpi -np 1 $c : -np 1 $c --input f="$tmp/fifo"
 [ "$code" -eq 1 ] || fail "a stuck rank: exit $code, expected 1 (124: nobody gave up)"
 grep -q "rank 0 of 2: MPI_Iallgather (the ranks' status): the other ranks did not all arrive within 3 s" "$tmp/err" ||
 	fail "a stuck rank: $(cat "$tmp/err")"
@@ -133,12 +123,8 @@ PY
 $mpi -np 4 "$ff" run "$src/chain_tiled.hlo" --device pocl --input x="$tmp/x.bin" --input y="$tmp/y.bin" -o "$tmp/cb.txt" ||
 	fail "tiled chain from .bin tiles"
 cmp "$tmp/cw.txt" "$tmp/cb.txt" || fail "tiled chain from .bin tiles differs from the whole chain"
-if $mpi -np 4 "$ff" run "$src/chain_tiled.hlo" --device pocl --input x="$tmp/xbad.bin" --input y="$tmp/y.bin" \
-	-o /dev/null 2>"$tmp/err"; then
-	fail "an element out of range in a .bin tile went unnoticed"
-else
-	code=$?
-fi
+must_fail "an element out of range in a .bin tile" $mpi -np 4 "$ff" run "$src/chain_tiled.hlo" --device pocl --input x="$tmp/xbad.bin" --input y="$tmp/y.bin" \
+	-o /dev/null
 [ "$code" -eq 2 ] || fail "bad .bin tile: exit $code, expected 2"
 grep -q "xbad.bin: error: rank 3 of 4: element 17 is not less than the babybear modulus" "$tmp/err" ||
 	fail "bad .bin tile: $(cat "$tmp/err")"
