@@ -253,16 +253,23 @@ Test(point_ops_device, chain_is_one_kernel)
 	free(text);
 }
 
+/* Template tmpl for curve c on device, checked (fused or not, inputs from seed): its kernels. */
+static int run_on(const char *device, const char *tmpl, const curve_case *c, bool fuse, uint64_t seed)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	char *text = program(tmpl, c);
+	int kernels = check(&cl, text, fuse, seed);
+	free(text);
+	ffu__cl_close(&cl);
+	return kernels;
+}
+
 /* one Test per curve: each a cold PoCL build of its own (G2's about a minute), so each
    has its own time limit and Criterion runs them side by side */
 static void every_op(size_t k)
 {
-	ffu_cl cl = {0};
-	ffu_test_open_device(&cl, ffu_test_devices[0]);
-	char *text = program(ops_program, &curves[k]);
-	check(&cl, text, true, 10 + k);
-	free(text);
-	ffu__cl_close(&cl);
+	run_on(ffu_test_devices[0], ops_program, &curves[k], true, 10 + k);
 }
 
 Test(point_ops_device, pocl_bn254_g1, .timeout = 900)
@@ -288,12 +295,7 @@ Test(point_ops_device, pocl_bn254_g2_mont, .timeout = 900)
 /* Unfused, one kernel per op: every op's load and store of every kind on its own. */
 Test(point_ops_device, pocl_unfused, .timeout = 600)
 {
-	ffu_cl cl = {0};
-	ffu_test_open_device(&cl, ffu_test_devices[0]);
-	char *text = program(ops_program, &curves[0]);
-	cr_assert_gt(check(&cl, text, false, 20), 20);
-	free(text);
-	ffu__cl_close(&cl);
+	cr_assert_gt(run_on(ffu_test_devices[0], ops_program, &curves[0], false, 20), 20);
 }
 
 static void layout_msm_reduce(const char *device)
@@ -321,23 +323,13 @@ Test(point_ops_device, pocl_layout_msm_reduce, .timeout = 900)
 
 Test(point_ops_device, rusticl, .timeout = 1800)
 {
-	ffu_cl cl = {0};
-	ffu_test_open_device(&cl, ffu_test_devices[1]);
-	char *text = program(ops_program, &curves[0]);
-	check(&cl, text, true, 40);
-	free(text);
-	ffu__cl_close(&cl);
+	run_on(ffu_test_devices[1], ops_program, &curves[0], true, 40);
 }
 
 /* BN254 G2 on Rusticl: the ops of cheap_program (the others: PoCL only, see curves[]). */
 Test(point_ops_device, rusticl_bn254_g2_cheap, .timeout = 900)
 {
-	ffu_cl cl = {0};
-	ffu_test_open_device(&cl, ffu_test_devices[1]);
-	char *text = program(cheap_program, &curves[3]);
-	check(&cl, text, true, 41);
-	free(text);
-	ffu__cl_close(&cl);
+	run_on(ffu_test_devices[1], cheap_program, &curves[3], true, 41);
 }
 
 Test(point_ops_device, rusticl_layout_msm_reduce, .timeout = 2400)

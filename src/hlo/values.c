@@ -119,26 +119,32 @@ out:
 	return st;
 }
 
-/* The file's bytes into v, which must be exactly v->bytes long. */
-static ffu_status read_raw(ffu_value *v, FILE *fp, const char *path, ffu_error *e)
+/* A .bin file must be exactly the bytes of one value of shape s (bytes of them). */
+static ffu_status check_size(FILE *fp, const char *path, const ffu_shape *s, size_t bytes, ffu_error *e)
 {
 	struct stat sbuf;
 	char sh[160];
 	if (fstat(fileno(fp), &sbuf) != 0)
 		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "stat failed: %s", strerror(errno));
-	if (!S_ISREG(sbuf.st_mode) || (uint64_t)sbuf.st_size != (uint64_t)v->bytes) {
-		const ffu_field *f = ffu__shape_field(&v->shape);
-		ffu__shape_format(&v->shape, sh, sizeof sh);
-		if (v->shape.csr)
-			return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
-					   "size is %lld bytes, expected %zu (%s: row_ptrs u32[%lld], col_indices u32[%lld], values of %zu bytes)",
-					   (long long)sbuf.st_size, v->bytes, sh, (long long)v->shape.dims[0] + 1,
-					   (long long)v->shape.nnz, f->storage_bytes);
+	if (S_ISREG(sbuf.st_mode) && (uint64_t)sbuf.st_size == (uint64_t)bytes)
+		return FFU_STATUS_OK;
+	const ffu_field *f = ffu__shape_field(s);
+	ffu__shape_format(s, sh, sizeof sh);
+	if (s->csr)
 		return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0,
-				   "size is %lld bytes, expected %zu (%zu %s elements of %zu bytes)",
-				   (long long)sbuf.st_size, v->bytes, v->bytes / f->storage_bytes, f->name,
+				   "size is %lld bytes, expected %zu (%s: row_ptrs u32[%lld], col_indices u32[%lld], values of %zu bytes)",
+				   (long long)sbuf.st_size, bytes, sh, (long long)s->dims[0] + 1, (long long)s->nnz,
 				   f->storage_bytes);
-	}
+	return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0, "size is %lld bytes, expected %zu (%zu %s elements of %zu bytes)",
+			   (long long)sbuf.st_size, bytes, bytes / f->storage_bytes, f->name, f->storage_bytes);
+}
+
+/* The file's bytes into v, which must be exactly v->bytes long. */
+static ffu_status read_raw(ffu_value *v, FILE *fp, const char *path, ffu_error *e)
+{
+	ffu_status st = check_size(fp, path, &v->shape, v->bytes, e);
+	if (st)
+		return st;
 	if (v->bytes && fread(v->data, 1, v->bytes, fp) != v->bytes)
 		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "short read");
 	return FFU_STATUS_OK;
@@ -227,13 +233,9 @@ static ffu_status read_bin_tile(ffu_value *out, FILE *fp, const char *path, cons
 	const ffu_field *f = ffu__shape_field(whole);
 	const size_t eb = f->storage_bytes;
 	char why[96];
-	struct stat sbuf;
-	const size_t bytes = ffu__shape_bytes(whole);
-	if (fstat(fileno(fp), &sbuf) != 0)
-		return ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "stat failed: %s", strerror(errno));
-	if (!S_ISREG(sbuf.st_mode) || (uint64_t)sbuf.st_size != (uint64_t)bytes)
-		return ffu__err_at(e, FFU_STATUS_EPARSE, path, 0, 0, "size is %lld bytes, expected %zu (%zu %s elements of %zu bytes)",
-				   (long long)sbuf.st_size, bytes, bytes / eb, f->name, eb);
+	ffu_status st = check_size(fp, path, whole, ffu__shape_bytes(whole), e);
+	if (st)
+		return st;
 	int64_t row;
 	const int64_t rows = ffu__tile_rows(&out->shape, &row);
 	for (int64_t k = 0; k < rows; k++) {
@@ -259,15 +261,8 @@ ffu_status ffu__param_read_rank(const ffu_module *m, int p, const char *path, in
 	    !ffu__sharding_tile_of(in->sharding, rank % m->num_partitions, false, tile)) {
 		/* text (or unsplit): read whole, then this rank's part */
 		ffu_value w;
-		bool owned = false;
 		ffu_status st = ffu__values_read(&w, path, &whole, e);
-		if (st == FFU_STATUS_OK && (st = ffu__param_rank_value(m, p, &w, rank, out, &owned, e)) == FFU_STATUS_OK &&
-		    !owned) {
-			*out = w; /* unsplit: the whole value is the rank's */
-			return FFU_STATUS_OK;
-		}
-		ffu__value_free(&w);
-		return st;
+		return st ? st : ffu__param_take_rank(m, p, &w, rank, out, e);
 	}
 	memset(out, 0, sizeof *out);
 	ffu_status st = ffu__value_alloc(out, &in->shape, e);

@@ -73,17 +73,24 @@ static ffu_status grouped(const ffu_inst *in, const ffu_module *m, const ffu_val
 	return st;
 }
 
+ffu_status ffu__interp_collective_rank(const ffu_inst *in, const ffu_module *m, int rank, ffu_value *o, ffu_error *e)
+{
+	if (in->op != FFU_OP_REPLICA_ID && in->op != FFU_OP_PARTITION_ID)
+		return ffu__err(e, FFU_STATUS_EINVAL, "'%%%s' is not replica-id or partition-id", in->name);
+	const int64_t P = m->num_partitions; /* rank = replica x P + partition */
+	const uint32_t id = (uint32_t)(in->op == FFU_OP_REPLICA_ID ? rank / P : rank % P);
+	memcpy(o->data, &id, sizeof id); /* u32 storage: little-endian, as the host */
+	return FFU_STATUS_OK;
+}
+
 ffu_status ffu__interp_collective(const ffu_inst *in, const ffu_module *m, int n_ranks, const ffu_value *const *x,
 				  ffu_value *const *o, ffu_error *e)
 {
-	const int64_t P = m->num_partitions;
 	switch (in->op) {
 	case FFU_OP_REPLICA_ID:
 	case FFU_OP_PARTITION_ID:
-		for (int r = 0; r < n_ranks; r++) {
-			uint32_t id = (uint32_t)(in->op == FFU_OP_REPLICA_ID ? r / P : r % P);
-			memcpy(o[r]->data, &id, sizeof id); /* u32 storage: little-endian, as the host */
-		}
+		for (int r = 0; r < n_ranks; r++)
+			ffu__interp_collective_rank(in, m, r, o[r], e);
 		return FFU_STATUS_OK;
 	case FFU_OP_COLLECTIVE_PERMUTE: {
 		char why[256];

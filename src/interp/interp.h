@@ -34,5 +34,7 @@ ffu_status ffu__interp_run_ranks(const ffu_module *m, const ffu_value *const *in
  */
 ffu_status ffu__interp_collective(const ffu_inst *in, const ffu_module *m, int n_ranks, const ffu_value *const *x,
 				  ffu_value *const *o, ffu_error *e);
+/* replica-id or partition-id of rank: its number into o (the MPI exchange's, one rank). */
+ffu_status ffu__interp_collective_rank(const ffu_inst *in, const ffu_module *m, int rank, ffu_value *o, ffu_error *e);
 
 #endif

@@ -64,6 +64,9 @@ void ffu__param_whole_shape(const ffu_module *m, int p, ffu_shape *out);
    caller frees) or, unsplit, whole itself (borrowed: the same data). */
 ffu_status ffu__param_rank_value(const ffu_module *m, int p, const ffu_value *whole, int rank, ffu_value *out,
 				 bool *owned, ffu_error *e);
+/* The same, taking whole: out is its tile (whole freed) or, unsplit, whole itself (moved);
+   on failure whole is freed. */
+ffu_status ffu__param_take_rank(const ffu_module *m, int p, ffu_value *whole, int rank, ffu_value *out, ffu_error *e);
 /* The program's outputs from every rank's (outs[r]: rank r's n outputs): an output the
    ROOT's sharding tiles joined from replica 0's partitions, one with {maximal device=D}
    rank D's, any other rank 0's. *whole: n new values (ffu__values_free). */

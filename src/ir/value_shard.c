@@ -113,6 +113,18 @@ ffu_status ffu__param_rank_value(const ffu_module *m, int p, const ffu_value *wh
 	return ffu__value_tile(whole, in->sharding, rank % m->num_partitions, &in->shape, out, e);
 }
 
+ffu_status ffu__param_take_rank(const ffu_module *m, int p, ffu_value *whole, int rank, ffu_value *out, ffu_error *e)
+{
+	bool owned = false;
+	ffu_status st = ffu__param_rank_value(m, p, whole, rank, out, &owned, e);
+	if (st == FFU_STATUS_OK && !owned) {
+		*out = *whole; /* unsplit: the whole value is the rank's */
+		return FFU_STATUS_OK;
+	}
+	ffu__value_free(whole);
+	return st;
+}
+
 /* Output o's sharding: the ROOT's, or its element o's when the ROOT is a tuple. */
 static const ffu_sharding *output_sharding(const ffu_module *m, int o)
 {

@@ -133,17 +133,15 @@ static ffu_status random_input(const ffu_module *m, int p, int rank, uint64_t *s
 	ffu_shape whole;
 	ffu__param_whole_shape(m, p, &whole);
 	ffu_value w;
-	bool owned = false;
 	ffu_status st = ffu__value_alloc(&w, &whole, e);
 	if (st)
 		return st;
 	ffu__value_random(&w, state);
-	if (rank < 0 || (st = ffu__param_rank_value(m, p, &w, rank, out, &owned, e)) || !owned) {
-		*out = w; /* the whole value (or, on failure, freed by the caller) */
-		return st;
+	if (rank < 0) {
+		*out = w;
+		return FFU_STATUS_OK;
 	}
-	ffu__value_free(&w);
-	return FFU_STATUS_OK;
+	return ffu__param_take_rank(m, p, &w, rank, out, e);
 }
 
 /*

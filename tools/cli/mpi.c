@@ -54,15 +54,18 @@ ffu_status ffu_cli_mpi_err(ffu_error *e, const char *call, int rc)
  * Waits for a nonblocking collective, at most timeout_s: MPI's blocking calls cannot give up,
  * so a rank stuck before an exchange (a device hung in a kernel, an input that never comes)
  * would hold the others forever. Polls MPI_Test, sleeping 50 us between tries after the
- * first millisecond (an exchange's latency stays MPI's own for quick answers).
+ * first millisecond (an exchange's latency stays MPI's own for quick answers). rc is what
+ * starting the call returned: an error there is reported instead.
  */
-ffu_status ffu_cli_mpi_wait(MPI_Request *req, const char *call, ffu_error *e)
+ffu_status ffu_cli_mpi_wait(int rc, MPI_Request *req, const char *call, ffu_error *e)
 {
+	if (rc != MPI_SUCCESS)
+		return ffu_cli_mpi_err(e, call, rc);
 	const double start = now_s();
 	for (;;) {
-		int done = 0, rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
-		if (rc != MPI_SUCCESS)
-			return ffu_cli_mpi_err(e, call, rc);
+		int done = 0, trc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		if (trc != MPI_SUCCESS)
+			return ffu_cli_mpi_err(e, call, trc);
 		if (done)
 			return FFU_STATUS_OK;
 		double waited = now_s() - start;
@@ -96,9 +99,8 @@ ffu_status ffu_cli_mpi_point(int code, ffu_error *e)
 	if (!all)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	MPI_Request req;
-	int rc = MPI_Iallgather(&code, 1, MPI_INT, all, 1, MPI_INT, status_comm, &req);
-	ffu_status st = rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, "MPI_Iallgather (the ranks' status)", e)
-					  : ffu_cli_mpi_err(e, "MPI_Iallgather", rc);
+	ffu_status st = ffu_cli_mpi_wait(MPI_Iallgather(&code, 1, MPI_INT, all, 1, MPI_INT, status_comm, &req), &req,
+					 "MPI_Iallgather (the ranks' status)", e);
 	for (int r = 0; r < size && st == FFU_STATUS_OK && failed_rank < 0; r++)
 		if (all[r]) {
 			failed_rank = r;
@@ -171,7 +173,7 @@ static ffu_status gather(const void *mine, size_t bytes, void *buf, ffu_error *e
 	if (bytes > (size_t)INT32_MAX)
 		return ffu__err(e, FFU_STATUS_ELIMIT, "%zu bytes per rank; MPI counts are ints", bytes);
 	int rc = MPI_Igather(mine, (int)bytes, MPI_BYTE, buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-	return rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, "MPI_Igather", e) : ffu_cli_mpi_err(e, "MPI_Igather", rc);
+	return ffu_cli_mpi_wait(rc, &req, "MPI_Igather", e);
 }
 
 ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
@@ -219,11 +221,9 @@ ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_e
 	uint64_t *all = calloc((size_t)size, sizeof *all);
 	MPI_Request req;
 	ffu_status st = all ? ffu_cli_mpi_point(0, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	int rc = st ? MPI_SUCCESS : MPI_Iallgather(&hash, 8, MPI_BYTE, all, 8, MPI_BYTE, MPI_COMM_WORLD, &req);
-	if (rc != MPI_SUCCESS)
-		st = ffu_cli_mpi_err(e, "MPI_Iallgather", rc);
-	else if (st == FFU_STATUS_OK)
-		st = ffu_cli_mpi_wait(&req, "MPI_Iallgather", e);
+	if (st == FFU_STATUS_OK)
+		st = ffu_cli_mpi_wait(MPI_Iallgather(&hash, 8, MPI_BYTE, all, 8, MPI_BYTE, MPI_COMM_WORLD, &req), &req,
+				      "MPI_Iallgather", e);
 	*differs = -1;
 	for (int r = 0; r < size && st == FFU_STATUS_OK && *differs < 0; r++)
 		if (all[r] != all[0])

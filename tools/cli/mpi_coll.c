@@ -21,14 +21,17 @@
 #include <string.h>
 
 #include "fields/field.h"
+#include "interp/interp.h"
 #include "ir/value.h"
 #include "mpi_impl.h"
 
-/* A collective's communicator: its group, ordered as the group lists its members. */
+/* What a collective with an operand needs, resolved once: a grouped one's communicator (its
+   group, ordered as the group lists its members), a collective-permute's sources. */
 typedef struct coll_comm {
 	const ffu_inst *in;
-	MPI_Comm comm;     /* MPI_COMM_WORLD when the group is every rank in order */
+	MPI_Comm comm;     /* MPI_COMM_WORLD when the group is every rank in order; NULL for permute */
 	int size;
+	int *src;          /* collective-permute: the rank each rank receives from, -1 for none */
 } coll_comm;
 
 static coll_comm *comms;
@@ -45,17 +48,20 @@ static void combine(void *in, void *inout, int *len, MPI_Datatype *type)
 	ffu__fp_combine_n(op_field, op_fn, inout, inout, in, (size_t)*len);
 }
 
-static bool needs_comm(const ffu_inst *in)
+/* A collective that exchanges an operand (replica-id and partition-id take none: the op
+   table's arity says which). */
+static bool exchanges(const ffu_inst *in)
 {
-	return ffu__ops[in->op].kind == FFU_KIND_COLLECTIVE && in->op != FFU_OP_COLLECTIVE_PERMUTE &&
-	       in->op != FFU_OP_REPLICA_ID && in->op != FFU_OP_PARTITION_ID;
+	return ffu__ops[in->op].kind == FFU_KIND_COLLECTIVE && ffu__ops[in->op].arity > 0;
 }
 
 void ffu_cli_mpi_release(void)
 {
-	for (int i = 0; i < n_comms; i++)
+	for (int i = 0; i < n_comms; i++) {
 		if (comms[i].comm != MPI_COMM_WORLD && comms[i].comm != MPI_COMM_NULL)
 			MPI_Comm_free(&comms[i].comm);
+		free(comms[i].src);
+	}
 	free(comms);
 	comms = NULL;
 	n_comms = 0;
@@ -63,10 +69,19 @@ void ffu_cli_mpi_release(void)
 		MPI_Op_free(&combine_op);
 }
 
-/* The communicator of collective in: its group's members, this rank at position pos. */
+/* What collective in needs: its sources (collective-permute), or its group's communicator,
+   this rank at its position in the group. */
 static ffu_status make_comm(const ffu_inst *in, const ffu_module *m, int rank, coll_comm *c, ffu_error *e)
 {
 	char why[256];
+	if (in->op == FFU_OP_COLLECTIVE_PERMUTE) {
+		*c = (coll_comm){in, MPI_COMM_NULL, 0, malloc(sizeof *c->src * (size_t)ffu__module_ranks(m))};
+		if (!c->src)
+			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		if (!ffu__coll_sources(in, m, c->src, why, sizeof why))
+			return ffu__err(e, FFU_STATUS_EINVAL, "collective-permute '%%%s': %s", in->name, why);
+		return FFU_STATUS_OK;
+	}
 	ffu_coll_groups g;
 	if (!ffu__coll_groups(in, m, &g, why, sizeof why))
 		return ffu__err(e, FFU_STATUS_EINVAL, "%s '%%%s': %s", ffu__ops[in->op].keyword, in->name, why);
@@ -79,7 +94,7 @@ static ffu_status make_comm(const ffu_inst *in, const ffu_module *m, int rank, c
 		}
 		in_order = in_order && g.ranks[k] == k;
 	}
-	*c = (coll_comm){in, MPI_COMM_NULL, g.size};
+	*c = (coll_comm){in, MPI_COMM_NULL, g.size, NULL};
 	ffu__coll_groups_free(&g);
 	if (grp < 0) /* the verifier checked that the groups cover every rank */
 		return ffu__err(e, FFU_STATUS_EINVAL, "'%%%s': rank %d is in no group", in->name, rank);
@@ -104,12 +119,11 @@ ffu_status ffu_cli_mpi_prepare(const ffu_module *m, int rank, ffu_error *e)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	/* every rank walks the ENTRY in one order, so the splits pair up */
 	for (int i = 0; i < E->n_insts; i++) {
-		if (!needs_comm(E->insts[i]))
+		if (!exchanges(E->insts[i]))
 			continue;
-		ffu_status st = make_comm(E->insts[i], m, rank, &comms[n_comms], e);
+		ffu_status st = make_comm(E->insts[i], m, rank, &comms[n_comms++], e);
 		if (st)
 			return st;
-		n_comms++;
 	}
 	ffu_cli_mpi_point_end();
 	return FFU_STATUS_OK;
@@ -178,7 +192,7 @@ static ffu_status reduce(const ffu_inst *in, const coll_comm *c, const ffu_value
 		op_fn = in->reduce_fn == FFU_OP_MULTIPLY ? ffu__fp_mul : ffu__fp_add;
 		rc = all ? MPI_Iallreduce(x->data, o->data, (int)count, elem, combine_op, c->comm, &req)
 			 : MPI_Ireduce_scatter_block(packed, o->data, (int)count, elem, combine_op, c->comm, &req);
-		st = rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, call, e) : ffu_cli_mpi_err(e, call, rc);
+		st = ffu_cli_mpi_wait(rc, &req, call, e);
 	}
 	if (elem != MPI_DATATYPE_NULL)
 		MPI_Type_free(&elem);
@@ -209,7 +223,7 @@ static ffu_status move_blocks(const ffu_inst *in, const coll_comm *c, const ffu_
 			reorder(send, x->data, outer, S, extent / S, step, true);
 			rc = MPI_Ialltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, c->comm, &req);
 		}
-		st = rc == MPI_SUCCESS ? ffu_cli_mpi_wait(&req, call, e) : ffu_cli_mpi_err(e, call, rc);
+		st = ffu_cli_mpi_wait(rc, &req, call, e);
 	}
 	/* member j's block is piece j of the result's dimension d */
 	if (st == FFU_STATUS_OK)
@@ -219,16 +233,13 @@ static ffu_status move_blocks(const ffu_inst *in, const coll_comm *c, const ffu_
 	return st;
 }
 
-static ffu_status permute(const ffu_inst *in, const ffu_module *m, int rank, const ffu_value *x, ffu_value *o,
-			  ffu_error *e)
+static ffu_status permute(const ffu_inst *in, const coll_comm *c, const ffu_module *m, int rank, const ffu_value *x,
+			  ffu_value *o, ffu_error *e)
 {
 	const int R = (int)ffu__module_ranks(m);
-	char why[256];
-	int *src = malloc(sizeof *src * (size_t)R);
+	const int *src = c->src;
 	MPI_Request *req = malloc(sizeof *req * ((size_t)R + 1));
-	ffu_status st = src && req ? count_ok(in, x->bytes, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if (st == FFU_STATUS_OK && !ffu__coll_sources(in, m, src, why, sizeof why))
-		st = ffu__err(e, FFU_STATUS_EINVAL, "collective-permute '%%%s': %s", in->name, why);
+	ffu_status st = req ? count_ok(in, x->bytes, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 	int n = 0;
 	/* one tag: the steps run one at a time, each finished before the next */
 	for (int t = 0; t < R && st == FFU_STATUS_OK; t++) {
@@ -247,8 +258,7 @@ static ffu_status permute(const ffu_inst *in, const ffu_module *m, int rank, con
 			ffu__fp_sub(f, o->data + k, x->data + k, x->data + k);
 	}
 	for (int i = 0; i < n && st == FFU_STATUS_OK; i++)
-		st = ffu_cli_mpi_wait(&req[i], "collective-permute's MPI_Isend/MPI_Irecv", e);
-	free(src);
+		st = ffu_cli_mpi_wait(MPI_SUCCESS, &req[i], "collective-permute's MPI_Isend/MPI_Irecv", e);
 	free(req);
 	return st;
 }
@@ -258,19 +268,15 @@ static ffu_status exchange(void *ctx, const ffu_inst *in, const ffu_module *m, i
 {
 	(void)ctx;
 	(void)n_local; /* one: this process's rank, first */
-	if (in->op == FFU_OP_REPLICA_ID || in->op == FFU_OP_PARTITION_ID) {
-		const uint32_t id = (uint32_t)(in->op == FFU_OP_REPLICA_ID ? first / m->num_partitions
-									   : first % m->num_partitions);
-		memcpy(o[0]->data, &id, sizeof id); /* u32 storage: little-endian, as the host */
-		return FFU_STATUS_OK;
-	}
-	const coll_comm *c = in->op == FFU_OP_COLLECTIVE_PERMUTE ? NULL : find_comm(in);
-	if (!c && in->op != FFU_OP_COLLECTIVE_PERMUTE)
-		return ffu__err(e, FFU_STATUS_EINVAL, "'%%%s': no communicator (ffu_cli_mpi_prepare was not called)", in->name);
+	if (!exchanges(in)) /* replica-id, partition-id: this rank's own number */
+		return ffu__interp_collective_rank(in, m, first, o[0], e);
+	const coll_comm *c = find_comm(in);
+	if (!c)
+		return ffu__err(e, FFU_STATUS_EINVAL, "'%%%s': not prepared (ffu_cli_mpi_prepare was not called)", in->name);
 	ffu_status st = ffu_cli_mpi_point(0, e); /* a rank that failed since the last point says so here */
 	if (st)
 		return st;
-	st = in->op == FFU_OP_COLLECTIVE_PERMUTE ? permute(in, m, first, x[0], o[0], e)
+	st = in->op == FFU_OP_COLLECTIVE_PERMUTE ? permute(in, c, m, first, x[0], o[0], e)
 	     : in->op == FFU_OP_ALL_REDUCE || in->op == FFU_OP_REDUCE_SCATTER ? reduce(in, c, x[0], o[0], e)
 									       : move_blocks(in, c, x[0], o[0], e);
 	if (st == FFU_STATUS_OK)

@@ -12,8 +12,9 @@
 
 /* An MPI error code as an ffu_error naming the call (FFU_STATUS_ECOMM). */
 ffu_status ffu_cli_mpi_err(ffu_error *e, const char *call, int rc);
-/* Waits for a nonblocking call's request, at most --mpi-timeout (mpi.c). */
-ffu_status ffu_cli_mpi_wait(MPI_Request *req, const char *call, ffu_error *e);
+/* Waits for a nonblocking call's request, at most --mpi-timeout (mpi.c); rc: what starting
+   the call returned (an error there is reported instead, naming call). */
+ffu_status ffu_cli_mpi_wait(int rc, MPI_Request *req, const char *call, ffu_error *e);
 /* Frees the communicators and the reduction op of ffu_cli_mpi_prepare (mpi_coll.c). */
 void ffu_cli_mpi_release(void);
 
