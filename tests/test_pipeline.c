@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "codegen/body.h"
+#include "codegen/codegen.h"
 #include "codegen/kernel.h"
 #include "codegen/wide.h"
 #include "device/target.h"
@@ -406,10 +407,18 @@ Test(pipeline, body_printer_styles)
 	cr_assert(gx2 && bb);
 	ffu_body b;
 	ffu__body_init(&b, "i");
-	ffu__body_printf(&b, "\t%F %L = %F(in0, %I);\n", gx2, "t", 'c', 3, gx2, "load", 0);
-	ffu__body_printf(&b, "\t%F %L = %F(%L, %F(0x5u));\n\t%T[%d] = %L;\n", gx2, "t", 'm', 4, gx2, "mul", 'c', 3,
-			 gx2->prime, "make", 1, 'm', 4);
-	cr_assert_eq(b.nline, 3, "a newline inside the text ends a line");
+	ffu__body_def(&b, gx2, FFU_VF_C, 3, FFU_SOP_LOAD, FFU_OP_PARAMETER);
+	ffu__body_printf(&b, " = %F(in0, %I);\n", gx2, "load", 0);
+	ffu__body_def(&b, gx2, FFU_VF_M, 4, FFU_SOP_OP, FFU_OP_MULTIPLY);
+	ffu__body_printf(&b, " = %F(%L, %F(0x5u));\n\t%T[%d] = %L;\n", gx2, "mul", 'c', 3, gx2->prime, "make", 1, 'm', 4);
+	cr_assert_eq(b.nstmt, 3, "a newline inside the text ends a statement");
+	cr_expect_eq(b.stmt[1].kind, FFU_STMT_DEF);
+	cr_expect_eq(b.stmt[2].kind, FFU_STMT_TEXT, "text after a newline is a statement of its own");
+	ffu_vform vf;
+	int v;
+	cr_expect(ffu__body_stmt_operand(&b, 1, 0, &vf, &v) && vf == FFU_VF_C && v == 3, "the product reads c3");
+	cr_expect_not(ffu__body_stmt_operand(&b, 1, 1, &vf, &v), "and nothing else");
+	cr_expect(ffu__body_stmt_operand(&b, 2, 0, &vf, &v) && vf == FFU_VF_M && v == 4);
 	ffu_strbuf sb = {0};
 	ffu__body_print(&sb, &b, &ffu__body_scalar);
 	cr_expect_str_eq(ffu__sb_cstr(&sb), "\tgoldilocksx2_t c3 = goldilocksx2_load(in0, i);\n"
@@ -430,8 +439,11 @@ Test(pipeline, body_printer_styles)
 
 	/* an inversion: one statement in one lane, a batch over the lanes, read from c5 */
 	ffu__body_init(&b, "i");
-	ffu__body_inv(&b, &(ffu_inv_stmt){bb, 'w', 7, 'c', 5});
-	ffu__body_printf(&b, "\t%F %L = %F(%L, %L);\n", bb, "t", 'c', 7, bb, "mul", 'c', 6, 'w', 7);
+	ffu__body_inv(&b, &(ffu_inv_stmt){bb, FFU_VF_W, 7, FFU_VF_C, 5});
+	ffu__body_def(&b, bb, FFU_VF_C, 7, FFU_SOP_OP, FFU_OP_DIVIDE);
+	ffu__body_printf(&b, " = %F(%L, %L);\n", bb, "mul", 'c', 6, 'w', 7);
+	cr_expect(b.stmt[0].kind == FFU_STMT_INV && ffu__body_stmt_operand(&b, 0, 0, &vf, &v) && vf == FFU_VF_C && v == 5,
+		  "an inversion reads its operand");
 	ffu__body_print(&sb, &b, &ffu__body_scalar);
 	cr_expect_str_eq(ffu__sb_cstr(&sb), "\t/*ffu_inv babybear babybear_t w7 m5 c5*/ babybear_t w7 = babybear_inv(m5);\n"
 					     "\tbabybear_t c7 = babybear_mul(c6, w7);\n");
@@ -446,6 +458,168 @@ Test(pipeline, body_printer_styles)
 	ffu__body_free(&b);
 }
 
+/*
+ * The statement plan (codegen/body.h) of a loop fusion, read without any text: one line
+ * per statement, "<kind> <destination> <what> (<operands>) @<index variables read at>",
+ * e.g. "def m3 to_mont (c3)", "def c4 load @1" (index variable 0 is the kernel's own).
+ */
+static char *plan_of(const char *text)
+{
+	ffu_error e = {0};
+	ffu_module *m = NULL;
+	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
+	ffu_pass_opts po = {.fuse = true};
+	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+	const ffu_inst *fusion = NULL;
+	for (int i = 0; i < m->entry->n_insts && !fusion; i++)
+		if (m->entry->insts[i]->op == FFU_OP_FUSION)
+			fusion = m->entry->insts[i];
+	cr_assert(fusion);
+	ffu_body b;
+	cr_assert_eq(ffu__codegen_loop_body(fusion, &b, &e), FFU_STATUS_OK, "%s", e.message);
+	static const char *const kind[] = {[FFU_STMT_TEXT] = "text",   [FFU_STMT_DEF] = "def",
+					   [FFU_STMT_STEP] = "step",   [FFU_STMT_INDEX] = "index",
+					   [FFU_STMT_ACCUM] = "accum", [FFU_STMT_STORE] = "store",
+					   [FFU_STMT_RETURN] = "return", [FFU_STMT_INV] = "inv"};
+	static const char *const sop[] = {[FFU_SOP_NONE] = "", [FFU_SOP_OP] = "op", [FFU_SOP_LOAD] = "load",
+					  [FFU_SOP_CONST] = "const", [FFU_SOP_TO_MONT] = "to_mont",
+					  [FFU_SOP_FROM_MONT] = "from_mont"};
+	ffu_strbuf sb = {0};
+	for (int k = 0; k < b.nstmt; k++) {
+		const ffu_stmt *st = &b.stmt[k];
+		ffu__sb_printf(&sb, "%s", kind[st->kind]);
+		if (st->kind == FFU_STMT_DEF || st->kind == FFU_STMT_STEP || st->kind == FFU_STMT_INV)
+			ffu__sb_printf(&sb, " %c%d", (char)st->form, st->dst);
+		else if (st->dst >= 0)
+			ffu__sb_printf(&sb, " %d", st->dst);
+		if (st->kind == FFU_STMT_DEF)
+			ffu__sb_printf(&sb, " %s", st->sop == FFU_SOP_OP ? ffu__ops[st->op].keyword : sop[st->sop]);
+		ffu_vform f;
+		int v;
+		for (int j = 0; ffu__body_stmt_operand(&b, k, j, &f, &v); j++)
+			ffu__sb_printf(&sb, "%s%c%d", j ? " " : " (", (char)f, v);
+		ffu__sb_printf(&sb, "%s", ffu__body_stmt_operand(&b, k, 0, &f, &v) ? ")" : "");
+		for (int i = 0; i < st->n; i++) /* the index variables it reads at */
+			if (b.seg[st->first + i].kind == FFU_SEG_INDEX && st->kind != FFU_STMT_INDEX)
+				ffu__sb_printf(&sb, " @%d", b.seg[st->first + i].id);
+		ffu__sb_append(&sb, "\n");
+	}
+	char *out = strdup(ffu__sb_cstr(&sb));
+	cr_assert(out);
+	ffu__sb_free(&sb);
+	ffu__body_free(&b);
+	ffu__module_free(m);
+	return out;
+}
+
+Test(pipeline, statement_plan)
+{
+	static const struct {
+		const char *what, *program, *plan;
+	} cases[] = {
+		/* the simplify pass makes x * x a square; BabyBear's canonical product (mulc) takes
+		   two canonical operands with no conversion when neither feeds another product */
+		{"x*x - x over BabyBear: mulc, no conversion",
+		 "HloModule t\nENTRY %main {\n  %x = babybear[64] parameter(0)\n  %m = babybear[64] multiply(%x, %x)\n"
+		 "  ROOT %r = babybear[64] subtract(%m, %x)\n}\n",
+		 "index 1\ndef c2 load @0\ndef c1 square (c2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @0\n"},
+		/* a field without mulc: x R * x / R = x^2, canonical, so the subtraction takes it as it is */
+		{"x*x - x over BN254: one conversion, one product",
+		 "HloModule t\nENTRY %main {\n  %x = bn254_sf[64] parameter(0)\n  %m = bn254_sf[64] multiply(%x, %x)\n"
+		 "  ROOT %r = bn254_sf[64] subtract(%m, %x)\n}\n",
+		 "index 1\ndef c2 load @0\ndef m2 to_mont (c2)\ndef c1 square (m2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @0\n"},
+		{"x * y * y * y: y converted once, each product canonical",
+		 "HloModule t\nENTRY %main {\n  %x = babybear[64] parameter(0)\n  %y = babybear[64] parameter(1)\n"
+		 "  %a = babybear[64] multiply(%x, %y)\n  %b = babybear[64] multiply(%a, %y)\n"
+		 "  ROOT %c = babybear[64] multiply(%b, %y)\n}\n",
+		 "index 1\ndef c4 load @0\ndef c2 load @0\ndef m2 to_mont (c2)\ndef c3 multiply (c4 m2)\n"
+		 "def c1 multiply (c3 m2)\ndef c0 multiply (c1 m2)\nstore 0 (c0) @0\n"},
+		{"a _mont parameter is loaded in Montgomery form, squared and stored as it is",
+		 "HloModule t\nENTRY %main {\n  %x = babybear_mont[64] parameter(0)\n"
+		 "  ROOT %m = babybear_mont[64] multiply(%x, %x)\n}\n",
+		 "index 1\ndef m1 load @0\ndef m0 square (m1)\nstore 0 (m0) @0\n"},
+		/* the inversion names the canonical operand (a batch spares each lane its conversion)
+		   and a Montgomery form exists for the one-lane statement */
+		{"divide: an inversion of the divisor, then one product",
+		 "HloModule t\nENTRY %main {\n  %a = bn254_sf[64] parameter(0)\n  %b = bn254_sf[64] parameter(1)\n"
+		 "  ROOT %d = bn254_sf[64] divide(%a, %b)\n}\n",
+		 "index 1\ndef c1 load @0\ndef c2 load @0\ndef m2 to_mont (c2)\ninv w0 (c2)\ndef c0 divide (c1 w0)\nstore 0 (c0) @0\n"},
+		{"a broadcast scalar read at the zero index (1), a slice at i + 32 (index 2)",
+		 "HloModule t\nENTRY %main {\n  %x = goldilocks[64] parameter(0)\n  %s = goldilocks[] parameter(1)\n"
+		 "  %b = goldilocks[32] broadcast(%s), dimensions={}\n  %h = goldilocks[32] slice(%x), slice={[32:64]}\n"
+		 "  ROOT %r = goldilocks[32] add(%h, %b)\n}\n",
+		 "index 1\nindex 2\ndef c4 load @1\ndef c3 load @2\ndef c0 add (c3 c4)\nstore 0 (c0) @0\n"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char *plan = plan_of(cases[k].program);
+		cr_expect_str_eq(plan, cases[k].plan, "%s:\n%s", cases[k].what, plan);
+		free(plan);
+	}
+}
+
+/*
+ * Invariants of every loop fusion's statement plan in tests/programs.c: each value is
+ * defined at most once in each form, every local a statement reads was defined by an
+ * earlier statement (a definition or an inversion), and the generator's own lines (TEXT)
+ * read no value: what computes is typed.
+ */
+Test(pipeline, statement_plan_invariants)
+{
+	ffu_error e = {0};
+	int checked = 0;
+	for (int p = 0; p < ffu_test_n_programs; p++) {
+		char *text = ffu_test_program_text(&ffu_test_programs[p], 1000);
+		ffu_module *m = NULL;
+		cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
+		ffu_pass_opts po = {.fuse = true};
+		cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
+		for (int i = 0; i < m->entry->n_insts; i++) {
+			const ffu_inst *in = m->entry->insts[i];
+			if (in->op != FFU_OP_FUSION || ffu__codegen_is_reduction(in) ||
+			    (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT))
+				continue;
+			ffu_body b;
+			cr_assert_eq(ffu__codegen_loop_body(in, &b, &e), FFU_STATUS_OK, "%s", e.message);
+			/* defined[v]: the forms value v has so far (bit 0 c, 1 m, 2 w) */
+			int nv = 0;
+			for (int k = 0; k < b.nstmt; k++) {
+				ffu_vform f;
+				int v;
+				nv = b.stmt[k].dst >= nv ? b.stmt[k].dst + 1 : nv;
+				for (int j = 0; ffu__body_stmt_operand(&b, k, j, &f, &v); j++)
+					nv = v >= nv ? v + 1 : nv;
+			}
+			unsigned char *defined = calloc((size_t)nv + 1, 1);
+			cr_assert(defined);
+			const char *name = ffu_test_programs[p].name;
+			for (int k = 0; k < b.nstmt; k++) {
+				const ffu_stmt *st = &b.stmt[k];
+				ffu_vform f;
+				int v;
+				for (int j = 0; ffu__body_stmt_operand(&b, k, j, &f, &v); j++) {
+					cr_expect_neq(st->kind, FFU_STMT_TEXT, "%s: statement %d reads %c%d", name, k, f, v);
+					int bit = f == FFU_VF_C ? 1 : f == FFU_VF_M ? 2 : 4;
+					cr_expect(defined[v] & bit, "%s: statement %d reads %c%d before it is defined", name, k,
+						  (char)f, v);
+				}
+				if (st->kind == FFU_STMT_DEF || st->kind == FFU_STMT_INV) {
+					int bit = st->form == FFU_VF_C ? 1 : st->form == FFU_VF_M ? 2 : 4;
+					cr_expect_not(defined[st->dst] & bit, "%s: %c%d defined twice", name, (char)st->form,
+						      st->dst);
+					defined[st->dst] |= bit;
+				}
+			}
+			free(defined);
+			ffu__body_free(&b);
+			checked++;
+		}
+		ffu__module_free(m);
+		free(text);
+	}
+	cr_expect_geq(checked, ffu_test_n_programs, "fusions checked: %d", checked);
+	ffu_error_clear(&e);
+}
+
 /* The argument kinds of a descriptor, one letter each (kernel.h), e.g. "iio". */
 static void arg_kinds(char *buf, const ffu_kernel_desc *d)
 {
@@ -458,9 +632,9 @@ static void arg_kinds(char *buf, const ffu_kernel_desc *d)
 }
 
 /*
- * Kernel descriptors: the kernels of a loop fusion with a wide variant and of a
- * reduction, in launch order, with their argument slots, and every signature in the
- * program printed from them.
+ * Kernel descriptors: the kernels of loop fusions with each wide variant (lanes in
+ * lockstep, a vector instance, inversion loops) and of a reduction, in launch order, with
+ * their argument slots, and every signature in the program printed from them.
  */
 Test(pipeline, kernel_descriptors)
 {
@@ -470,16 +644,25 @@ Test(pipeline, kernel_descriptors)
 		const char *name[3], *args[3];
 		ffu_kernel_role role[3];
 		int lanes[3];
+		ffu_kernel_variant variant[3];
 	} cases[] = {
 		{"shared_intermediate", 2, {"ffu_k0_wide", "ffu_k0"}, {"iios", "iio"},
-		 {FFU_KERNEL_WIDE, FFU_KERNEL_LOOP}, {4, 1}},
+		 {FFU_KERNEL_WIDE, FFU_KERNEL_LOOP}, {4, 1}, {FFU_VARIANT_LANES, FFU_VARIANT_SCALAR}},
 		{"sumcheck_rows", 3, {"ffu_k0", "ffu_k0_tail", "ffu_k0_final"}, {"iiippplllRFG", "iiippplllRFG", "iiiqqqoooG"},
 		 {FFU_KERNEL_STAGE1, FFU_KERNEL_TAIL, FFU_KERNEL_FINAL}, {8, 1, 1}},
+		{"chain_goldilocksx2", 2, {"ffu_k0_wide", "ffu_k0"}, {"iios", "iio"},
+		 {FFU_KERNEL_WIDE, FFU_KERNEL_LOOP}, {8, 1}, {FFU_VARIANT_VECTOR, FFU_VARIANT_SCALAR}},
+		/* a program of tests/programs.c by name, or HLO text: a 256-bit divide inverts in loops */
+		{"HloModule t\nENTRY %main {\n  %a = bn254_sf[64] parameter(0)\n  %b = bn254_sf[64] parameter(1)\n"
+		 "  ROOT %d = bn254_sf[64] divide(%a, %b)\n}\n",
+		 2, {"ffu_k0_wide", "ffu_k0"}, {"iios", "iio"},
+		 {FFU_KERNEL_WIDE, FFU_KERNEL_LOOP}, {256, 1}, {FFU_VARIANT_INV_LOOPS, FFU_VARIANT_SCALAR}},
 	};
 	ffu_target t;
 	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 4);
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-		char *text = program_text(cases[c].program, 1000);
+		const bool hlo = strncmp(cases[c].program, "HloModule", 9) == 0;
+		char *text = hlo ? strdup(cases[c].program) : program_text(cases[c].program, 1000);
 		ffu_program_kernels pk = {0};
 		char *src = ffu_test_generate_for(text, &t, NULL, &pk);
 		cr_assert_geq(pk.n, 1, "%s", cases[c].program);
@@ -493,6 +676,7 @@ Test(pipeline, kernel_descriptors)
 			cr_expect_str_eq(kinds, cases[c].args[k], "%s", d->name);
 			cr_expect_eq(d->role, cases[c].role[k], "%s", d->name);
 			cr_expect_eq(d->lanes, cases[c].lanes[k], "%s", d->name);
+			cr_expect_eq(d->variant, cases[c].variant[k], "%s", d->name);
 			cr_expect_eq(ffu__fusion_kernel(fk, d->role), d);
 			ffu_strbuf sb = {0};
 			ffu__kernel_print_signature(&sb, d);

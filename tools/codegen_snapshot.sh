@@ -11,7 +11,10 @@
 # reach the kernel variants the workloads miss: several inversions in loops, an inversion
 # read at two indices, batched inversions of small fields, vector instances, reductions of
 # extensions and of 256-bit products), every program of tests/programs.c at N = 1000 and
-# N = 4096, and the random programs of fieldfuse-soak seeds 1..SEEDS (default 200).
+# N = 4096, ZKX's own test programs (tests/zkx/programs: point types, msm, fft), and the
+# random programs of fieldfuse-soak seeds 1..SEEDS (default 200), with point steps in
+# seeds 1..SEEDS/4 over the curves' scalar fields (--points-one-in 2, G1 and G2: the
+# point kernels of codegen/kgen_point.c).
 # Settings: `compile --emit cl` with --lanes 1, 4, 8 and 16 (lanes > 1: the CPU code),
 # and --no-fuse with --lanes 1 and 4.
 # Environment: BUILD (default build), SEEDS. Exit status: 0 when every program compiled;
@@ -31,6 +34,9 @@ progs=$out/programs
 cp "$root"/bench/workloads/*.hlo "$progs/"
 for f in "$root"/tests/codegen/*.hlo; do
 	cp "$f" "$progs/extra_$(basename "$f")"
+done
+for f in "$root"/tests/zkx/programs/*.hlo; do
+	cp "$f" "$progs/zkx_$(basename "$f")"
 done
 
 # tests/programs.c's programs, through its own text substitution
@@ -63,6 +69,10 @@ cc -std=c11 -O0 -I"$root/tests" -o "$tmp/dump" "$tmp/dump.c" "$root/tests/progra
 s=1
 while [ "$s" -le "$seeds" ]; do
 	"$soak" --print "$s" > "$progs/soak_$s.hlo"
+	if [ "$s" -le $((seeds / 4)) ]; then
+		"$soak" --print "$s" --points-one-in 2 \
+			--types bn254_sf,bn254_sf_mont,bls12_381_sf,bls12_381_sf_mont > "$progs/soak_points_$s.hlo"
+	fi
 	s=$((s + 1))
 done
 
@@ -78,6 +88,8 @@ for p in "$progs"/*.hlo; do
 		else
 			rm -f "$out/cl/$b.$tag.err"
 		fi
+		# the message names the program's path: the same in every snapshot
+		[ -f "$out/cl/$b.$tag.err" ] && sed -i "s|$progs/||g" "$out/cl/$b.$tag.err"
 		n=$((n + 1))
 	done
 done

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/field_cl.h"
 #include "codegen/index.h"
 #include "util/grow.h"
 
@@ -20,30 +21,45 @@ void ffu__body_init(ffu_body *b, const char *main_ix)
 void ffu__body_free(ffu_body *b)
 {
 	free(b->seg);
-	free(b->line);
+	free(b->stmt);
 	free(b->inv);
 	ffu__sb_free(&b->text);
 	memset(b, 0, sizeof *b);
 }
 
-static bool new_line(ffu_body *b, int inv)
+/* A new statement, open for segments; NULL when out of memory. */
+static ffu_stmt *new_stmt(ffu_body *b, ffu_stmt_kind kind)
 {
-	if (!ffu__grow((void **)&b->line, &b->capline, b->nline + 1, sizeof *b->line)) {
+	if (!ffu__grow((void **)&b->stmt, &b->capstmt, b->nstmt + 1, sizeof *b->stmt)) {
 		b->oom = true;
-		return false;
+		return NULL;
 	}
-	b->line[b->nline++] = (ffu_line){b->nseg, 0, inv};
-	return true;
+	ffu_stmt *s = &b->stmt[b->nstmt++];
+	*s = (ffu_stmt){.kind = kind, .dst = -1, .first = b->nseg, .inv = -1};
+	b->open = true;
+	return s;
 }
 
-/* A new segment at the end of the open line (opening one if needed); NULL when out of memory. */
+void ffu__body_stmt(ffu_body *b, ffu_stmt_kind k, int dst, ffu_vform form)
+{
+	ffu_stmt *s = new_stmt(b, k);
+	if (s)
+		s->dst = dst, s->form = form;
+}
+
+void ffu__body_def(ffu_body *b, const ffu_field *type, ffu_vform form, int dst, ffu_stmt_op sop, ffu_op op)
+{
+	ffu_stmt *s = new_stmt(b, FFU_STMT_DEF);
+	if (s)
+		s->type = type, s->form = form, s->dst = dst, s->sop = sop, s->op = op;
+}
+
+/* A new segment at the end of the open statement (opening a TEXT one if none is); NULL
+   when out of memory. */
 static ffu_seg *add_seg(ffu_body *b, ffu_seg_kind kind)
 {
-	if (!b->open) {
-		if (!new_line(b, -1))
-			return NULL;
-		b->open = true;
-	}
+	if (!b->open && !new_stmt(b, FFU_STMT_TEXT))
+		return NULL;
 	if (!ffu__grow((void **)&b->seg, &b->capseg, b->nseg + 1, sizeof *b->seg)) {
 		b->oom = true;
 		return NULL;
@@ -51,7 +67,7 @@ static ffu_seg *add_seg(ffu_body *b, ffu_seg_kind kind)
 	ffu_seg *s = &b->seg[b->nseg++];
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
-	b->line[b->nline - 1].n++;
+	b->stmt[b->nstmt - 1].n++;
 	return s;
 }
 
@@ -64,7 +80,7 @@ static size_t keep_text(ffu_body *b, const char *t, size_t n)
 	return off;
 }
 
-/* Literal text; each '\n' ends a line. */
+/* Literal text; each '\n' ends a statement. */
 static void add_text(ffu_body *b, const char *t, size_t n)
 {
 	while (n > 0) {
@@ -134,7 +150,7 @@ void ffu__body_printf(ffu_body *b, const char *fmt, ...)
 		switch (pc[1]) {
 		case 'L':
 			if ((s = add_seg(b, FFU_SEG_LOCAL))) {
-				s->form = (char)va_arg(ap, int);
+				s->form = (ffu_vform)va_arg(ap, int);
 				s->id = va_arg(ap, int);
 			}
 			p = pc + 2;
@@ -198,16 +214,40 @@ void ffu__body_inv(ffu_body *b, const ffu_inv_stmt *s)
 		return;
 	}
 	b->inv[b->ninv] = *s;
-	if (new_line(b, b->ninv++))
-		b->open = false;
+	ffu_stmt *st = new_stmt(b, FFU_STMT_INV);
+	if (st) {
+		st->inv = b->ninv++;
+		st->dst = s->dst, st->form = s->dst_form;
+	}
+	b->open = false;
 }
 
-const char *ffu__body_local_name(char buf[32], char form, int id, const ffu_body_style *st)
+bool ffu__body_stmt_operand(const ffu_body *b, int k, int j, ffu_vform *form, int *value)
+{
+	const ffu_stmt *st = &b->stmt[k];
+	if (st->kind == FFU_STMT_INV) {
+		const ffu_inv_stmt *s = &b->inv[st->inv];
+		if (j == 0)
+			*form = s->src_form, *value = s->src;
+		return j == 0;
+	}
+	const bool own = st->kind == FFU_STMT_DEF || st->kind == FFU_STMT_STEP;
+	for (int i = 0; i < st->n; i++) {
+		const ffu_seg *s = &b->seg[st->first + i];
+		if (s->kind != FFU_SEG_LOCAL || (own && s->form == st->form && s->id == st->dst) || j-- > 0)
+			continue;
+		*form = s->form, *value = s->id;
+		return true;
+	}
+	return false;
+}
+
+const char *ffu__body_local_name(char buf[32], ffu_vform form, int id, const ffu_body_style *st)
 {
 	if (st->lane >= 0)
-		snprintf(buf, 32, "%c%d_%d", form, id, st->lane);
+		snprintf(buf, 32, "%c%d_%d", (char)form, id, st->lane);
 	else
-		snprintf(buf, 32, "%c%d", form, id);
+		snprintf(buf, 32, "%c%d", (char)form, id);
 	return buf;
 }
 
@@ -221,6 +261,15 @@ static const char *index_name(char buf[32], const ffu_body *b, int ix, const ffu
 	else
 		snprintf(buf, 32, "%s", b->main_ix);
 	return buf;
+}
+
+/* "<field>_" of f in style st (a vector instance's field and prime: "<field>_v<vw>_"). */
+static void print_field(ffu_strbuf *sb, const ffu_field *f, const ffu_body_style *st)
+{
+	ffu__sb_append(sb, f->name);
+	if (st->vx && (f == st->vx || f == st->vx->prime))
+		ffu__sb_printf(sb, "_v%d", st->vw);
+	ffu__sb_append(sb, "_");
 }
 
 static void print_seg(ffu_strbuf *sb, const ffu_body *b, const ffu_seg *s, const ffu_body_style *st)
@@ -243,10 +292,7 @@ static void print_seg(ffu_strbuf *sb, const ffu_body *b, const ffu_seg *s, const
 			ffu__sb_printf(sb, "_%d", st->lane);
 		return;
 	case FFU_SEG_FIELD:
-		ffu__sb_append(sb, s->f->name);
-		if (st->vx && (s->f == st->vx || s->f == st->vx->prime))
-			ffu__sb_printf(sb, "_v%d", st->vw);
-		ffu__sb_append(sb, "_");
+		print_field(sb, s->f, st);
 		ffu__sb_appendn(sb, text + s->off, s->len);
 		return;
 	case FFU_SEG_COORD:
@@ -274,21 +320,32 @@ static void print_inv(ffu_strbuf *sb, const ffu_inv_stmt *s, const ffu_body_styl
 		       msrc);
 }
 
-void ffu__body_print_line(ffu_strbuf *sb, const ffu_body *b, int k, const ffu_body_style *st)
+void ffu__body_print_stmt(ffu_strbuf *sb, const ffu_body *b, int k, const ffu_body_style *st)
 {
-	const ffu_line *l = &b->line[k];
-	if (l->inv >= 0) {
-		print_inv(sb, &b->inv[l->inv], st);
+	const ffu_stmt *s = &b->stmt[k];
+	char name[64];
+	if (s->kind == FFU_STMT_INV) {
+		print_inv(sb, &b->inv[s->inv], st);
 		return;
 	}
-	for (int i = 0; i < l->n; i++)
-		print_seg(sb, b, &b->seg[l->first + i], st);
+	if (s->kind == FFU_STMT_DEF) { /* "\t<type> <local>" */
+		ffu__sb_append(sb, "\t");
+		if (s->type->kind == FFU_ELEM_POINT) {
+			ffu__sb_append(sb, ffu__cl_type_name(s->type, name));
+		} else {
+			print_field(sb, s->type, st);
+			ffu__sb_append(sb, "t");
+		}
+		ffu__sb_printf(sb, " %s", ffu__body_local_name(name, s->form, s->dst, st));
+	}
+	for (int i = 0; i < s->n; i++)
+		print_seg(sb, b, &b->seg[s->first + i], st);
 }
 
 void ffu__body_print(ffu_strbuf *sb, const ffu_body *b, const ffu_body_style *st)
 {
-	for (int k = 0; k < b->nline; k++)
-		ffu__body_print_line(sb, b, k, st);
+	for (int k = 0; k < b->nstmt; k++)
+		ffu__body_print_stmt(sb, b, k, st);
 }
 
 ffu_status ffu__body_status(const ffu_body *b, ffu_error *e)

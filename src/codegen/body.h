@@ -1,13 +1,18 @@
 /*
  * codegen/body.h: a kernel body as the code generator plans it (codegen.c), before any
- * OpenCL C exists: a list of lines, each a list of segments, where every name a kernel
- * variant may spell differently is a typed hole, not text:
+ * OpenCL C exists: a list of statements, one per line. A statement says what it is
+ * without any text being read: its kind (a value's definition, a step of one, an index
+ * variable, a store, a return, an inversion, or the generator's own line: a brace, a loop),
+ * and for a definition its destination (the value and the form it is defined in), its type
+ * and what it computes (an instruction's op, a load, a constant, a form conversion); its
+ * operands are the values its right-hand side reads (ffu__body_stmt_operand). The rest of
+ * the line is a list of segments, where every name a kernel variant may spell differently
+ * is a typed hole, not text:
  *   a value's local in form c, m or w (c<v>, m<v>, w<v>), an index variable (i, x<k>), the
  *   power chains' temporary t_, a field's function or type (<field>_<suffix>), an index
- *   variable's defining expression or a coordinate of one (index arithmetic, index.h);
- * plus one line kind for an inversion (destination, operand and their forms), which the
- * wide variants replace by batch inversions. Literal text between the holes is the
- * generator's own, split into lines as it is appended.
+ *   variable's defining expression or a coordinate of one (index arithmetic, index.h).
+ * Literal text between the holes is the generator's own, split into statements at each
+ * '\n' as it is appended.
  *
  * The printers render it per variant (ffu_body_style): one element per work-item as
  * written; lane r of a wide kernel, every local and index with the suffix _<r>; a vector
@@ -15,8 +20,8 @@
  * variant is a way of printing the plan; nothing reads generated text back. The wide
  * kernels' printers are in codegen/wide.c.
  *
- * Ownership: a body owns its segments, lines and text; ffu__body_free releases them. The
- * field, shape and instruction pointers in holes belong to the module being generated.
+ * Ownership: a body owns its segments, statements and text; ffu__body_free releases them.
+ * The field, shape and instruction pointers in holes belong to the module being generated.
  * Allocation failures latch (oom) and surface through ffu__body_status.
  */
 #ifndef FFU_CODEGEN_BODY_H
@@ -28,6 +33,14 @@
 #include "field.h"
 #include "ir/ir.h"
 #include "util/strbuf.h"
+
+/* A value's form, spelled as the first letter of its local: canonical (c<v>), Montgomery
+   (m<v>), or a divide's inverse of its divisor (w<v>, Montgomery; kgen_special.c). */
+typedef enum ffu_vform {
+	FFU_VF_C = 'c',
+	FFU_VF_M = 'm',
+	FFU_VF_W = 'w',
+} ffu_vform;
 
 typedef enum ffu_seg_kind {
 	FFU_SEG_TEXT,   /* literal text: off, len into the body's text */
@@ -41,7 +54,7 @@ typedef enum ffu_seg_kind {
 
 typedef struct ffu_seg {
 	ffu_seg_kind kind;
-	char form;
+	ffu_vform form;              /* LOCAL */
 	int id;
 	int rank, d;                 /* COORD; IXEXPR: d = operand number */
 	const int64_t *dims;         /* COORD */
@@ -54,27 +67,54 @@ typedef struct ffu_seg {
    kgen_special.c: emit_inv). */
 typedef struct ffu_inv_stmt {
 	const ffu_field *f;          /* the field whose functions compute it (the value's base field) */
-	char dst_form;               /* 'm' (inverse) or 'w' (a divide's inverse) */
+	ffu_vform dst_form;          /* m (inverse) or w (a divide's inverse) */
 	int dst;
-	char src_form;               /* 'c' where the operand has a canonical form (cheaper for a batch), else 'm' */
+	ffu_vform src_form;          /* c where the operand has a canonical form (cheaper for a batch), else m */
 	int src;                     /* the operand's value; its m form always exists */
 } ffu_inv_stmt;
 
-typedef struct ffu_line {
+typedef enum ffu_stmt_kind {
+	FFU_STMT_TEXT,   /* the generator's own line: a block's brace, a temporary's declaration, a loop */
+	FFU_STMT_DEF,    /* "\t<type> <form><dst>" then its segments: " = <rhs>;" (or ";": defined in steps) */
+	FFU_STMT_STEP,   /* "<form><dst> = ..." or a power chain's temporary: a step of value dst's definition */
+	FFU_STMT_INDEX,  /* "const ulong <index dst> = ...": an index variable */
+	FFU_STMT_ACCUM,  /* a reduction's accumulator dst (output dst) takes in a value */
+	FFU_STMT_STORE,  /* output dst (its number) is stored */
+	FFU_STMT_RETURN, /* the value the segments name is returned (a load or a product handed on) */
+	FFU_STMT_INV,    /* an inversion: the body's inv[inv] */
+} ffu_stmt_kind;
+
+/* What a definition computes. */
+typedef enum ffu_stmt_op {
+	FFU_SOP_NONE,      /* not a definition */
+	FFU_SOP_OP,        /* its instruction's op (ffu_stmt.op) on the operands */
+	FFU_SOP_LOAD,      /* an element of a parameter, an fft's or a dot's result */
+	FFU_SOP_CONST,     /* a constant, folded on the host into the form */
+	FFU_SOP_TO_MONT,   /* the value's canonical form into Montgomery form */
+	FFU_SOP_FROM_MONT, /* its Montgomery form into canonical form */
+} ffu_stmt_op;
+
+typedef struct ffu_stmt {
+	ffu_stmt_kind kind;
+	ffu_stmt_op sop;             /* DEF: what it computes */
+	ffu_op op;                   /* DEF of FFU_SOP_OP: the instruction's op */
+	ffu_vform form;              /* DEF, STEP: the destination's form */
+	int dst;                     /* DEF, STEP: the value; INDEX: the index variable; ACCUM, STORE: the output */
+	const ffu_field *type;       /* DEF: the field whose <name>_t declares it (a point: its own type) */
 	int first, n;                /* segments */
-	int inv;                     /* index into the body's inversions, or -1 */
-} ffu_line;
+	int inv;                     /* INV: index into the body's inversions; else -1 */
+} ffu_stmt;
 
 typedef struct ffu_body {
 	ffu_seg *seg;
 	int nseg, capseg;
-	ffu_line *line;
-	int nline, capline;
+	ffu_stmt *stmt;
+	int nstmt, capstmt;
 	ffu_inv_stmt *inv;
 	int ninv, capinv;
 	ffu_strbuf text;
 	const char *main_ix;         /* the name of index variable 0 ("i", "o") */
-	bool open;                   /* the last line takes more segments */
+	bool open;                   /* the last statement takes more segments */
 	bool oom;
 } ffu_body;
 
@@ -100,14 +140,27 @@ void ffu__body_free(ffu_body *b);
  *   %E (const ffu_inst *in, int j, int ix)           operand j's index expression (index.h)
  */
 void ffu__body_printf(ffu_body *b, const char *fmt, ...);
-/* Appends an inversion as its own line. */
+/*
+ * Opens a statement of kind k (not INV, not DEF) for value, index variable or output dst
+ * in form `form` (STEP): what ffu__body_printf appends up to the next '\n' is its text. A
+ * '\n' not preceded by a statement's opening opens a TEXT statement.
+ */
+void ffu__body_stmt(ffu_body *b, ffu_stmt_kind k, int dst, ffu_vform form);
+/* Opens the definition of value dst in form `form`, of type `type`'s <name>_t, computing
+   sop (op: the instruction's op, for FFU_SOP_OP); its printer writes "\t<type> <local>",
+   ffu__body_printf the rest (" = ...;\n"). */
+void ffu__body_def(ffu_body *b, const ffu_field *type, ffu_vform form, int dst, ffu_stmt_op sop, ffu_op op);
+/* Appends an inversion as its own statement. */
 void ffu__body_inv(ffu_body *b, const ffu_inv_stmt *s);
-/* Prints line k, or every line, in style st. An inversion line prints as one scalar
+/* Statement k's j-th operand: the j-th local its segments read other than its own
+   destination (a DEF's or a STEP's); false past the last. */
+bool ffu__body_stmt_operand(const ffu_body *b, int k, int j, ffu_vform *form, int *value);
+/* Prints statement k, or every statement, in style st. An inversion prints as one scalar
    statement (its batch forms are codegen/wide.c's). */
-void ffu__body_print_line(ffu_strbuf *sb, const ffu_body *b, int k, const ffu_body_style *st);
+void ffu__body_print_stmt(ffu_strbuf *sb, const ffu_body *b, int k, const ffu_body_style *st);
 void ffu__body_print(ffu_strbuf *sb, const ffu_body *b, const ffu_body_style *st);
 /* A local's or an index variable's name in style st, into buf (32 bytes). */
-const char *ffu__body_local_name(char buf[32], char form, int id, const ffu_body_style *st);
+const char *ffu__body_local_name(char buf[32], ffu_vform form, int id, const ffu_body_style *st);
 ffu_status ffu__body_status(const ffu_body *b, ffu_error *e);
 
 #endif

@@ -154,24 +154,17 @@ static int product_depth(const ffu_computation *fc)
  * work of their own (mersenne31x2 chain at 2^20: 2.04 ms with 4, 2.45 with 8).
  * Reductions have their own work distribution (a loop per work-item).
  */
-typedef enum wide_kind {
-	WIDE_NONE,     /* no wide kernel */
-	WIDE_LANES,    /* lanes in lockstep, inversions batched (ffu__wide_print_lanes) */
-	WIDE_VECTOR,   /* the fusion's values in a vector instance (vector_field, ffu__wide_print_vector) */
-	WIDE_INV_LOOP, /* INV_LOOP_LANES elements in loops (ffu__wide_print_inv_loops) */
-} wide_kind;
-
 typedef struct wide_plan {
-	wide_kind kind;
-	int lanes;             /* elements per work-item; 1 for WIDE_NONE */
-	const ffu_field *vx;   /* WIDE_VECTOR: the extension */
+	ffu_kernel_variant kind; /* the wide kernel's (kernel.h); SCALAR: none */
+	int lanes;               /* its elements per work-item; 1 for none */
+	const ffu_field *vx;     /* VECTOR: the extension */
 } wide_plan;
 
 /* The one decision of a fusion's wide kernel: the kernel emitter, the lane count and the
    program's field options all read it. */
 static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 {
-	const wide_plan none = {WIDE_NONE, 1, NULL};
+	const wide_plan none = {FFU_VARIANT_SCALAR, 1, NULL};
 	const ffu_computation *fc = fusion->callee;
 	if (lanes <= 1 || ffu__codegen_is_reduction(fusion) || fusion->fusion_kind == FFU_FUSION_FFT ||
 	    fusion->fusion_kind == FFU_FUSION_DOT || fusion->fusion_kind == FFU_FUSION_MSM)
@@ -182,13 +175,13 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 		return none;
 	const ffu_field *vx = vector_field(fc);
 	if (vx)
-		return (wide_plan){WIDE_VECTOR, ffu__cl_vector_lanes(vx), vx};
+		return (wide_plan){FFU_VARIANT_VECTOR, ffu__cl_vector_lanes(vx), vx};
 	int invs = 0;
 	size_t inv_bytes = inverted_bytes(fc, &invs);
 	if (inv_bytes && inv_bytes <= INV_LOCKSTEP_BYTES)
-		return (wide_plan){WIDE_LANES, 16, NULL};
+		return (wide_plan){FFU_VARIANT_LANES, 16, NULL};
 	if (inv_bytes)
-		return invs <= INV_LOOP_MAX_INVS ? (wide_plan){WIDE_INV_LOOP, INV_LOOP_LANES, NULL} : none;
+		return invs <= INV_LOOP_MAX_INVS ? (wide_plan){FFU_VARIANT_INV_LOOPS, INV_LOOP_LANES, NULL} : none;
 	int ops = 0;
 	bool ext = false;
 	for (int i = 0; i < fc->n_insts; i++) {
@@ -201,7 +194,7 @@ static wide_plan plan_wide(const ffu_inst *fusion, int lanes)
 	if (ops < 2)
 		return none;
 	bool deep = !ext && lanes < DEEP_CHAIN_LANES && product_depth(fc) >= DEEP_CHAIN_PRODUCTS;
-	return (wide_plan){WIDE_LANES, deep ? DEEP_CHAIN_LANES : lanes, NULL};
+	return (wide_plan){FFU_VARIANT_LANES, deep ? DEEP_CHAIN_LANES : lanes, NULL};
 }
 
 int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t)
@@ -221,6 +214,40 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t)
  * (ffu__cl_launch). On PoCL any guard or index clamp stops the work-group loop from being
  * vectorised: measured 0.96 ms unguarded vs 5-10 ms guarded for (x + y) * x at 2^22.
  */
+/* Plans and emits the body of a loop fusion's kernels into g: every output's value at the
+   kernel's index, then their stores. */
+static ffu_status plan_loop_body(kgen *g, const ffu_computation *fc, ffu_error *e)
+{
+	const ffu_inst *const *outs;
+	int n_out = ffu__kgen_outputs(fc, &outs);
+	ffu_status st = ffu__kgen_init(g, fc, "i", e);
+	if (st)
+		return st;
+	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
+	if (!ov)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	for (int o = 0; o < n_out; o++)
+		ov[o] = ffu__kgen_value_at(g, outs[o]->id, IX_MAIN);
+	ffu__kgen_plan(g);
+	st = ffu__kgen_emit_body(g, e);
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		ffu__kgen_emit_store(g, ffu__shape_field(&outs[o]->shape), o, ov[o]);
+	free(ov);
+	return st ? st : ffu__body_status(g->b, e);
+}
+
+ffu_status ffu__codegen_loop_body(const ffu_inst *fusion, ffu_body *out, ffu_error *e)
+{
+	kgen g;
+	ffu_status st = plan_loop_body(&g, fusion->callee, e);
+	if (st == FFU_STATUS_OK) { /* the body moves out of the generator */
+		*out = g.body;
+		ffu__body_init(&g.body, "i");
+	}
+	ffu__kgen_free(&g);
+	return st;
+}
+
 static ffu_status emit_loop_kernel(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int lanes,
 				   ffu_error *e)
 {
@@ -229,21 +256,9 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, ffu_fusion_kernels *fk, const
 	int n_out = ffu__kgen_outputs(fc, &outs);
 	const wide_plan wp = plan_wide(fusion, lanes);
 	kgen g;
-	ffu_status st = ffu__kgen_init(&g, fc, "i", e);
-	if (st == FFU_STATUS_OK && !ffu__kernels_loop(fk, fusion, k, n_out, wp.lanes))
+	ffu_status st = plan_loop_body(&g, fc, e);
+	if (st == FFU_STATUS_OK && !ffu__kernels_loop(fk, fusion, k, n_out, wp.kind, wp.lanes))
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	int *ov = calloc((size_t)n_out + 1, sizeof *ov);
-	if (st == FFU_STATUS_OK && !ov)
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		ov[o] = ffu__kgen_value_at(&g, outs[o]->id, IX_MAIN);
-	if (st == FFU_STATUS_OK)
-		ffu__kgen_plan(&g);
-	if (st == FFU_STATUS_OK)
-		st = ffu__kgen_emit_body(&g, e);
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		ffu__kgen_emit_store(&g, ffu__shape_field(&outs[o]->shape), o, ov[o]);
-
 	if (st)
 		goto out;
 	ffu__sb_printf(sb, "/* %s: %s */\n", fusion->name, fc->name);
@@ -255,23 +270,22 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, ffu_fusion_kernels *fk, const
 	lanes = wp.lanes;
 	if (wide)
 		ffu__kernel_print_signature(sb, wide);
-	if (wp.kind == WIDE_VECTOR) {
+	if (wp.kind == FFU_VARIANT_VECTOR) {
 		ffu__sb_printf(sb, "\t/* %d elements per work-item: i .. i + %d in vectors */\n", lanes, lanes - 1);
 		ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");
 		ffu__wide_print_vector(sb, g.b, wp.vx, lanes);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (wp.kind == WIDE_INV_LOOP) {
+	} else if (wp.kind == FFU_VARIANT_INV_LOOPS) {
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
 		ffu__wide_print_inv_loops(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
-	} else if (wp.kind == WIDE_LANES) {
+	} else if (wp.kind == FFU_VARIANT_LANES) {
 		ffu__sb_append(sb, "\tconst ulong g = get_global_id(0);\n");
 		ffu__wide_print_lanes(sb, g.b, lanes);
 		ffu__sb_append(sb, "}\n\n");
 	}
 	st = ffu__body_status(g.b, e);
 out:
-	free(ov);
 	ffu__kgen_free(&g);
 	return st;
 }
@@ -291,7 +305,7 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 	ffu_cl_field_opts fo = {.ext_w64 = t->ext_w64};
 	for (int i = 0; m && i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
-		if (in->op == FFU_OP_FUSION && plan_wide(in, t->profile.lanes).kind == WIDE_INV_LOOP)
+		if (in->op == FFU_OP_FUSION && plan_wide(in, t->profile.lanes).kind == FFU_VARIANT_INV_LOOPS)
 			fo.limb_bits = 64;
 		/* an NTT's passes on a CPU run a work-item's 256-bit values in scalar code too */
 		const ffu_field *f = in->op == FFU_OP_FUSION && in->fusion_kind == FFU_FUSION_FFT

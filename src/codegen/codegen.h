@@ -17,6 +17,7 @@
 #ifndef FFU_CODEGEN_CODEGEN_H
 #define FFU_CODEGEN_CODEGEN_H
 
+#include "codegen/body.h"
 #include "codegen/field_cl.h"
 #include "codegen/kernel.h"
 #include "ir/ir.h"
@@ -49,6 +50,9 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t);
    containers, and 64-bit limbs where a 256-bit kernel runs in loops. The runtime asks the
    same for what it sizes by the device's value types (ffu__cl_value_bytes). */
 ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target *t);
+/* The planned body (body.h: its statement list) of a loop fusion's kernels, as every
+   variant prints it, into *out, which the caller frees with ffu__body_free. */
+ffu_status ffu__codegen_loop_body(const ffu_inst *fusion, ffu_body *out, ffu_error *e);
 /* Is this fusion a reduction (root: reduce, or a tuple of reduces)? */
 bool ffu__codegen_is_reduction(const ffu_inst *fusion);
 

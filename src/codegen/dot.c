@@ -220,7 +220,7 @@ ffu_status ffu__codegen_emit_dot(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 	snprintf(name, sizeof name, "ffu_k%d_y", k);
 	if (st || (st = ffu__helper_outputs(sb, fusion, name, pl.ft, sum_form, e)))
 		return st;
-	if (!ffu__kernels_loop(fk, fusion, k, pl.n_out, 1))
+	if (!ffu__kernels_loop(fk, fusion, k, pl.n_out, FFU_VARIANT_SCALAR, 1))
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	ffu__kernel_print_signature(sb, ffu__fusion_kernel(fk, FFU_KERNEL_LOOP));
 	ffu__sb_append(sb, "\tconst ulong i = get_global_id(0);\n");

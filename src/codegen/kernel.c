@@ -60,15 +60,17 @@ static void slots(ffu_kernel_desc *d, ffu_arg_kind kind, int n)
 		ffu__kernel_slot(d, kind, i, NULL);
 }
 
-bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, int wide_lanes)
+bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, ffu_kernel_variant wide,
+			int wide_lanes)
 {
 	int n_in = fusion->callee->n_params;
 	memset(fk, 0, sizeof *fk);
 	fk->fusion = fusion;
 	ffu_kernel_desc *d;
-	if (wide_lanes > 1) {
+	if (wide != FFU_VARIANT_SCALAR) {
 		if (!(d = ffu__kernel_add(fk, FFU_KERNEL_WIDE, k, "_wide", wide_lanes, n_in + n_out + 1)))
 			return false;
+		d->variant = wide;
 		slots(d, FFU_ARG_INPUT, n_in);
 		slots(d, FFU_ARG_OUTPUT, n_out);
 		ffu__kernel_slot(d, FFU_ARG_STRIDE, 0, NULL);

@@ -60,11 +60,21 @@ typedef enum ffu_kernel_role {
 	FFU_KERNEL_MSM_STEP,     /* msm: one step of codegen/msm.c's plan, `items` work-items */
 } ffu_kernel_role;
 
+/* How a loop fusion's wide kernel prints the fusion's planned body (codegen/body.h,
+   codegen/wide.c); why each exists, with measurements, is at plan_wide in codegen.c. */
+typedef enum ffu_kernel_variant {
+	FFU_VARIANT_SCALAR,    /* one element per work-item, as planned (every LOOP kernel) */
+	FFU_VARIANT_LANES,     /* `lanes` elements in lockstep, each inversion one batch over them */
+	FFU_VARIANT_VECTOR,    /* the body in a vector instance of its extension field (`lanes` wide) */
+	FFU_VARIANT_INV_LOOPS, /* `lanes` elements in loops around each inversion (256-bit fields) */
+} ffu_kernel_variant;
+
 enum { FFU_MAX_FUSION_KERNELS = 16 }; /* an NTT: its twiddle kernel and up to 15 passes; an msm: 7 steps */
 
 typedef struct ffu_kernel_desc {
 	char name[40];
 	ffu_kernel_role role;
+	ffu_kernel_variant variant; /* LOOP: SCALAR; WIDE: how its body is printed; other roles SCALAR */
 	int lanes;             /* WIDE: elements per work-item; STAGE1: elements per work-item (unrolled); else 1 */
 	int pass;              /* FFT_PASS: the pass's number, 0 first */
 	size_t items;          /* FFT_*: work-items of its launch (fixed by the shape) */
@@ -100,11 +110,13 @@ const ffu_kernel_desc *ffu__fusion_kernel(const ffu_fusion_kernels *f, ffu_kerne
 
 /*
  * Fills the descriptors of fusion `fusion`, the k-th of its program: a loop fusion with
- * n_out outputs (wide_lanes > 1: also its wide variant), or a reduction over n_out outputs
+ * n_out outputs (a wide variant other than SCALAR: also its wide kernel of wide_lanes
+ * elements per work-item), or a reduction over n_out outputs
  * of types outs[o] whose stage 1 folds `unroll` elements per work-item. False when out of
  * memory.
  */
-bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, int wide_lanes);
+bool ffu__kernels_loop(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int n_out, ffu_kernel_variant wide,
+			int wide_lanes);
 bool ffu__kernels_reduction(ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, const ffu_inst *const *outs,
 			    int n_out, int unroll);
 /* A new descriptor of fk: kernel ffu_k<k><suffix> with room for n_args slots (filled with

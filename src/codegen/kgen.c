@@ -16,8 +16,9 @@
  * Montgomery bookkeeping: each value may exist in canonical form (c<v>) and/or Montgomery
  * form (m<v>); conversions are emitted on demand and at most once per value. A product of
  * a Montgomery and a canonical operand is canonical (a R * b / R = a b), so `x*x - x` costs
- * one conversion and one product, and linear ops (add, sub, negate, select) work on either
- * form. Constants are folded on the host into whichever form a use wants, for free.
+ * one conversion and one product (none where the field multiplies canonical values: mulc;
+ * test_pipeline's statement_plan reads both from the plan), and linear ops (add, sub,
+ * negate, select) work on either form. Constants are folded on the host into whichever form a use wants, for free.
  *
  * A `<field>_mont` value is held as its base field's value (c or m form) and computes with
  * the base field's functions: where the user radix equals the device radix (31-bit
@@ -259,13 +260,23 @@ static const ffu_field *type_field(const ffu_field *f)
 	return is_int(f) ? f : f->base;
 }
 
+void ffu__kgen_def(kgen *g, int vn, char form, ffu_stmt_op sop)
+{
+	const ffu_field *f = field_of(g, vn);
+	ffu__body_def(g->b, is_point(f) ? f : type_field(f), (ffu_vform)form, vn, sop, inst_of(g, vn)->op);
+	ffu__body_printf(g->b, " = ");
+}
+
+/* A value defined by its instruction's own code: a constant, a load (a parameter's
+   element, an fft's or a dot's result handed in), or its op. */
 void ffu__kgen_decl(kgen *g, int vn, char form)
 {
-	if (is_point(field_of(g, vn))) {
-		ffu__kgen_point_decl(g, vn);
-		return;
-	}
-	ffu__body_printf(g->b, "\t%F %L = ", type_field(field_of(g, vn)), "t", form, vn);
+	const ffu_inst *in = inst_of(g, vn);
+	const ffu_op_kind kind = ffu__ops[in->op].kind;
+	ffu__kgen_def(g, vn, form,
+		      g->v[vn].literal                                                                ? FFU_SOP_CONST
+		      : in->op == FFU_OP_PARAMETER || kind == FFU_KIND_TRANSFORM || kind == FFU_KIND_CONTRACT ? FFU_SOP_LOAD
+													      : FFU_SOP_OP);
 }
 
 /* <name>_make(words) of f holding these storage bytes (field_cl.h: ffu__cl_emit_const). */
@@ -299,7 +310,7 @@ void ffu__kgen_need(kgen *g, int vn, char form)
 			ffu__kgen_point_const(g, vn);
 		return;
 	}
-	ffu__kgen_decl(g, vn, form);
+	ffu__kgen_def(g, vn, form, v->literal ? FFU_SOP_CONST : form == 'm' ? FFU_SOP_TO_MONT : FFU_SOP_FROM_MONT);
 	if (v->literal && f->is_signed) { /* its bits as a long (as_long: no out-of-range cast) */
 		ffu__body_printf(g->b, "(%F)as_long(0x%llxUL)", f, "t",
 				 (unsigned long long)ffu__fp_get_i64(f, v->literal));
@@ -640,6 +651,7 @@ static ffu_status emit_value(kgen *g, int vn, ffu_error *e)
 static void emit_column(kgen *g, int k)
 {
 	const ixvar *x = &g->ix[k];
+	ffu__body_stmt(g->b, FFU_STMT_INDEX, k, FFU_VF_C);
 	ffu__body_printf(g->b, "\tconst ulong %I = ", k);
 	if (x->col_n == g->cols.n)
 		ffu__body_printf(g->b, "rb");
@@ -656,12 +668,16 @@ ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
 {
 	if (g->oom)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
+	ffu__body_stmt(g->b, FFU_STMT_INDEX, IX_ZERO, FFU_VF_C);
 	ffu__body_printf(g->b, "\tconst ulong %I = 0;\n", IX_ZERO);
-	for (int k = IX_ZERO + 1; k < g->nix; k++)
-		if (!g->ix[k].col) /* rb and col: the caller's (ffu__kgen_columns); rb / n is uniform */
-			ffu__body_printf(g->b, "\tconst ulong %I = %E;\n", k, g->ix[k].in, g->ix[k].j, g->ix[k].base);
-		else
+	for (int k = IX_ZERO + 1; k < g->nix; k++) {
+		if (g->ix[k].col) { /* rb and col: the caller's (ffu__kgen_columns); rb / n is uniform */
 			emit_column(g, k);
+			continue;
+		}
+		ffu__body_stmt(g->b, FFU_STMT_INDEX, k, FFU_VF_C);
+		ffu__body_printf(g->b, "\tconst ulong %I = %E;\n", k, g->ix[k].in, g->ix[k].j, g->ix[k].base);
+	}
 	for (int id = 0; id < g->fc->n_insts; id++) {
 		/* values were pushed at the head: emit oldest first for stable output */
 		int n = 0, stack[64], *vs = stack;
@@ -716,6 +732,7 @@ void ffu__kgen_emit_store(kgen *g, const ffu_field *f, int o, int vn)
 	vn = ffu__kgen_resolve(g, vn);
 	/* conversions first, on lines of their own */
 	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && ffu__kgen_mont_is_dev(f) ? 'm' : 'c');
+	ffu__body_stmt(g->b, FFU_STMT_STORE, o, FFU_VF_C);
 	ffu__body_printf(g->b, "\t%F(out%d, %I, ", type_field(f), "store", o, IX_MAIN);
 	emit_storage_value(g, f, vn);
 	ffu__body_printf(g->b, ");\n");
@@ -726,6 +743,7 @@ char ffu__kgen_emit_return_any(kgen *g, int vn)
 	vn = ffu__kgen_resolve(g, vn);
 	char form = ffu__kgen_has(g, vn, 'c') ? 'c' : 'm';
 	ffu__kgen_need(g, vn, form);
+	ffu__body_stmt(g->b, FFU_STMT_RETURN, -1, FFU_VF_C);
 	ffu__body_printf(g->b, "\treturn %L;\n", form, vn);
 	return form;
 }
@@ -734,6 +752,7 @@ void ffu__kgen_emit_return(kgen *g, const ffu_field *f, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
 	ffu__kgen_need(g, vn, ffu__field_is_mont(f) && ffu__kgen_mont_is_dev(f) ? 'm' : 'c');
+	ffu__body_stmt(g->b, FFU_STMT_RETURN, -1, FFU_VF_C);
 	ffu__body_printf(g->b, "\treturn ");
 	emit_storage_value(g, f, vn);
 	ffu__body_printf(g->b, ";\n");

@@ -95,8 +95,11 @@ void ffu__kgen_need(kgen *g, int vn, char form);
 bool ffu__kgen_has(const kgen *g, int vn, char form);
 /* Is value vn (once emitted) the constant zero, known at compile time? */
 bool ffu__kgen_zero(const kgen *g, int vn);
-/* "\t<type> <form><vn> = " of a value about to be defined; then, once defined, its form. */
+/* Opens value vn's definition in form 'c' or 'm' (the statement's header and " = "): by
+   its instruction's own code (ffu__kgen_decl: a constant, a load, its op), or computing sop
+   (ffu__kgen_def: a conversion). Then, once defined, ffu__kgen_set_form records the form. */
 void ffu__kgen_decl(kgen *g, int vn, char form);
+void ffu__kgen_def(kgen *g, int vn, char form, ffu_stmt_op sop);
 void ffu__kgen_set_form(kgen *g, int vn, char form);
 /* The value an alias (index op, field <-> _mont convert) stands for. */
 int ffu__kgen_resolve(const kgen *g, int vn);

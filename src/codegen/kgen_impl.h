@@ -62,7 +62,6 @@ char ffu__kgen_common_form(kgen *g, int vn, int first, int n);
 void ffu__kgen_emit_special(kgen *g, int vn);
 
 /* Point values (codegen/kgen_point.c): held as <curve>_xyzz in form m only. */
-void ffu__kgen_point_decl(kgen *g, int vn);
 void ffu__kgen_point_const(kgen *g, int vn);
 void ffu__kgen_point_load(kgen *g, int vn);
 void ffu__kgen_point_store(kgen *g, const ffu_field *f, int o, int vn);

@@ -30,12 +30,6 @@
 static const char *const kind_name[] = {[FFU_POINT_AFFINE] = "aff", [FFU_POINT_JACOBIAN] = "jac",
 					[FFU_POINT_XYZZ] = "xyzz"};
 
-void ffu__kgen_point_decl(kgen *g, int vn)
-{
-	char tn[64];
-	ffu__body_printf(g->b, "\t%s %L = ", ffu__cl_type_name(field_of(g, vn), tn), 'm', vn);
-}
-
 /* A point literal: its xyzz coordinates (host conversion) in the device form, inlined. */
 void ffu__kgen_point_const(kgen *g, int vn)
 {
@@ -48,7 +42,7 @@ void ffu__kgen_point_const(kgen *g, int vn)
 		return;
 	}
 	const size_t cb = cv->coord->storage_bytes;
-	ffu__kgen_point_decl(g, vn);
+	ffu__kgen_def(g, vn, 'm', FFU_SOP_CONST);
 	ffu__body_printf(g->b, "%s_xyzz_of(", cv->name);
 	for (int k = 0; k < 4; k++) {
 		ffu_strbuf args = {0};
@@ -68,7 +62,7 @@ void ffu__kgen_point_load(kgen *g, int vn)
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_field *f = field_of(g, vn);
 	const char *P = f->curve->name, *m = ffu__field_is_mont(f) ? "_m" : "";
-	ffu__kgen_point_decl(g, vn);
+	ffu__kgen_decl(g, vn, 'm');
 	g->v[vn].z1 = f->form == FFU_POINT_AFFINE;
 	if (f->form == FFU_POINT_AFFINE)
 		ffu__body_printf(g->b, "%s_xyzz_from_aff(%s_aff_load%s(in%lld, %I));\n", P, P, m, (long long)in->index,
@@ -83,6 +77,7 @@ void ffu__kgen_point_store(kgen *g, const ffu_field *f, int o, int vn)
 {
 	vn = ffu__kgen_resolve(g, vn);
 	ffu__kgen_need(g, vn, 'm');
+	ffu__body_stmt(g->b, FFU_STMT_STORE, o, FFU_VF_M);
 	ffu__body_printf(g->b, "\t%s_out_%s(out%d, %I, %L, %d);\n", f->curve->name, kind_name[f->form], o, IX_MAIN, 'm', vn,
 			 ffu__field_is_mont(f) ? 1 : 0);
 }
@@ -121,7 +116,7 @@ bool ffu__kgen_emit_point(kgen *g, int vn)
 		ffu__kgen_need(g, a, 'c');
 		ffu__kgen_need(g, b, 'm');
 		ffu__kgen_need(g, c, 'm');
-		ffu__kgen_point_decl(g, vn);
+		ffu__kgen_decl(g, vn, 'm');
 		ffu__body_printf(g->b, "%L ? %L : %L;\n", 'c', a, 'm', b, 'm', c);
 		ffu__kgen_set_form(g, vn, 'm');
 		g->v[vn].z1 = g->v[b].z1 && g->v[c].z1;
@@ -130,7 +125,7 @@ bool ffu__kgen_emit_point(kgen *g, int vn)
 	/* multiply(scalar, point): the scalar's canonical value is what its bits are of */
 	ffu__kgen_need(g, a, in->op == FFU_OP_MULTIPLY ? 'c' : 'm');
 	ffu__kgen_need(g, b, 'm');
-	ffu__kgen_point_decl(g, vn);
+	ffu__kgen_decl(g, vn, 'm');
 	/* an operand read from an affine type (z1) takes the mixed formula; a + b = b + a, and
 	   a - b = -b + a */
 	const bool za = in->op != FFU_OP_MULTIPLY && g->v[a].z1, zb = g->v[b].z1;

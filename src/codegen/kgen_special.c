@@ -39,8 +39,11 @@ static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 {
 	const ffu_field *f = field_of(g, vn), *fb = f->base;
 	ffu__kgen_need(g, x, 'm');
-	ffu__body_printf(g->b, "\t%F %L;\n", fb, "t", 'm', vn);
+	/* declared, then defined in steps */
+	ffu__body_def(g->b, fb, FFU_VF_M, vn, FFU_SOP_OP, inst_of(g, vn)->op);
+	ffu__body_printf(g->b, ";\n");
 	if (ev == 0) {
+		ffu__body_stmt(g->b, FFU_STMT_STEP, vn, FFU_VF_M);
 		ffu__body_printf(g->b, "\t%L = %F();\n", 'm', vn, fb, "one_m");
 		ffu__kgen_set_form(g, vn, 'm');
 		return;
@@ -74,6 +77,7 @@ static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 	if (nslots)
 		ffu__body_printf(g->b, "\t{\n\t\t%F %T[%d];\n", fb, "t", nslots);
 	for (int k = 0; k < n; k++) {
+		ffu__body_stmt(g->b, FFU_STMT_STEP, vn, FFU_VF_M);
 		ffu__body_printf(g->b, nslots ? "\t\t" : "\t");
 		chain_element(g, k + 1 == n ? -1 : slot[k + 1], vn);
 		ffu__body_printf(g->b, " = %F(", fb, st[k].op == FFU_ADDCHAIN_SQR ? "sqr" : "mul");
@@ -86,8 +90,10 @@ static void emit_pow_const(kgen *g, int vn, int x, uint64_t ev)
 	}
 	if (nslots)
 		ffu__body_printf(g->b, "\t}\n");
-	else if (n == 0)
+	else if (n == 0) {
+		ffu__body_stmt(g->b, FFU_STMT_STEP, vn, FFU_VF_M);
 		ffu__body_printf(g->b, "\t%L = %L;\n", 'm', vn, 'm', x);
+	}
 	ffu__kgen_set_form(g, vn, 'm');
 }
 
@@ -175,6 +181,7 @@ static void emit_minmax(kgen *g, int vn)
 	emit_lt(g, f, is_min ? o[1] : o[0], is_min ? o[0] : o[1]);
 	ffu__body_printf(g->b, " ? %L : %L;\n", 'c', o[1], 'c', o[0]);
 	if (in->op == FFU_OP_CLAMP) { /* then the minimum with hi, in place */
+		ffu__body_stmt(g->b, FFU_STMT_STEP, vn, FFU_VF_C);
 		ffu__body_printf(g->b, "\t%L = ", 'c', vn);
 		emit_lt(g, f, o[2], vn);
 		ffu__body_printf(g->b, " ? %L : %L;\n", 'c', o[2], 'c', vn);

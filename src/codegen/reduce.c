@@ -212,9 +212,11 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 		ffu__kgen_need(&g, ov[o], form[o]);
 	}
 	char an[64];
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
+		ffu__body_stmt(g.b, FFU_STMT_ACCUM, o, FFU_VF_C);
 		ffu__body_printf(g.b, "\ta%d = %s_%s(a%d, %L);\n", o, acc_name(outs[o], an), combine_fn(outs[o]), o,
 				 form[o], ffu__kgen_resolve(&g, ov[o]));
+	}
 	if (st)
 		goto out;
 	ffu__body_print(&body, g.b, &ffu__body_scalar);
@@ -240,8 +242,10 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 		ffu__kgen_decl(&h, acc, f);
 		ident.len = 0;
 		emit_identity(&ident, outs[o]);
-		ffu__body_printf(h.b, "%s;\n\tfor (ulong gi = 0; gi < G; gi++)\n\t\t%L = %s_%s(%L, %s_load(part%d, o * G + gi));\n",
-				 ffu__sb_cstr(&ident), f, acc, fb, fn, f, acc, fb, o);
+		ffu__body_printf(h.b, "%s;\n\tfor (ulong gi = 0; gi < G; gi++)\n", ffu__sb_cstr(&ident));
+		ffu__body_stmt(h.b, FFU_STMT_STEP, acc, (ffu_vform)f);
+		ffu__body_printf(h.b, "\t\t%L = %s_%s(%L, %s_load(part%d, o * G + gi));\n", f, acc, fb, fn, f, acc, fb, o);
+		ffu__body_stmt(h.b, FFU_STMT_STEP, acc, (ffu_vform)f);
 		ffu__body_printf(h.b, "\t%L = %s_%s(%L, %L);\n", f, acc, fb, fn, f, acc, f, ffu__kgen_resolve(&h, iv[o]));
 		ffu__kgen_set_form(&h, acc, f);
 		ffu__kgen_emit_store(&h, ffu__shape_field(&outs[o]->shape), o, acc);

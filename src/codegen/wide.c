@@ -64,13 +64,13 @@ void ffu__wide_print_lanes(ffu_strbuf *sb, const ffu_body *b, int lanes)
 {
 	for (int r = 0; r < lanes; r++)
 		ffu__sb_printf(sb, "\tconst ulong i_%d = g + %d * stride;\n", r, r);
-	for (int k = 0; k < b->nline; k++) {
-		if (b->line[k].inv >= 0) {
-			print_inv_batch(sb, &b->inv[b->line[k].inv], lanes);
+	for (int k = 0; k < b->nstmt; k++) {
+		if (b->stmt[k].kind == FFU_STMT_INV) {
+			print_inv_batch(sb, &b->inv[b->stmt[k].inv], lanes);
 			continue;
 		}
 		for (int r = 0; r < lanes; r++)
-			ffu__body_print_line(sb, b, k, &(ffu_body_style){r, NULL, 0});
+			ffu__body_print_stmt(sb, b, k, &(ffu_body_style){r, NULL, 0});
 	}
 }
 
@@ -79,13 +79,13 @@ void ffu__wide_print_vector(ffu_strbuf *sb, const ffu_body *b, const ffu_field *
 	ffu__body_print(sb, b, &(ffu_body_style){-1, vx, vw});
 }
 
-/* The body's lines [from, to), inversion k (k < n_before) read from d<k>_[r] instead. */
-static void print_lines(ffu_strbuf *sb, const ffu_body *b, int from, int to)
+/* The body's statements [from, to), inversion k (k < n_before) read from d<k>_[r] instead. */
+static void print_stmts(ffu_strbuf *sb, const ffu_body *b, int from, int to)
 {
 	for (int k = from; k < to; k++) {
-		const ffu_line *l = &b->line[k];
-		if (l->inv < 0) {
-			ffu__body_print_line(sb, b, k, &ffu__body_scalar);
+		const ffu_stmt *l = &b->stmt[k];
+		if (l->kind != FFU_STMT_INV) {
+			ffu__body_print_stmt(sb, b, k, &ffu__body_scalar);
 			continue;
 		}
 		const ffu_inv_stmt *s = &b->inv[l->inv];
@@ -112,14 +112,14 @@ static void print_lines(ffu_strbuf *sb, const ffu_body *b, int from, int to)
  */
 void ffu__wide_print_inv_loops(ffu_strbuf *sb, const ffu_body *b, int lanes)
 {
-	int at = 0; /* the line of the inversion before k */
+	int at = 0; /* the statement of the inversion before k */
 	for (int k = 0; k < b->ninv; k++) {
 		const ffu_inv_stmt *s = &b->inv[k];
 		const char *fn = s->f->name;
 		char dst[32], src[32];
 		ffu__body_local_name(dst, s->dst_form, s->dst, &ffu__body_scalar);
 		ffu__body_local_name(src, s->src_form, s->src, &ffu__body_scalar);
-		while (b->line[at].inv != k)
+		while (b->stmt[at].inv != k)
 			at++;
 		bool last = k == b->ninv - 1;
 		if (k == 0)
@@ -128,12 +128,12 @@ void ffu__wide_print_inv_loops(ffu_strbuf *sb, const ffu_body *b, int lanes)
 		if (!last)
 			ffu__sb_printf(sb, "\t%s_t d%d_[%d];\n", fn, k, lanes);
 		ffu__sb_printf(sb, "\ta_ = o_;\n\tfor (int r = 0; r < %d; r++) {\n\t\tconst ulong i = g + r * stride;\n", lanes);
-		print_lines(sb, b, 0, at);
+		print_stmts(sb, b, 0, at);
 		ffu__sb_printf(sb, "\t\ta_ = %s_mul(a_, %s_eq(%s, z_) ? o_ : %s);\n\t\tp_[r] = a_;\n\t}\n", fn, fn, src, src);
 		ffu__sb_printf(sb, "\ta_ = %s_inv(a_);\n", fn);
 		batch_fixup(sb, "\t", s);
 		ffu__sb_printf(sb, "\tfor (int r = %d; r >= 0; r--) {\n\t\tconst ulong i = g + r * stride;\n", lanes - 1);
-		print_lines(sb, b, 0, at);
+		print_stmts(sb, b, 0, at);
 		ffu__sb_printf(sb,
 			       "\t\tconst int z = %s_eq(%s, z_);\n"
 			       "\t\t%s_t %s = r ? %s_mul(a_, p_[r - 1]) : a_;\n"
@@ -141,7 +141,7 @@ void ffu__wide_print_inv_loops(ffu_strbuf *sb, const ffu_body *b, int lanes)
 			       "\t\t%s = z ? z_ : %s;\n",
 			       fn, src, fn, dst, fn, fn, src, dst, dst);
 		if (last)
-			print_lines(sb, b, at + 1, b->nline);
+			print_stmts(sb, b, at + 1, b->nstmt);
 		else
 			ffu__sb_printf(sb, "\t\td%d_[r] = %s;\n", k, dst);
 		ffu__sb_append(sb, "\t}\n");

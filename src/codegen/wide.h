@@ -9,7 +9,7 @@
 
 #include "codegen/body.h"
 
-/* Lanes in lockstep: work-item g computes elements g + r stride (r < lanes), every line
+/* Lanes in lockstep: work-item g computes elements g + r stride (r < lanes), every statement
    once per lane, every inversion as one batch over the lanes. */
 void ffu__wide_print_lanes(ffu_strbuf *sb, const ffu_body *b, int lanes);
 /* The vector instance of extension vx (vw elements per value): the body as written, with
