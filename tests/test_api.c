@@ -479,6 +479,25 @@ static void run_mixed(const char *sel)
 	ffu_error_clear(&e);
 }
 
+/*
+ * Empty arrays: a zero dimension before others made the size check divide by the running
+ * count (0): ffu_program_parse died of SIGFPE on `u32[0,2]` (found by the soak's seed 102
+ * through `fieldfuse compile`). Their count and bytes are 0.
+ */
+Test(api, empty_arrays_described)
+{
+	ffu_program *p = parse_ok("HloModule e\nENTRY %main {\n  %x = babybear[0,2,3] parameter(0)\n"
+				  "  %y = bn254_sf[2,0] parameter(1)\n  ROOT %r = babybear[0,2,3] add(%x, %x)\n}\n");
+	ffu_array_info a;
+	cr_assert_eq(ffu_program_input(p, 0, &a), FFU_STATUS_OK);
+	cr_expect(a.rank == 3 && a.dims[0] == 0 && a.dims[1] == 2 && a.dims[2] == 3 && a.count == 0 && a.bytes == 0);
+	cr_assert_eq(ffu_program_input(p, 1, &a), FFU_STATUS_OK);
+	cr_expect(a.rank == 2 && a.dims[0] == 2 && a.dims[1] == 0 && a.count == 0 && a.bytes == 0 && a.elem_bytes == 32);
+	cr_assert_eq(ffu_program_output(p, 0, &a), FFU_STATUS_OK);
+	cr_expect(a.count == 0 && a.bytes == 0);
+	ffu_program_destroy(&p);
+}
+
 Test(api, run_seed_pocl, .timeout = 120)
 {
 	run_seed("pocl");

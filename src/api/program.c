@@ -50,8 +50,10 @@ ffu_status ffu__api_describe(ffu_array_info *info, const char *name, const ffu_s
 	size_t count = 1;
 	for (int d = 0; d < s->rank; d++) {
 		info->dims[d] = s->dims[d];
-		/* the verifier bounds shapes, but the byte count must fit size_t on 32-bit hosts too */
-		if (s->dims[d] < 0 || (s->dims[d] > 0 && (uint64_t)s->dims[d] > SIZE_MAX / f->storage_bytes / count))
+		/* the verifier bounds shapes, but the byte count must fit size_t on 32-bit hosts too
+		   (after a zero dimension the count stays 0: nothing to bound, nothing to divide by) */
+		if (s->dims[d] < 0 ||
+		    (s->dims[d] > 0 && count > 0 && (uint64_t)s->dims[d] > SIZE_MAX / f->storage_bytes / count))
 			return ffu__err(e, FFU_STATUS_ELIMIT, "%s %d (%s) is too large for host memory", what, i, name);
 		count *= (size_t)s->dims[d];
 	}

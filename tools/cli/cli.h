@@ -21,6 +21,8 @@ int cli_usage(const char *fmt, ...) FFU_PRINTF(1, 2);
  * FFU_DIALECT_AUTO picks zkx-2026.01, says so on stderr with the position that decided it.
  */
 ffu_status cli_load(const char *path, ffu_dialect dialect, ffu_module **out, ffu_error *e);
+/* The same as a program of the public API (the note too). */
+ffu_status cli_load_program(const char *path, ffu_dialect dialect, ffu_program **out, ffu_error *e);
 /* `--dialect VALUE` of subcommand cmd into *out; a usage error (CLI_USAGE) for an unknown value. */
 int cli_dialect(const char *cmd, const char *value, ffu_dialect *out);
 /* If argv[*i] is `--name VALUE` or `--name=VALUE`, stores VALUE and advances; -1 when VALUE is missing. */

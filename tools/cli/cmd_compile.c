@@ -10,23 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/tool.h"
 #include "cli.h"
-#include "codegen/codegen.h"
-#include "device/caps.h"
-#include "device/target.h"
-#include "hlo/hlo.h"
-#include "passes/passes.h"
-#include "runtime/compile.h"
-#include "util/file.h"
-#include "util/strbuf.h"
-
-static ffu_status write_text(FILE *f, void *arg, ffu_error *e)
-{
-	const ffu_strbuf *sb = arg;
-	if (sb->len && fwrite(sb->data, 1, sb->len, f) != sb->len)
-		return ffu__err(e, FFU_STATUS_EIO, "write failed");
-	return FFU_STATUS_OK;
-}
 
 /*
  * --disable-pass NAME[,NAME...] (repeatable) joined into one list for the pass manager;
@@ -36,8 +21,11 @@ static int add_disabled(char *list, size_t size, const char *names)
 {
 	ffu_error e = {0};
 	size_t n = strlen(list);
-	if (ffu__pass_check_list(names, "--disable-pass", &e))
-		return cli_usage("compile: %s", e.message);
+	if (ffu_tool_passes_check(names, "--disable-pass", &e)) {
+		int rc = cli_usage("compile: %s", e.message);
+		ffu_error_clear(&e);
+		return rc;
+	}
 	if ((size_t)snprintf(list + n, size - n, "%s%s", n ? "," : "", names) >= size - n)
 		return cli_usage("compile: --disable-pass: list too long");
 	return CLI_OK;
@@ -48,31 +36,13 @@ static int add_disabled(char *list, size_t size, const char *names)
  * tests/fixtures/caps/NAME.json of the source tree this binary was built from
  * (FFU_CAPS_DIR), since the fixtures are not installed.
  */
-static ffu_status load_target(ffu_target *t, ffu_device_info *dev, const char *arg, ffu_error *e)
+static int target_path(char *path, size_t size, const char *arg)
 {
-	char path[1024];
-	size_t n = strlen(arg), len = 0;
-	char *text = NULL;
+	size_t n = strlen(arg);
 	bool bare = !strchr(arg, '/') && !(n >= 5 && strcmp(arg + n - 5, ".json") == 0);
-	if (bare && (size_t)snprintf(path, sizeof path, "%s/%s.json", FFU_CAPS_DIR, arg) >= sizeof path)
-		return ffu__err(e, FFU_STATUS_EINVAL, "--target: name too long");
-	ffu_status st = ffu__file_read(bare ? path : arg, &text, &len, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__target_from_json(t, dev, text, len, bare ? path : arg, e);
-	free(text);
-	return st;
-}
-
-/*
- * The build options first, as a comment the checkers read back (tools/gpu/amdgcn_check.sh,
- * ptx_check.sh), then what decided them: the program alone is not what the device compiles.
- */
-static void print_target_header(ffu_strbuf *sb, const ffu_target *t, const ffu_device_info *dev, const char *arg)
-{
-	ffu__sb_printf(sb, "// build options:%s%s\n", t->build_options[0] ? " " : "", t->build_options);
-	ffu__sb_printf(sb, "// target: %s: %s (%s, %s%s%s), profile %s; carries %s, lanes %d\n", arg, dev->name,
-		       ffu__device_class_str(t->cls), ffu__vendor_str(dev->vendor_class), dev->arch[0] ? " " : "",
-		       dev->arch, t->profile.source, t->carries, t->profile.lanes);
+	if ((size_t)snprintf(path, size, bare ? "%s/%s.json" : "%.0s%s", FFU_CAPS_DIR, arg) >= size)
+		return cli_usage("compile: --target: name too long");
+	return CLI_OK;
 }
 
 int cmd_compile(int argc, char **argv)
@@ -80,7 +50,7 @@ int cmd_compile(int argc, char **argv)
 	const char *path = NULL, *emit = "hlo", *out = "-", *dump = NULL, *lanes_arg = NULL, *dis = NULL, *dia = NULL,
 		   *target = NULL;
 	ffu_dialect dialect = FFU_DIALECT_AUTO;
-	char disabled[256] = "";
+	char disabled[256] = "", target_file[1024];
 	bool no_fuse = false;
 	for (int i = 1; i < argc; i++) {
 		int r;
@@ -111,8 +81,9 @@ int cmd_compile(int argc, char **argv)
 		return cli_usage("compile: no program given");
 	if (strcmp(emit, "hlo") != 0 && strcmp(emit, "cl") != 0)
 		return cli_usage("compile: --emit takes hlo or cl, not '%s'", emit);
-	/* --emit cl shows one element per work-item unless asked: CPU devices run 4 lanes */
-	int lanes = 1;
+	/* --emit cl shows one element per work-item unless asked: CPU devices run 4 lanes
+	   (--lanes above 1 shows a CPU device's program, as it always has, 1 a GPU's) */
+	int lanes = 0;
 	if (lanes_arg) {
 		char *end;
 		long v = strtol(lanes_arg, &end, 10);
@@ -120,44 +91,30 @@ int cmd_compile(int argc, char **argv)
 			return cli_usage("compile: --lanes takes 1..16, not '%s'", lanes_arg);
 		lanes = (int)v;
 	}
-	if (dump && !ffu__pass_known(dump))
-		return cli_usage("compile: --dump-after: no pass named '%s' (passes: %s; or all)", dump, ffu__pass_names());
+	if (dump && !ffu_tool_pass_known(dump))
+		return cli_usage("compile: --dump-after: no pass named '%s' (passes: %s; or all)", dump,
+				 ffu_tool_pass_names());
+	int rc;
+	if (target && (rc = target_path(target_file, sizeof target_file, target)))
+		return rc;
 
 	ffu_error e = {0};
-	ffu_module *m = NULL;
-	ffu_strbuf sb = {0};
-	int rc = CLI_OK, n_kernels = 0;
-	ffu_compile_opts co = {.no_fuse = no_fuse, .verified = true, .disable = disabled, .dump_after = dump,
-			       .dump_to = stderr};
-	ffu_target t;
-	ffu_device_info dev = {0};
-	ffu_status st = FFU_STATUS_OK;
-	if (target) {
-		/* the device's fusion budget too: a fixture with a small parameter space splits fusions */
-		if ((st = load_target(&t, &dev, target, &e)) == FFU_STATUS_OK)
-			co.max_params = dev.max_kernel_args;
-		/* --lanes overrides the device's lanes as FIELDFUSE_LANES would; its class stays */
-		if (lanes_arg)
-			t.profile.lanes = lanes;
-	} else {
-		/* --lanes above 1 shows a CPU device's program (as it always has), 1 a GPU's */
-		ffu__target_generic(&t, lanes > 1 ? FFU_DEVICE_CLASS_CPU : FFU_DEVICE_CLASS_GPU, lanes);
-	}
-	co.dot_reduce_results = t.dot_reduce_results; /* the target's, as a context's compile takes */
+	ffu_program *p = NULL;
+	char *text = NULL;
+	rc = CLI_OK;
+	ffu_tool_compile_opts co = {.no_fuse = no_fuse, .disable_passes = disabled, .dump_after = dump,
+				    .dump_to = stderr, .target = target ? target_file : NULL, .target_name = target,
+				    .lanes = lanes};
+	ffu_status st = cli_load_program(path, dialect, &p, &e);
 	if (st == FFU_STATUS_OK)
-		st = cli_load(path, dialect, &m, &e);
+		st = ffu_tool_emit_program(&text, p, strcmp(emit, "hlo") == 0 ? FFU_TOOL_EMIT_HLO : FFU_TOOL_EMIT_CL, &co,
+					   &e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__compile_module(m, NULL, &co, &e);
-	if (st == FFU_STATUS_OK && target && strcmp(emit, "cl") == 0)
-		print_target_header(&sb, &t, &dev, target);
-	if (st == FFU_STATUS_OK)
-		st = strcmp(emit, "hlo") == 0 ? ffu__hlo_print(&sb, m, &e) : ffu__codegen_program(&sb, m, &t, &n_kernels, &e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__file_write_atomic(out, write_text, &sb, &e);
+		st = ffu_tool_write_file(out, text, strlen(text), &e);
 	if (st)
 		rc = cli_fail(&e);
-	ffu__sb_free(&sb);
-	ffu__module_free(m);
+	free(text);
+	ffu_program_destroy(&p);
 	ffu_error_clear(&e);
 	return rc;
 }

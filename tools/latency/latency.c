@@ -4,10 +4,11 @@
  *
  *   fieldfuse-latency [--device SEL] [--runs N] [--n N] FILE.hlo...
  *
- * For each file, N times in one process on one context: parse + verify + passes, exec
- * create (code generation + program build, through the program cache), upload, first run
+ * For each file, N times in one process on one device: parse + verify, executable create
+ * (passes, code generation, program build through the program cache), upload, first run
  * (which includes a driver's first-enqueue work: PoCL compiles a work-group function per
- * local size), download. Run 1 is what the process found in the drivers' and fieldfuse's
+ * local size), download. On the public API (fieldfuse.h) as an embedder sees it, plus the
+ * tools' header for random inputs and the program cache's counters. Run 1 is what the process found in the drivers' and fieldfuse's
  * disk caches (cold when those are empty: POCL_CACHE_DIR and FIELDFUSE_CACHE_DIR pointed
  * at fresh folders); runs 2.. are warm (the context's memory cache). Not installed: a
  * development tool, documented in docs/tuning.md with the numbers it measured.
@@ -16,11 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hlo/hlo.h"
-#include "ir/value.h"
-#include "runtime/cl.h"
-#include "runtime/compile.h"
-#include "util/file.h"
+#include "api/tool.h"
 
 #define SIZE_PATTERN "[1048576]"
 
@@ -50,59 +47,94 @@ static char *resize(const char *text, unsigned long long n)
 	return out;
 }
 
+static ffu_status oom(ffu_error *e)
+{
+	memset(e, 0, sizeof *e);
+	e->status = FFU_STATUS_ENOMEM;
+	snprintf(e->message, sizeof e->message, "out of memory");
+	return e->status;
+}
+
 typedef struct phases {
 	double parse, create, upload, run, download, total;
 } phases;
 
-static ffu_status once(ffu_cl *cl, const char *text, const char *name, phases *ph, ffu_error *e)
+/* Input i of x, drawn at random (not part of the latency) and on the device. */
+static ffu_status random_buffer(ffu_buffer **b, const ffu_executable *x, const ffu_program *p, int i, uint64_t *seed,
+				double *gen_ms, ffu_error *e)
 {
-	ffu_module *m = NULL;
-	ffu_exec *x = NULL;
-	ffu_value *in = NULL, *out = NULL;
+	ffu_array_info info;
+	ffu_status st = ffu_executable_input(x, i, &info);
+	void *host = NULL;
+	if (st == FFU_STATUS_OK && !(host = malloc(info.bytes + 1)))
+		return oom(e);
+	double t = ffu_tool_now_ms();
+	if (st == FFU_STATUS_OK)
+		st = ffu_tool_random_input(p, i, seed, host, info.bytes, e);
+	*gen_ms += ffu_tool_now_ms() - t;
+	if (st == FFU_STATUS_OK)
+		st = ffu_buffer_create_input(b, x, i, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu_buffer_upload(*b, host, info.bytes, ffu_tool_storage_form(info.type), e);
+	free(host);
+	return st;
+}
+
+static ffu_status once(ffu_device *d, const char *text, const char *name, phases *ph, ffu_error *e)
+{
+	ffu_program *p = NULL;
+	ffu_executable *x = NULL;
+	ffu_buffer **in = NULL, **out = NULL;
+	void **host = NULL;
 	int n_in = 0, n_out = 0;
 	uint64_t seed = 1;
-	ffu_compile_opts co = {.file = name};
-	double t0 = ffu__now_ms(), t;
-	ffu_status st = ffu__hlo_parse(&m, text, strlen(text), name, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__compile_module(m, cl, &co, e);
-	t = ffu__now_ms();
+	double t0 = ffu_tool_now_ms(), t, gen = 0;
+	ffu_status st = ffu_program_parse(&p, text, strlen(text), name, e);
+	t = ffu_tool_now_ms();
 	ph->parse = t - t0;
 	if (st == FFU_STATUS_OK)
-		st = ffu__exec_create(&x, cl, m, e);
-	ph->create = ffu__now_ms() - t;
-	t = ffu__now_ms();
+		st = ffu_executable_create(&x, d, p, NULL, e);
+	ph->create = ffu_tool_now_ms() - t;
+	t = ffu_tool_now_ms();
 	if (st == FFU_STATUS_OK) {
-		n_in = m->entry->n_params;
+		n_in = ffu_executable_num_inputs(x);
+		n_out = ffu_executable_num_outputs(x);
 		in = calloc((size_t)n_in + 1, sizeof *in);
-		for (int p = 0; in && p < n_in && st == FFU_STATUS_OK; p++) {
-			st = ffu__value_alloc(&in[p], &m->entry->params[p]->shape, e);
-			if (st == FFU_STATUS_OK)
-				ffu__value_random(&in[p], &seed);
-		}
-		if (!in)
-			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		out = calloc((size_t)n_out + 1, sizeof *out);
+		host = calloc((size_t)n_out + 1, sizeof *host);
+		if (!in || !out || !host)
+			st = oom(e);
 	}
-	double gen = ffu__now_ms() - t; /* input generation is not part of the latency */
-	t = ffu__now_ms();
+	for (int i = 0; i < n_in && st == FFU_STATUS_OK; i++)
+		st = random_buffer(&in[i], x, p, i, &seed, &gen, e);
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
+		st = ffu_buffer_create_output(&out[o], x, o, e);
+	ph->upload = ffu_tool_now_ms() - t - gen; /* input generation is not part of the latency */
+	t = ffu_tool_now_ms();
 	if (st == FFU_STATUS_OK)
-		st = ffu__exec_upload(x, in, n_in, e);
-	ph->upload = ffu__now_ms() - t;
-	t = ffu__now_ms();
-	if (st == FFU_STATUS_OK)
-		st = ffu__exec_run(x, NULL, NULL, e);
-	ph->run = ffu__now_ms() - t;
-	t = ffu__now_ms();
-	if (st == FFU_STATUS_OK)
-		st = ffu__exec_download(x, &out, &n_out, e);
-	ph->download = ffu__now_ms() - t;
-	ph->total = ffu__now_ms() - t0 - gen;
-	ffu__values_free(out, n_out);
-	for (int p = 0; in && p < n_in; p++)
-		ffu__value_free(&in[p]);
+		st = ffu_executable_run(x, (const ffu_buffer *const *)in, n_in, out, n_out, NULL, e);
+	ph->run = ffu_tool_now_ms() - t;
+	t = ffu_tool_now_ms();
+	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
+		ffu_array_info info;
+		if ((st = ffu_executable_output(x, o, &info)) == FFU_STATUS_OK && !(host[o] = malloc(info.bytes + 1)))
+			st = oom(e);
+		if (st == FFU_STATUS_OK)
+			st = ffu_buffer_download(out[o], host[o], info.bytes, ffu_tool_storage_form(info.type), e);
+	}
+	ph->download = ffu_tool_now_ms() - t;
+	ph->total = ffu_tool_now_ms() - t0 - gen;
+	for (int i = 0; in && i < n_in; i++)
+		ffu_buffer_destroy(&in[i]);
+	for (int o = 0; out && o < n_out; o++) {
+		ffu_buffer_destroy(&out[o]);
+		free(host[o]);
+	}
 	free(in);
-	ffu__exec_destroy(&x);
-	ffu__module_free(m);
+	free(out);
+	free(host);
+	ffu_executable_destroy(&x);
+	ffu_program_destroy(&p);
 	return st;
 }
 
@@ -130,32 +162,35 @@ int main(int argc, char **argv)
 	}
 	setenv("POCL_AFFINITY", "1", 0); /* as the CLI does (tools/cli/main.c) */
 	ffu_error e = {0};
-	ffu_device_info dev;
-	ffu_cl cl = {0};
-	double t = ffu__now_ms();
-	if (ffu__cl_select(&dev, device, &e) || ffu__cl_open(&cl, &dev, &e))
+	ffu_device *d = NULL;
+	ffu_tool_cache_stats cs;
+	double t = ffu_tool_now_ms();
+	if (ffu_device_open(&d, device, &e))
 		return fail(&e);
-	printf("device %s (%s): open %.1f ms, disk cache %s\n", cl.dev.name, cl.dev.platform_name, ffu__now_ms() - t,
-	       cl.disk_cache ? "on" : "off");
+	ffu_tool_device_cache(d, &cs);
+	printf("device %s (%s): open %.1f ms, disk cache %s\n", ffu_device_name(d), cs.platform, ffu_tool_now_ms() - t,
+	       cs.disk_cache ? "on" : "off");
 	int rc = 0;
 	for (int f = first; f < argc && rc == 0; f++) {
 		char *raw = NULL, *text = NULL;
-		if (ffu__file_read(argv[f], &raw, NULL, &e)) {
+		if (ffu_tool_read_file(argv[f], &raw, NULL, &e)) {
 			rc = fail(&e);
 			break;
 		}
 		text = n ? resize(raw, n) : raw;
 		for (int r = 0; r < runs && text; r++) {
 			phases ph = {0};
-			unsigned builds = cl.cache_stats.source_builds, disk = cl.cache_stats.disk_hits,
-				 mem = cl.cache_stats.memory_hits;
-			if (once(&cl, text, argv[f], &ph, &e)) {
+			ffu_tool_cache_stats before, after;
+			ffu_tool_device_cache(d, &before);
+			if (once(d, text, argv[f], &ph, &e)) {
 				rc = fail(&e);
 				break;
 			}
-			const char *how = cl.cache_stats.memory_hits > mem ? "memory" : cl.cache_stats.disk_hits > disk ? "disk"
-									       : cl.cache_stats.source_builds > builds ? "source" : "?";
-			printf("%s run %d (%s): total %.1f ms = parse+passes %.1f, create %.1f, upload %.1f, first run %.1f, "
+			ffu_tool_device_cache(d, &after);
+			const char *how = after.memory_hits > before.memory_hits ? "memory"
+					  : after.disk_hits > before.disk_hits   ? "disk"
+					  : after.source_builds > before.source_builds ? "source" : "?";
+			printf("%s run %d (%s): total %.1f ms = parse %.1f, create %.1f, upload %.1f, first run %.1f, "
 			       "download %.1f\n",
 			       argv[f], r + 1, how, ph.total, ph.parse, ph.create, ph.upload, ph.run, ph.download);
 		}
@@ -163,7 +198,7 @@ int main(int argc, char **argv)
 			free(text);
 		free(raw);
 	}
-	ffu__cl_close(&cl);
+	ffu_device_close(&d);
 	ffu_error_clear(&e);
 	return rc;
 }

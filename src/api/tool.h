@@ -1,0 +1,92 @@
+/*
+ * src/api/tool.h: the one internal header of the tools (the `fieldfuse` CLI, bench, tune,
+ * fieldfuse-latency, fieldfuse-soak), for what only tools need and the public API
+ * (include/fieldfuse/) does not offer: the compiler's stages one at a time (the fused
+ * module as text, OpenCL C for a recorded device, disabled passes, dumps after a pass),
+ * random inputs as `--random` draws them, the program cache's counters, and files written
+ * whole or not at all. Everything else a tool does goes through the public headers, on
+ * their handles (ffu_program, ffu_device, ffu_executable, ffu_buffer): this header names
+ * no internal type, so the library's internals change without the tools noticing.
+ *
+ * Not installed and not part of the library's ABI: the tools are built with the library,
+ * from this tree. Owned by the API layer (src/api/tool.c, tool_compile.c); the
+ * ownership rules are the public headers' (fieldfuse.h): malloc'd text is the caller's
+ * to free(), handles are borrowed for the call.
+ */
+#ifndef FFU_API_TOOL_H
+#define FFU_API_TOOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fieldfuse/fieldfuse.h"
+
+/* Milliseconds of a monotonic clock (for timing phases apart). */
+double ffu_tool_now_ms(void);
+
+/* The form a type's storage bytes are in (fieldfuse.h): FFU_FORM_MONTGOMERY for a `_mont`
+   type, else FFU_FORM_CANONICAL; a transfer in this form copies the bytes as they are. */
+ffu_form ffu_tool_storage_form(const char *type);
+
+/*
+ * Fills host (bytes long: ffu_program_input's info.bytes) with input i of p drawn at
+ * random from *seed, as `fieldfuse run --random` draws it: uniform elements of the type
+ * in its storage form, valid points of a curve, a CSR matrix's random positions.
+ */
+ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, void *host, size_t bytes,
+				 ffu_error *e);
+
+/* The program cache's counters of a device (runtime/cache.h): builds from source, disk and
+   memory hits so far; whether it builds through the disk cache; its platform's name. */
+typedef struct ffu_tool_cache_stats {
+	unsigned source_builds, disk_hits, memory_hits;
+	int disk_cache;
+	const char *platform; /* the device's; valid until it is closed */
+} ffu_tool_cache_stats;
+void ffu_tool_device_cache(const ffu_device *d, ffu_tool_cache_stats *s);
+
+/* The pass pipeline's pass names, comma-separated; whether name is one of them or "all";
+   a comma-separated list checked (EINVAL naming the unknown one, `what` first). */
+const char *ffu_tool_pass_names(void);
+int ffu_tool_pass_known(const char *name);
+ffu_status ffu_tool_passes_check(const char *list, const char *what, ffu_error *e);
+
+/* What `fieldfuse compile` stops at: the fused module as HLO text, or its OpenCL C. */
+typedef enum ffu_tool_emit {
+	FFU_TOOL_EMIT_HLO,
+	FFU_TOOL_EMIT_CL,
+} ffu_tool_emit;
+
+typedef struct ffu_tool_compile_opts {
+	int no_fuse;                /* one kernel per op */
+	const char *disable_passes; /* comma-separated pass names to skip; NULL: none */
+	const char *dump_after;     /* a pass name or "all": the module after it, to dump_to */
+	FILE *dump_to;
+	/* the device generated for: a capability fixture's path (a JSON file of tests/fixtures/caps/),
+	   its fusion budget and build options included; NULL: a generic GPU (lanes 1) or CPU */
+	const char *target;
+	const char *target_name;    /* how the header line names it; NULL: the path */
+	int lanes;                  /* 0: the target's (generic: 1); else elements per work-item */
+} ffu_tool_compile_opts;
+
+/*
+ * Compiles a private copy of p (p is not modified) through the passes and prints the
+ * fused module or, for FFU_TOOL_EMIT_CL, the OpenCL C program the target's device would
+ * build, headed with a target's build options and what decided them. *text malloc'd.
+ */
+ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emit what,
+				 const ffu_tool_compile_opts *o, ffu_error *e);
+
+/* `fieldfuse devices`: every OpenCL device, its capabilities, the profile and target a
+   context on it would resolve, its disk-cache default and an element-wise launch's
+   work-group size (a probe kernel built on each), as text or a JSON array (json != 0). */
+ffu_status ffu_tool_devices_report(FILE *out, int json, ffu_error *e);
+
+/* Reads a whole file (text or binary; NUL-terminated for text): *data malloc'd, *len its
+   bytes (len may be NULL). EIO naming the file when it cannot be read. */
+ffu_status ffu_tool_read_file(const char *path, char **data, size_t *len, ffu_error *e);
+/* Writes len bytes to path ("-": standard output) through a temporary file renamed into
+   place, so that a failure never leaves a partial file under the final name. */
+ffu_status ffu_tool_write_file(const char *path, const void *data, size_t len, ffu_error *e);
+
+#endif
