@@ -18,7 +18,8 @@
  * a Montgomery and a canonical operand is canonical (a R * b / R = a b), so `x*x - x` costs
  * one conversion and one product (none where the field multiplies canonical values: mulc;
  * test_pipeline's statement_plan reads both from the plan), and linear ops (add, sub,
- * negate, select) work on either form. Constants are folded on the host into whichever form a use wants, for free.
+ * negate, select) work on either form. Constants are folded on the host into whichever
+ * form a use wants, for free.
  *
  * A `<field>_mont` value is held as its base field's value (c or m form) and computes with
  * the base field's functions: where the user radix equals the device radix (31-bit
@@ -273,10 +274,12 @@ void ffu__kgen_decl(kgen *g, int vn, char form)
 {
 	const ffu_inst *in = inst_of(g, vn);
 	const ffu_op_kind kind = ffu__ops[in->op].kind;
-	ffu__kgen_def(g, vn, form,
-		      g->v[vn].literal                                                                ? FFU_SOP_CONST
-		      : in->op == FFU_OP_PARAMETER || kind == FFU_KIND_TRANSFORM || kind == FFU_KIND_CONTRACT ? FFU_SOP_LOAD
-													      : FFU_SOP_OP);
+	ffu_stmt_op sop = FFU_SOP_OP;
+	if (g->v[vn].literal)
+		sop = FFU_SOP_CONST;
+	else if (in->op == FFU_OP_PARAMETER || kind == FFU_KIND_TRANSFORM || kind == FFU_KIND_CONTRACT)
+		sop = FFU_SOP_LOAD;
+	ffu__kgen_def(g, vn, form, sop);
 }
 
 /* <name>_make(words) of f holding these storage bytes (field_cl.h: ffu__cl_emit_const). */
