@@ -869,6 +869,32 @@ Test(cli, compile_cl_and_dumps)
 }
 
 /*
+ * --emit plan: each fusion's kernels (descriptors) and, for a loop fusion, the statements
+ * they are printed from, as the OpenCL C names them; --lanes picks the CPU's wide variant.
+ */
+Test(cli, compile_plan)
+{
+	const char *prog = write_text("seed.hlo", seed_hlo);
+	result r = CLI("compile", prog, "--emit", "plan");
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "fusion 0: %"), "%s", r.out);
+	cr_expect(strstr(r.out, "  kernel ffu_k0: loop\n    args in0, in1, out0\n  statements:\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "\n    store 0 ("), "%s", r.out);
+	cr_expect_null(strstr(r.out, "ffu_k0_wide"), "one lane: no wide kernel\n%s", r.out);
+	cr_expect_null(strstr(r.out, "__kernel"), "a plan, not the program\n%s", r.out);
+	result_free(&r);
+	r = CLI("compile", prog, "--emit", "plan", "--lanes", "4");
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "  kernel ffu_k0_wide: wide, lanes in lockstep, 4 elements per work-item\n"
+				"    args in0, in1, out0, stride\n"), "%s", r.out);
+	result_free(&r);
+	r = CLI("compile", prog, "--emit", "plan", "--no-fuse");
+	cr_assert_eq(r.code, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "fusion 1: %"), "unfused: one fusion per op\n%s", r.out);
+	result_free(&r);
+}
+
+/*
  * --target: a fixture's device without the device. The build options lead the program (the
  * vendor checks read them back); the class, carries and lanes are the fixture's own.
  */

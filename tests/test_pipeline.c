@@ -459,9 +459,10 @@ Test(pipeline, body_printer_styles)
 }
 
 /*
- * The statement plan (codegen/body.h) of a loop fusion, read without any text: one line
- * per statement, "<kind> <destination> <what> (<operands>) @<index variables read at>",
- * e.g. "def m3 to_mont (c3)", "def c4 load @1" (index variable 0 is the kernel's own).
+ * The statement plan (codegen/body.h) of a loop fusion, as ffu__body_print_plan reads it
+ * from the typed statements (no OpenCL text is involved): one line per statement,
+ * "<kind> <destination> <what> (<operands>) @<index variables read at>", e.g.
+ * "def m3 to_mont (c3)", "def c4 load @x1" (i is the kernel's own index).
  */
 static char *plan_of(const char *text)
 {
@@ -477,33 +478,8 @@ static char *plan_of(const char *text)
 	cr_assert(fusion);
 	ffu_body b;
 	cr_assert_eq(ffu__codegen_loop_body(fusion, &b, &e), FFU_STATUS_OK, "%s", e.message);
-	static const char *const kind[] = {[FFU_STMT_TEXT] = "text",   [FFU_STMT_DEF] = "def",
-					   [FFU_STMT_STEP] = "step",   [FFU_STMT_INDEX] = "index",
-					   [FFU_STMT_ACCUM] = "accum", [FFU_STMT_STORE] = "store",
-					   [FFU_STMT_RETURN] = "return", [FFU_STMT_INV] = "inv"};
-	static const char *const sop[] = {[FFU_SOP_NONE] = "", [FFU_SOP_OP] = "op", [FFU_SOP_LOAD] = "load",
-					  [FFU_SOP_CONST] = "const", [FFU_SOP_TO_MONT] = "to_mont",
-					  [FFU_SOP_FROM_MONT] = "from_mont"};
 	ffu_strbuf sb = {0};
-	for (int k = 0; k < b.nstmt; k++) {
-		const ffu_stmt *st = &b.stmt[k];
-		ffu__sb_printf(&sb, "%s", kind[st->kind]);
-		if (st->kind == FFU_STMT_DEF || st->kind == FFU_STMT_STEP || st->kind == FFU_STMT_INV)
-			ffu__sb_printf(&sb, " %c%d", (char)st->form, st->dst);
-		else if (st->dst >= 0)
-			ffu__sb_printf(&sb, " %d", st->dst);
-		if (st->kind == FFU_STMT_DEF)
-			ffu__sb_printf(&sb, " %s", st->sop == FFU_SOP_OP ? ffu__ops[st->op].keyword : sop[st->sop]);
-		ffu_vform f;
-		int v;
-		for (int j = 0; ffu__body_stmt_operand(&b, k, j, &f, &v); j++)
-			ffu__sb_printf(&sb, "%s%c%d", j ? " " : " (", (char)f, v);
-		ffu__sb_printf(&sb, "%s", ffu__body_stmt_operand(&b, k, 0, &f, &v) ? ")" : "");
-		for (int i = 0; i < st->n; i++) /* the index variables it reads at */
-			if (b.seg[st->first + i].kind == FFU_SEG_INDEX && st->kind != FFU_STMT_INDEX)
-				ffu__sb_printf(&sb, " @%d", b.seg[st->first + i].id);
-		ffu__sb_append(&sb, "\n");
-	}
+	ffu__body_print_plan(&sb, &b, "");
 	char *out = strdup(ffu__sb_cstr(&sb));
 	cr_assert(out);
 	ffu__sb_free(&sb);
@@ -522,33 +498,33 @@ Test(pipeline, statement_plan)
 		{"x*x - x over BabyBear: mulc, no conversion",
 		 "HloModule t\nENTRY %main {\n  %x = babybear[64] parameter(0)\n  %m = babybear[64] multiply(%x, %x)\n"
 		 "  ROOT %r = babybear[64] subtract(%m, %x)\n}\n",
-		 "index 1\ndef c2 load @0\ndef c1 square (c2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @0\n"},
+		 "index x1\ndef c2 load @i\ndef c1 square (c2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @i\n"},
 		/* a field without mulc: x R * x / R = x^2, canonical, so the subtraction takes it as it is */
 		{"x*x - x over BN254: one conversion, one product",
 		 "HloModule t\nENTRY %main {\n  %x = bn254_sf[64] parameter(0)\n  %m = bn254_sf[64] multiply(%x, %x)\n"
 		 "  ROOT %r = bn254_sf[64] subtract(%m, %x)\n}\n",
-		 "index 1\ndef c2 load @0\ndef m2 to_mont (c2)\ndef c1 square (m2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @0\n"},
+		 "index x1\ndef c2 load @i\ndef m2 to_mont (c2)\ndef c1 square (m2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @i\n"},
 		{"x * y * y * y: y converted once, each product canonical",
 		 "HloModule t\nENTRY %main {\n  %x = babybear[64] parameter(0)\n  %y = babybear[64] parameter(1)\n"
 		 "  %a = babybear[64] multiply(%x, %y)\n  %b = babybear[64] multiply(%a, %y)\n"
 		 "  ROOT %c = babybear[64] multiply(%b, %y)\n}\n",
-		 "index 1\ndef c4 load @0\ndef c2 load @0\ndef m2 to_mont (c2)\ndef c3 multiply (c4 m2)\n"
-		 "def c1 multiply (c3 m2)\ndef c0 multiply (c1 m2)\nstore 0 (c0) @0\n"},
+		 "index x1\ndef c4 load @i\ndef c2 load @i\ndef m2 to_mont (c2)\ndef c3 multiply (c4 m2)\n"
+		 "def c1 multiply (c3 m2)\ndef c0 multiply (c1 m2)\nstore 0 (c0) @i\n"},
 		{"a _mont parameter is loaded in Montgomery form, squared and stored as it is",
 		 "HloModule t\nENTRY %main {\n  %x = babybear_mont[64] parameter(0)\n"
 		 "  ROOT %m = babybear_mont[64] multiply(%x, %x)\n}\n",
-		 "index 1\ndef m1 load @0\ndef m0 square (m1)\nstore 0 (m0) @0\n"},
+		 "index x1\ndef m1 load @i\ndef m0 square (m1)\nstore 0 (m0) @i\n"},
 		/* the inversion names the canonical operand (a batch spares each lane its conversion)
 		   and a Montgomery form exists for the one-lane statement */
 		{"divide: an inversion of the divisor, then one product",
 		 "HloModule t\nENTRY %main {\n  %a = bn254_sf[64] parameter(0)\n  %b = bn254_sf[64] parameter(1)\n"
 		 "  ROOT %d = bn254_sf[64] divide(%a, %b)\n}\n",
-		 "index 1\ndef c1 load @0\ndef c2 load @0\ndef m2 to_mont (c2)\ninv w0 (c2)\ndef c0 divide (c1 w0)\nstore 0 (c0) @0\n"},
-		{"a broadcast scalar read at the zero index (1), a slice at i + 32 (index 2)",
+		 "index x1\ndef c1 load @i\ndef c2 load @i\ndef m2 to_mont (c2)\ninv w0 (c2)\ndef c0 divide (c1 w0)\nstore 0 (c0) @i\n"},
+		{"a broadcast scalar read at the zero index (x1), a slice at i + 32 (x2)",
 		 "HloModule t\nENTRY %main {\n  %x = goldilocks[64] parameter(0)\n  %s = goldilocks[] parameter(1)\n"
 		 "  %b = goldilocks[32] broadcast(%s), dimensions={}\n  %h = goldilocks[32] slice(%x), slice={[32:64]}\n"
 		 "  ROOT %r = goldilocks[32] add(%h, %b)\n}\n",
-		 "index 1\nindex 2\ndef c4 load @1\ndef c3 load @2\ndef c0 add (c3 c4)\nstore 0 (c0) @0\n"},
+		 "index x1\nindex x2\ndef c4 load @x1\ndef c3 load @x2\ndef c0 add (c3 c4)\nstore 0 (c0) @i\n"},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		char *plan = plan_of(cases[k].program);

@@ -134,8 +134,12 @@ ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emi
 		st = ffu__compile_module(m, NULL, &co, e);
 	if (st == FFU_STATUS_OK && o->target && what == FFU_TOOL_EMIT_CL)
 		print_target_header(&sb, &t, &dev, o->target_name ? o->target_name : o->target);
-	if (st == FFU_STATUS_OK)
-		st = what == FFU_TOOL_EMIT_HLO ? ffu__hlo_print(&sb, m, e) : ffu__codegen_program(&sb, m, &t, &n_kernels, e);
+	if (st == FFU_STATUS_OK && what == FFU_TOOL_EMIT_HLO)
+		st = ffu__hlo_print(&sb, m, e);
+	else if (st == FFU_STATUS_OK && what == FFU_TOOL_EMIT_PLAN)
+		st = ffu__codegen_print_plans(&sb, m, &t, e);
+	else if (st == FFU_STATUS_OK)
+		st = ffu__codegen_program(&sb, m, &t, &n_kernels, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__sb_status(&sb, e);
 	if (st == FFU_STATUS_OK && !(*text = strdup(ffu__sb_cstr(&sb))))

@@ -51,9 +51,12 @@ const char *ffu_tool_pass_names(void);
 int ffu_tool_pass_known(const char *name);
 ffu_status ffu_tool_passes_check(const char *list, const char *what, ffu_error *e);
 
-/* What `fieldfuse compile` stops at: the fused module as HLO text, or its OpenCL C. */
+/* What `fieldfuse compile` stops at: the fused module as HLO text, its kernel plans
+   (descriptors and statement lists, docs/architecture.md "The kernel plan"), or its
+   OpenCL C. */
 typedef enum ffu_tool_emit {
 	FFU_TOOL_EMIT_HLO,
+	FFU_TOOL_EMIT_PLAN,
 	FFU_TOOL_EMIT_CL,
 } ffu_tool_emit;
 
@@ -71,8 +74,9 @@ typedef struct ffu_tool_compile_opts {
 
 /*
  * Compiles a private copy of p (p is not modified) through the passes and prints the
- * fused module or, for FFU_TOOL_EMIT_CL, the OpenCL C program the target's device would
- * build, headed with a target's build options and what decided them. *text malloc'd.
+ * fused module, its kernel plans for the target, or, for FFU_TOOL_EMIT_CL, the OpenCL C
+ * program the target's device would build, headed with a target's build options and what
+ * decided them. *text malloc'd.
  */
 ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emit what,
 				 const ffu_tool_compile_opts *o, ffu_error *e);

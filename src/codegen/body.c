@@ -348,6 +348,40 @@ void ffu__body_print(ffu_strbuf *sb, const ffu_body *b, const ffu_body_style *st
 		ffu__body_print_stmt(sb, b, k, st);
 }
 
+void ffu__body_print_plan(ffu_strbuf *sb, const ffu_body *b, const char *indent)
+{
+	static const char *const kind[] = {[FFU_STMT_TEXT] = "text",     [FFU_STMT_DEF] = "def",
+					   [FFU_STMT_STEP] = "step",     [FFU_STMT_INDEX] = "index",
+					   [FFU_STMT_ACCUM] = "accum",   [FFU_STMT_STORE] = "store",
+					   [FFU_STMT_RETURN] = "return", [FFU_STMT_INV] = "inv"};
+	static const char *const sop[] = {[FFU_SOP_NONE] = "", [FFU_SOP_OP] = "op", [FFU_SOP_LOAD] = "load",
+					  [FFU_SOP_CONST] = "const", [FFU_SOP_TO_MONT] = "to_mont",
+					  [FFU_SOP_FROM_MONT] = "from_mont"};
+	char name[32];
+	for (int k = 0; k < b->nstmt; k++) {
+		const ffu_stmt *st = &b->stmt[k];
+		ffu__sb_printf(sb, "%s%s", indent, kind[st->kind]);
+		if (st->kind == FFU_STMT_DEF || st->kind == FFU_STMT_STEP || st->kind == FFU_STMT_INV)
+			ffu__sb_printf(sb, " %s", ffu__body_local_name(name, st->form, st->dst, &ffu__body_scalar));
+		else if (st->kind == FFU_STMT_INDEX)
+			ffu__sb_printf(sb, " %s", index_name(name, b, st->dst, &ffu__body_scalar));
+		else if (st->dst >= 0)
+			ffu__sb_printf(sb, " %d", st->dst);
+		if (st->kind == FFU_STMT_DEF)
+			ffu__sb_printf(sb, " %s", st->sop == FFU_SOP_OP ? ffu__ops[st->op].keyword : sop[st->sop]);
+		ffu_vform f;
+		int v;
+		for (int j = 0; ffu__body_stmt_operand(b, k, j, &f, &v); j++)
+			ffu__sb_printf(sb, "%s%s", j ? " " : " (", ffu__body_local_name(name, f, v, &ffu__body_scalar));
+		if (ffu__body_stmt_operand(b, k, 0, &f, &v))
+			ffu__sb_append(sb, ")");
+		for (int i = 0; i < st->n && st->kind != FFU_STMT_INDEX; i++) /* the index variables it reads at */
+			if (b->seg[st->first + i].kind == FFU_SEG_INDEX)
+				ffu__sb_printf(sb, " @%s", index_name(name, b, b->seg[st->first + i].id, &ffu__body_scalar));
+		ffu__sb_append(sb, "\n");
+	}
+}
+
 ffu_status ffu__body_status(const ffu_body *b, ffu_error *e)
 {
 	if (b->oom || b->text.oom)

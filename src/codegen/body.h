@@ -162,5 +162,12 @@ void ffu__body_print(ffu_strbuf *sb, const ffu_body *b, const ffu_body_style *st
 /* A local's or an index variable's name in style st, into buf (32 bytes). */
 const char *ffu__body_local_name(char buf[32], ffu_vform form, int id, const ffu_body_style *st);
 ffu_status ffu__body_status(const ffu_body *b, ffu_error *e);
+/*
+ * The statement list as text, one line per statement, each after `indent`: its kind, its
+ * destination, what a definition computes, its operands in parentheses and the index
+ * variables it reads at, by their names in the kernel: "def m2 to_mont (c2)",
+ * "def c4 load @x1", "store 0 (c0) @i" (`fieldfuse compile --emit plan`).
+ */
+void ffu__body_print_plan(ffu_strbuf *sb, const ffu_body *b, const char *indent);
 
 #endif

@@ -50,6 +50,9 @@ int ffu__codegen_kernel_lanes(const ffu_inst *fusion, const ffu_target *t);
    containers, and 64-bit limbs where a 256-bit kernel runs in loops. The runtime asks the
    same for what it sizes by the device's value types (ffu__cl_value_bytes). */
 ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target *t);
+/* The kernel plans of every fusion of m's entry for target t as text (codegen/plan_print.c:
+   `fieldfuse compile --emit plan`): descriptors, and the statement lists of loop fusions. */
+ffu_status ffu__codegen_print_plans(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, ffu_error *e);
 /* The planned body (body.h: its statement list) of a loop fusion's kernels, as every
    variant prints it, into *out, which the caller frees with ffu__body_free. */
 ffu_status ffu__codegen_loop_body(const ffu_inst *fusion, ffu_body *out, ffu_error *e);

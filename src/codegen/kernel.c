@@ -114,43 +114,51 @@ bool ffu__kernels_reduction(ffu_fusion_kernels *fk, const ffu_inst *fusion, int 
 
 void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d)
 {
+	ffu__sb_printf(sb, "__kernel void %s(", d->name);
+	ffu__kernel_print_args(sb, d, false);
+	ffu__sb_append(sb, ")\n{\n");
+}
+
+void ffu__kernel_print_args(ffu_strbuf *sb, const ffu_kernel_desc *d, bool names_only)
+{
 	static const char *const scalar[] = {[FFU_ARG_STRIDE] = "stride", [FFU_ARG_R] = "R", [FFU_ARG_GF] = "Gf",
 					     [FFU_ARG_G] = "G"};
-	char tn[64];
-	ffu__sb_printf(sb, "__kernel void %s(", d->name);
 	for (int i = 0; i < d->n_args; i++) {
 		const ffu_kernel_arg *a = &d->args[i];
-		const char *sep = i ? ", " : "";
+		char tn[64], decl[96], name[64];
+		const char *buf = "__global const uint *restrict ", *wbuf = "__global uint *restrict ";
 		switch (a->kind) {
 		case FFU_ARG_INPUT:
-			ffu__sb_printf(sb, "%s__global const uint *restrict in%d", sep, a->index);
+			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "in%d", a->index);
 			break;
 		case FFU_ARG_OUTPUT:
-			ffu__sb_printf(sb, "%s__global uint *restrict out%d", sep, a->index);
+			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "out%d", a->index);
 			break;
 		case FFU_ARG_PARTIAL_OUT:
-			ffu__sb_printf(sb, "%s__global uint *restrict part%d", sep, a->index);
+			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "part%d", a->index);
 			break;
 		case FFU_ARG_PARTIAL_IN:
-			ffu__sb_printf(sb, "%s__global const uint *restrict part%d", sep, a->index);
+			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "part%d", a->index);
 			break;
 		case FFU_ARG_SCRATCH_IN:
-			ffu__sb_printf(sb, "%s__global const uint *restrict src", sep);
+			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "src");
 			break;
 		case FFU_ARG_SCRATCH_OUT:
-			ffu__sb_printf(sb, "%s__global uint *restrict dst", sep);
+			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "dst");
 			break;
 		case FFU_ARG_TWIDDLES:
-			ffu__sb_printf(sb, "%s__global const uint *restrict tw", sep);
+			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "tw");
 			break;
 		case FFU_ARG_TWIDDLES_OUT:
-			ffu__sb_printf(sb, "%s__global uint *restrict tw", sep);
+			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "tw");
 			break;
 		case FFU_ARG_SCRATCH:
-			ffu__sb_printf(sb, "%s__global uint *restrict scr", sep);
+			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "scr");
 			break;
-		case FFU_ARG_VALUE:
-			ffu__sb_printf(sb, "%sconst ulong %s", sep, a->name);
+		case FFU_ARG_VALUE: /* its value is bound at launch; the plan shows it */
+			snprintf(decl, sizeof decl, "const ulong "), snprintf(name, sizeof name, "%s", a->name);
+			if (names_only)
+				snprintf(name, sizeof name, "%s=%llu", a->name, (unsigned long long)a->value);
 			break;
 		case FFU_ARG_LOCAL:
 			/* values in their device type: u32/u64/pred their own, fields their base's */
@@ -158,12 +166,12 @@ void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d)
 				snprintf(tn, sizeof tn, "%s_t", a->f->name);
 			else
 				ffu__cl_type_name(a->f->base, tn);
-			ffu__sb_printf(sb, "%s__local %s *restrict lm%d", sep, tn, a->index);
+			snprintf(decl, sizeof decl, "__local %s *restrict ", tn), snprintf(name, sizeof name, "lm%d", a->index);
 			break;
 		default:
-			ffu__sb_printf(sb, "%sconst ulong %s", sep, scalar[a->kind]);
+			snprintf(decl, sizeof decl, "const ulong "), snprintf(name, sizeof name, "%s", scalar[a->kind]);
 			break;
 		}
+		ffu__sb_printf(sb, "%s%s%s", i ? ", " : "", names_only ? "" : decl, name);
 	}
-	ffu__sb_append(sb, ")\n{\n");
 }

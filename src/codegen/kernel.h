@@ -75,7 +75,8 @@ typedef struct ffu_kernel_desc {
 	char name[40];
 	ffu_kernel_role role;
 	ffu_kernel_variant variant; /* LOOP: SCALAR; WIDE: how its body is printed; other roles SCALAR */
-	int lanes;             /* WIDE: elements per work-item; STAGE1: elements per work-item (unrolled); else 1 */
+	int lanes;             /* WIDE: elements per work-item; STAGE1: elements per work-item (unrolled);
+	                          FFT_PASS: the points its stages combine (2^stages); else 1 */
 	int pass;              /* FFT_PASS: the pass's number, 0 first */
 	size_t items;          /* FFT_*: work-items of its launch (fixed by the shape) */
 	size_t wg;             /* FFT_PASS: its work-group size, which its index arithmetic assumes; 0 automatic */
@@ -128,5 +129,8 @@ void ffu__kernel_slot(ffu_kernel_desc *d, ffu_arg_kind kind, int index, const ff
 void ffu__kernel_value(ffu_kernel_desc *d, const char *name, uint64_t value);
 /* "__kernel void <name>(<slots>)\n{\n": the signature, printed from the descriptor. */
 void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d);
+/* Its slots alone, comma-separated, as the signature declares them; names_only: their
+   names ("in0, out0, stride"; a value slot as name=value, what the launch binds). */
+void ffu__kernel_print_args(ffu_strbuf *sb, const ffu_kernel_desc *d, bool names_only);
 
 #endif

@@ -1,5 +1,7 @@
 /*
- * tools/cli/cmd_compile.c: `fieldfuse compile`: the fused module as HLO, or its OpenCL C.
+ * tools/cli/cmd_compile.c: `fieldfuse compile`: the fused module as HLO, its kernel plans
+ * (--emit plan: each fusion's kernels and the statements they are printed from), or its
+ * OpenCL C.
  * --dump-after PASS|all prints the module after a pass (or every pass) to stderr;
  * --disable-pass NAME skips a pass (see passes.h), for bisecting a wrong result.
  * --target FIXTURE generates for a recorded device (tests/fixtures/caps/), with no device
@@ -79,8 +81,13 @@ int cmd_compile(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage("compile: no program given");
-	if (strcmp(emit, "hlo") != 0 && strcmp(emit, "cl") != 0)
-		return cli_usage("compile: --emit takes hlo or cl, not '%s'", emit);
+	static const char *const emits[] = {[FFU_TOOL_EMIT_HLO] = "hlo", [FFU_TOOL_EMIT_PLAN] = "plan",
+					    [FFU_TOOL_EMIT_CL] = "cl"};
+	int what = 0;
+	while (what < 3 && strcmp(emit, emits[what]) != 0)
+		what++;
+	if (what == 3)
+		return cli_usage("compile: --emit takes hlo, plan or cl, not '%s'", emit);
 	/* --emit cl shows one element per work-item unless asked: CPU devices run 4 lanes
 	   (--lanes above 1 shows a CPU device's program, as it always has, 1 a GPU's) */
 	int lanes = 0;
@@ -107,8 +114,7 @@ int cmd_compile(int argc, char **argv)
 				    .lanes = lanes};
 	ffu_status st = cli_load_program(path, dialect, &p, &e);
 	if (st == FFU_STATUS_OK)
-		st = ffu_tool_emit_program(&text, p, strcmp(emit, "hlo") == 0 ? FFU_TOOL_EMIT_HLO : FFU_TOOL_EMIT_CL, &co,
-					   &e);
+		st = ffu_tool_emit_program(&text, p, (ffu_tool_emit)what, &co, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu_tool_write_file(out, text, strlen(text), &e);
 	if (st)
