@@ -131,7 +131,7 @@ extern const ffu_body_style ffu__body_scalar;
 void ffu__body_init(ffu_body *b, const char *main_ix);
 void ffu__body_free(ffu_body *b);
 /*
- * Appends to the body, printf-like; a '\n' ends a line. Besides %d %c %s %u %x %lld %llu
+ * Appends to the body, printf-like; a '\n' ends a statement. Besides %d %c %s %u %x %lld %llu
  * %llx %zu (flags and widths as printf), the holes:
  *   %L (int form, int value)       a local          %I (int ix)   an index variable
  *   %T                             the temporary t_
