@@ -72,6 +72,21 @@ static const char cheap_program[] =
 	"  ROOT %t = (pred[N], pred[N], X2[N], J[2,N]) tuple(%e, %f, %x2, %c)\n"
 	"}\n";
 
+/* One general addition (one call site: Rusticl inlines every call, and each costs it
+   minutes of build, test_msm_device says why) over its four cases, made by slices: elements
+   0-7 P + Q, 8-15 P + P (its doubling branch), 16-23 P + (-P) (infinity out), 24-31
+   P + infinity. */
+static const char add_program[] =
+	"HloModule point_add\n"
+	"ENTRY %main {\n"
+	"  %j = J[32] parameter(0)\n  %k = J[32] parameter(1)\n  %n = J[32] negate(%j)\n"
+	"  %k1 = J[8] slice(%k), slice={[0:8]}\n  %j1 = J[8] slice(%j), slice={[8:16]}\n"
+	"  %n1 = J[8] slice(%n), slice={[16:24]}\n  %z = J[] constant(\"0\")\n"
+	"  %z1 = J[8] broadcast(%z), dimensions={}\n"
+	"  %o = J[32] concatenate(%k1, %j1, %n1, %z1), dimensions={0}\n"
+	"  ROOT %s = J[32] add(%j, %o)\n"
+	"}\n";
+
 /* The layout ops on points, and a sum of what they read (J: jacobian, A: affine). */
 static const char layout_program[] =
 	"HloModule point_layout\n"
@@ -222,7 +237,7 @@ static int check(ffu_cl *cl, const char *text, bool fuse, uint64_t seed)
 
 /* The curves of fields/curves.def in a form each: G1 over both primes, G2 over BN254's Fq2
    (every op on PoCL only: Rusticl inlines every Fq2 product into every call, test_msm_device
-   says why; Rusticl runs G2's cheap_program). BLS12-381 G2 is the same cl/point.cl text over another Fq2; its element-wise ops run
+   says why; Rusticl runs G2's cheap_program and add_program). BLS12-381 G2 is the same cl/point.cl text over another Fq2; its element-wise ops run
    on the device in tests/points_oracle.py (against the Python group law), its msm in
    test_msm_device: a program of every op here took PoCL about 2 minutes cold. */
 static const curve_case curves[] = {
@@ -330,6 +345,14 @@ Test(point_ops_device, rusticl, .timeout = 1800)
 Test(point_ops_device, rusticl_bn254_g2_cheap, .timeout = 900)
 {
 	run_on(ffu_test_devices[1], cheap_program, &curves[3], true, 41);
+}
+
+/* BN254 G2's general addition on Rusticl, its four cases in one kernel: 212 s cold on this
+   2-core VM (one call site of the general formula, whose doubling branch is a second
+   formula; the mixed one alone took 71-85 s), so nothing else goes in this kernel. */
+Test(point_ops_device, rusticl_bn254_g2_add, .timeout = 900)
+{
+	run_on(ffu_test_devices[1], add_program, &curves[3], true, 42);
 }
 
 Test(point_ops_device, rusticl_layout_msm_reduce, .timeout = 2400)
