@@ -471,19 +471,18 @@ static char *plan_of(const char *text)
 	cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
 	ffu_pass_opts po = {.fuse = true};
 	cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
-	const ffu_inst *fusion = NULL;
-	for (int i = 0; i < m->entry->n_insts && !fusion; i++)
-		if (m->entry->insts[i]->op == FFU_OP_FUSION)
-			fusion = m->entry->insts[i];
-	cr_assert(fusion);
-	ffu_body b;
-	cr_assert_eq(ffu__codegen_loop_body(fusion, &b, &e), FFU_STATUS_OK, "%s", e.message);
-	ffu_strbuf sb = {0};
-	ffu__body_print_plan(&sb, &b, "");
+	ffu_target t;
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_GPU, 1);
+	ffu_strbuf cl = {0}, sb = {0};
+	ffu_program_kernels pk = {.keep_bodies = true};
+	cr_assert_eq(ffu__codegen_program_kernels(&cl, m, &t, &pk, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert(pk.n >= 1 && pk.fusions[0].n_bodies == 1, "one loop fusion first");
+	ffu__body_print_plan(&sb, &pk.fusions[0].bodies[0], "");
 	char *out = strdup(ffu__sb_cstr(&sb));
 	cr_assert(out);
 	ffu__sb_free(&sb);
-	ffu__body_free(&b);
+	ffu__sb_free(&cl);
+	ffu__program_kernels_free(&pk);
 	ffu__module_free(m);
 	return out;
 }
@@ -534,65 +533,73 @@ Test(pipeline, statement_plan)
 }
 
 /*
- * Invariants of every loop fusion's statement plan in tests/programs.c: each value is
- * defined at most once in each form, every local a statement reads was defined by an
- * earlier statement (a definition or an inversion), and the generator's own lines (TEXT)
- * read no value: what computes is typed.
+ * Invariants of every statement list of tests/programs.c (loop fusions' bodies, reductions'
+ * stage 1 and stage 2, for a CPU target: with wide variants): each value is defined at most
+ * once in each form, every local a statement reads was defined by an earlier statement (a
+ * definition or an inversion), and the generator's own lines (TEXT) read no value: what
+ * computes is typed.
  */
 Test(pipeline, statement_plan_invariants)
 {
 	ffu_error e = {0};
-	int checked = 0;
+	ffu_target t;
+	ffu__target_generic(&t, FFU_DEVICE_CLASS_CPU, 4);
+	int checked = 0, reductions = 0;
 	for (int p = 0; p < ffu_test_n_programs; p++) {
 		char *text = ffu_test_program_text(&ffu_test_programs[p], 1000);
 		ffu_module *m = NULL;
 		cr_assert_eq(ffu__hlo_parse(&m, text, strlen(text), "t", &e), FFU_STATUS_OK, "%s", e.message);
 		ffu_pass_opts po = {.fuse = true};
 		cr_assert_eq(ffu__passes_run(m, &po, &e), FFU_STATUS_OK, "%s", e.message);
-		for (int i = 0; i < m->entry->n_insts; i++) {
-			const ffu_inst *in = m->entry->insts[i];
-			if (in->op != FFU_OP_FUSION || ffu__codegen_is_reduction(in) ||
-			    (in->fusion_kind != FFU_FUSION_LOOP && in->fusion_kind != FFU_FUSION_INPUT))
-				continue;
-			ffu_body b;
-			cr_assert_eq(ffu__codegen_loop_body(in, &b, &e), FFU_STATUS_OK, "%s", e.message);
-			/* defined[v]: the forms value v has so far (bit 0 c, 1 m, 2 w) */
-			int nv = 0;
-			for (int k = 0; k < b.nstmt; k++) {
-				ffu_vform f;
-				int v;
-				nv = b.stmt[k].dst >= nv ? b.stmt[k].dst + 1 : nv;
-				for (int j = 0; ffu__body_stmt_operand(&b, k, j, &f, &v); j++)
-					nv = v >= nv ? v + 1 : nv;
-			}
-			unsigned char *defined = calloc((size_t)nv + 1, 1);
-			cr_assert(defined);
-			const char *name = ffu_test_programs[p].name;
-			for (int k = 0; k < b.nstmt; k++) {
-				const ffu_stmt *st = &b.stmt[k];
-				ffu_vform f;
-				int v;
-				for (int j = 0; ffu__body_stmt_operand(&b, k, j, &f, &v); j++) {
-					cr_expect_neq(st->kind, FFU_STMT_TEXT, "%s: statement %d reads %c%d", name, k, f, v);
-					int bit = f == FFU_VF_C ? 1 : f == FFU_VF_M ? 2 : 4;
-					cr_expect(defined[v] & bit, "%s: statement %d reads %c%d before it is defined", name, k,
-						  (char)f, v);
+		ffu_strbuf cl = {0};
+		ffu_program_kernels pk = {.keep_bodies = true};
+		cr_assert_eq(ffu__codegen_program_kernels(&cl, m, &t, &pk, &e), FFU_STATUS_OK, "%s", e.message);
+		const char *name = ffu_test_programs[p].name;
+		for (int f = 0; f < pk.n; f++) {
+			const ffu_fusion_kernels *fk = &pk.fusions[f];
+			cr_expect_eq(fk->n_bodies, fk->reduction ? 2 : fk->fft || fk->msm || fk->fusion->fusion_kind == FFU_FUSION_DOT ? 0 : 1,
+				     "%s: fusion %d keeps %d bodies", name, f, fk->n_bodies);
+			reductions += fk->reduction;
+			for (int bi = 0; bi < fk->n_bodies; bi++, checked++) {
+				const ffu_body *b = &fk->bodies[bi];
+				/* defined[v]: the forms value v has so far (bit 0 c, 1 m, 2 w) */
+				int nv = 0;
+				for (int k = 0; k < b->nstmt; k++) {
+					ffu_vform fm;
+					int v;
+					nv = b->stmt[k].dst >= nv ? b->stmt[k].dst + 1 : nv;
+					for (int j = 0; ffu__body_stmt_operand(b, k, j, &fm, &v); j++)
+						nv = v >= nv ? v + 1 : nv;
 				}
-				if (st->kind == FFU_STMT_DEF || st->kind == FFU_STMT_INV) {
-					int bit = st->form == FFU_VF_C ? 1 : st->form == FFU_VF_M ? 2 : 4;
-					cr_expect_not(defined[st->dst] & bit, "%s: %c%d defined twice", name, (char)st->form,
-						      st->dst);
-					defined[st->dst] |= bit;
+				unsigned char *defined = calloc((size_t)nv + 1, 1);
+				cr_assert(defined);
+				for (int k = 0; k < b->nstmt; k++) {
+					const ffu_stmt *st = &b->stmt[k];
+					ffu_vform fm;
+					int v;
+					for (int j = 0; ffu__body_stmt_operand(b, k, j, &fm, &v); j++) {
+						cr_expect_neq(st->kind, FFU_STMT_TEXT, "%s: statement %d reads %c%d", name, k, fm, v);
+						int bit = fm == FFU_VF_C ? 1 : fm == FFU_VF_M ? 2 : 4;
+						cr_expect(defined[v] & bit, "%s: statement %d reads %c%d before it is defined", name,
+							  k, (char)fm, v);
+					}
+					if (st->kind == FFU_STMT_DEF || st->kind == FFU_STMT_INV) {
+						int bit = st->form == FFU_VF_C ? 1 : st->form == FFU_VF_M ? 2 : 4;
+						cr_expect_not(defined[st->dst] & bit, "%s: %c%d defined twice", name,
+							      (char)st->form, st->dst);
+						defined[st->dst] |= bit;
+					}
 				}
+				free(defined);
 			}
-			free(defined);
-			ffu__body_free(&b);
-			checked++;
 		}
+		ffu__program_kernels_free(&pk);
+		ffu__sb_free(&cl);
 		ffu__module_free(m);
 		free(text);
 	}
-	cr_expect_geq(checked, ffu_test_n_programs, "fusions checked: %d", checked);
+	cr_expect_geq(checked, ffu_test_n_programs, "bodies checked: %d", checked);
+	cr_expect_geq(reductions, 5, "reductions among them: %d", reductions);
 	ffu_error_clear(&e);
 }
 

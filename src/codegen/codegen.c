@@ -236,20 +236,9 @@ static ffu_status plan_loop_body(kgen *g, const ffu_computation *fc, ffu_error *
 	return st ? st : ffu__body_status(g->b, e);
 }
 
-ffu_status ffu__codegen_loop_body(const ffu_inst *fusion, ffu_body *out, ffu_error *e)
-{
-	kgen g;
-	ffu_status st = plan_loop_body(&g, fusion->callee, e);
-	if (st == FFU_STATUS_OK) { /* the body moves out of the generator */
-		*out = g.body;
-		ffu__body_init(&g.body, "i");
-	}
-	ffu__kgen_free(&g);
-	return st;
-}
-
+/* keep: the body moves into fk (ffu_program_kernels.keep_bodies). */
 static ffu_status emit_loop_kernel(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k, int lanes,
-				   ffu_error *e)
+				   bool keep, ffu_error *e)
 {
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
@@ -285,6 +274,8 @@ static ffu_status emit_loop_kernel(ffu_strbuf *sb, ffu_fusion_kernels *fk, const
 		ffu__sb_append(sb, "}\n\n");
 	}
 	st = ffu__body_status(g.b, e);
+	if (st == FFU_STATUS_OK && keep && !ffu__fusion_keep_body(fk, g.b))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 out:
 	ffu__kgen_free(&g);
 	return st;
@@ -343,7 +334,9 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 {
 	const int lanes = t->profile.lanes;
 	bool used[FFU_ELEM_COUNT] = {0}, curve_used[FFU_ELEM_COUNT - FFU_FIELD_POINT_FIRST] = {0};
+	const bool keep = pk->keep_bodies;
 	memset(pk, 0, sizeof *pk);
+	pk->keep_bodies = keep;
 	if (!(pk->fusions = calloc((size_t)m->entry->n_insts + 1, sizeof *pk->fusions)))
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	for (int c = 0; c < m->n_comps; c++) {
@@ -386,8 +379,8 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 				: in->fusion_kind == FFU_FUSION_DOT ? ffu__codegen_emit_dot(sb, fk, in, k, e)
 				: in->fusion_kind == FFU_FUSION_MSM ? ffu__codegen_emit_msm(sb, fk, in, k, t, e)
 				: ffu__codegen_is_reduction(in)
-					? ffu__codegen_emit_reduction(sb, fk, in, k, t->fold == FFU_FOLD_SERIAL, e)
-					: emit_loop_kernel(sb, fk, in, k, lanes, e);
+					? ffu__codegen_emit_reduction(sb, fk, in, k, t->fold == FFU_FOLD_SERIAL, keep, e)
+					: emit_loop_kernel(sb, fk, in, k, lanes, keep, e);
 		if (st) {
 			ffu__program_kernels_free(pk);
 			return st;

@@ -17,7 +17,6 @@
 #ifndef FFU_CODEGEN_CODEGEN_H
 #define FFU_CODEGEN_CODEGEN_H
 
-#include "codegen/body.h"
 #include "codegen/field_cl.h"
 #include "codegen/kernel.h"
 #include "ir/ir.h"
@@ -39,7 +38,9 @@ typedef struct ffu_target ffu_target; /* device/target.h: the context's resolved
 ffu_status ffu__codegen_program(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, int *n_kernels,
 				ffu_error *e);
 /* The same, and every fusion's kernel descriptors (kernel.h: names, roles, argument slots)
-   into *pk, which the caller frees with ffu__program_kernels_free (nothing to free on error). */
+   into *pk, which the caller frees with ffu__program_kernels_free (nothing to free on
+   error); with pk->keep_bodies set on entry, also the statement lists of loop fusions and
+   reductions (ffu_fusion_kernels.bodies). */
 ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t,
 					ffu_program_kernels *pk, ffu_error *e);
 /* Lanes the wide kernel of this fusion has for target t (1: no wide kernel; 0 < lanes <= 256):
@@ -53,9 +54,6 @@ ffu_cl_field_opts ffu__codegen_field_opts(const ffu_module *m, const ffu_target 
 /* The kernel plans of every fusion of m's entry for target t as text (codegen/plan_print.c:
    `fieldfuse compile --emit plan`): descriptors, and the statement lists of loop fusions. */
 ffu_status ffu__codegen_print_plans(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, ffu_error *e);
-/* The planned body (body.h: its statement list) of a loop fusion's kernels, as every
-   variant prints it, into *out, which the caller frees with ffu__body_free. */
-ffu_status ffu__codegen_loop_body(const ffu_inst *fusion, ffu_body *out, ffu_error *e);
 /* Is this fusion a reduction (root: reduce, or a tuple of reduces)? */
 bool ffu__codegen_is_reduction(const ffu_inst *fusion);
 

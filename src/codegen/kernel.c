@@ -9,14 +9,29 @@
 
 void ffu__program_kernels_free(ffu_program_kernels *p)
 {
-	for (int i = 0; p && i < p->n; i++)
+	for (int i = 0; p && i < p->n; i++) {
 		for (int k = 0; k < p->fusions[i].n_kernels; k++)
 			free(p->fusions[i].kernels[k].args);
+		for (int k = 0; k < p->fusions[i].n_bodies; k++)
+			ffu__body_free(&p->fusions[i].bodies[k]);
+		free(p->fusions[i].bodies);
+	}
 	if (p) {
 		free(p->fusions);
 		p->fusions = NULL;
 		p->n = 0;
 	}
+}
+
+bool ffu__fusion_keep_body(ffu_fusion_kernels *fk, ffu_body *b)
+{
+	ffu_body *nb = realloc(fk->bodies, sizeof *nb * (size_t)(fk->n_bodies + 1));
+	if (!nb)
+		return false;
+	fk->bodies = nb;
+	nb[fk->n_bodies++] = *b;
+	ffu__body_init(b, b->main_ix);
+	return true;
 }
 
 const ffu_kernel_desc *ffu__fusion_kernel(const ffu_fusion_kernels *f, ffu_kernel_role role)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "codegen/body.h"
 #include "field.h"
 #include "ir/ir.h"
 #include "util/strbuf.h"
@@ -98,14 +99,22 @@ typedef struct ffu_fusion_kernels {
 	bool msm;                  /* an msm fusion (codegen/msm.c): its steps, on one scratch buffer */
 	ffu_kernel_desc kernels[FFU_MAX_FUSION_KERNELS];
 	int n_kernels;
+	/* kept where the program asked (keep_bodies): the statement lists its kernels were
+	   printed from, a loop fusion's one, a reduction's stage 1 and stage 2 (body.h) */
+	ffu_body *bodies;
+	int n_bodies;
 } ffu_fusion_kernels;
 
 typedef struct ffu_program_kernels {
 	ffu_fusion_kernels *fusions; /* one per fusion of the entry, in entry order */
 	int n;
+	bool keep_bodies;            /* in: keep each fusion's statement lists (--emit plan, tests) */
 } ffu_program_kernels;
 
 void ffu__program_kernels_free(ffu_program_kernels *p);
+/* Moves *b (its statements) into fk's kept bodies; *b is left empty for the same index
+   name. False when out of memory (b is then unchanged, still the caller's). */
+bool ffu__fusion_keep_body(ffu_fusion_kernels *fk, ffu_body *b);
 /* The descriptor of `role` among fusion f's kernels, or NULL. */
 const ffu_kernel_desc *ffu__fusion_kernel(const ffu_fusion_kernels *f, ffu_kernel_role role);
 

@@ -117,9 +117,10 @@ const char *ffu__kgen_cl_type(const ffu_field *f, char buf[64]);
 /* A fusion's outputs: the root's tuple operands, or the root; their count. */
 int ffu__kgen_outputs(const ffu_computation *fc, const ffu_inst *const **outs);
 
-/* reduce.c: a reduction fusion's three kernels (their descriptors into fk). */
+/* reduce.c: a reduction fusion's three kernels (their descriptors into fk; keep: its stage
+   1 and stage 2 statement lists too). */
 ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
-				       bool serial_fold, ffu_error *e);
+				       bool serial_fold, bool keep, ffu_error *e);
 
 /* fft.c: an NTT fusion's kernels (kind kFft): its twiddle kernel and passes, for target t. */
 ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,

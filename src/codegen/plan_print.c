@@ -47,8 +47,8 @@ static void print_kernel(ffu_strbuf *sb, const ffu_kernel_desc *d)
 
 ffu_status ffu__codegen_print_plans(ffu_strbuf *sb, const ffu_module *m, const ffu_target *t, ffu_error *e)
 {
-	ffu_strbuf cl = {0}; /* the program's text, which the plans come with, is not printed */
-	ffu_program_kernels pk = {0};
+	ffu_strbuf cl = {0}; /* the program's text, printed from the plans, is not shown */
+	ffu_program_kernels pk = {.keep_bodies = true};
 	ffu_status st = ffu__codegen_program_kernels(&cl, m, t, &pk, e);
 	ffu__sb_free(&cl);
 	for (int k = 0; k < pk.n && st == FFU_STATUS_OK; k++) {
@@ -63,13 +63,11 @@ ffu_status ffu__codegen_print_plans(ffu_strbuf *sb, const ffu_module *m, const f
 			ffu__sb_printf(sb, "  twiddles: %zu bytes\n", fk->twiddle_bytes);
 		for (int j = 0; j < fk->n_kernels; j++)
 			print_kernel(sb, &fk->kernels[j]);
-		if (fk->fft || fk->msm || fk->reduction || in->fusion_kind == FFU_FUSION_DOT)
-			continue; /* printed from plan records of their own (fft_impl.h, msm.c, reduce.c, dot.c) */
-		ffu_body b;
-		if ((st = ffu__codegen_loop_body(in, &b, e)) == FFU_STATUS_OK) {
-			ffu__sb_append(sb, "  statements:\n");
-			ffu__body_print_plan(sb, &b, "    ");
-			ffu__body_free(&b);
+		/* NTT, dot and msm kernels are printed from plan records of their own (fft_impl.h,
+		   dot.c, msm.c), not statement lists */
+		for (int j = 0; j < fk->n_bodies; j++) {
+			ffu__sb_printf(sb, "  %s:\n", !fk->reduction ? "statements" : j ? "stage 2 statements" : "stage 1 statements");
+			ffu__body_print_plan(sb, &fk->bodies[j], "    ");
 		}
 	}
 	ffu__program_kernels_free(&pk);

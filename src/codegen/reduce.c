@@ -174,7 +174,7 @@ static void emit_stage1(ffu_strbuf *sb, const ffu_fusion_kernels *fk, const ffu_
  * For power-of-two sizes the tail has nothing to do and is not launched: two launches.
  */
 ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
-				       bool serial_fold, ffu_error *e)
+				       bool serial_fold, bool keep, ffu_error *e)
 {
 	const ffu_computation *fc = fusion->callee;
 	const ffu_inst *const *outs;
@@ -260,6 +260,8 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 		st = ffu__body_status(g.b, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__body_status(h.b, e);
+	if (st == FFU_STATUS_OK && keep && (!ffu__fusion_keep_body(fk, g.b) || !ffu__fusion_keep_body(fk, h.b)))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 out:
 	ffu__sb_free(&body);
 	ffu__sb_free(&ident);
