@@ -2,16 +2,17 @@
  * src/api/tool.h: the one internal header of the tools (the `fieldfuse` CLI, bench, tune,
  * fieldfuse-latency, fieldfuse-soak), for what only tools need and the public API
  * (include/fieldfuse/) does not offer: the compiler's stages one at a time (the fused
- * module as text, OpenCL C for a recorded device, disabled passes, dumps after a pass),
- * random inputs as `--random` draws them, the program cache's counters, and files written
- * whole or not at all. Everything else a tool does goes through the public headers, on
- * their handles (ffu_program, ffu_device, ffu_executable, ffu_buffer): this header names
- * no internal type, so the library's internals change without the tools noticing.
+ * module as text, its kernel plans, OpenCL C for a recorded device, disabled passes, dumps
+ * after a pass), random inputs as `--random` draws them, the program cache's counters, the
+ * device report, and files read whole and written whole or not at all. Everything else a
+ * tool does goes through the public headers, on their handles (ffu_program, ffu_device,
+ * ffu_executable, ffu_buffer): this header names no internal type, so the library's
+ * internals change without the tools noticing.
  *
  * Not installed and not part of the library's ABI: the tools are built with the library,
- * from this tree. Owned by the API layer (src/api/tool.c, tool_compile.c); the
- * ownership rules are the public headers' (fieldfuse.h): malloc'd text is the caller's
- * to free(), handles are borrowed for the call.
+ * from this tree. Owned by the API layer (src/api/tool.c, tool_devices.c); the ownership
+ * rules are the public headers' (fieldfuse.h): malloc'd text is the caller's to free(),
+ * handles are borrowed for the call.
  */
 #ifndef FFU_API_TOOL_H
 #define FFU_API_TOOL_H
