@@ -134,59 +134,50 @@ void ffu__kernel_print_signature(ffu_strbuf *sb, const ffu_kernel_desc *d)
 	ffu__sb_append(sb, ")\n{\n");
 }
 
+/* How each slot kind is declared and named in a kernel: its declaration's type, its name,
+   and whether the slot's index follows the name (in0, out1, part2, lm0). FFU_ARG_VALUE is
+   named by the slot, FFU_ARG_LOCAL typed by its value type. */
+static const struct {
+	const char *decl, *name;
+	bool indexed;
+} slot_text[] = {
+#define RO "__global const uint *restrict "
+#define RW "__global uint *restrict "
+	[FFU_ARG_INPUT] = {RO, "in", true},        [FFU_ARG_OUTPUT] = {RW, "out", true},
+	[FFU_ARG_PARTIAL_OUT] = {RW, "part", true}, [FFU_ARG_PARTIAL_IN] = {RO, "part", true},
+	[FFU_ARG_LOCAL] = {NULL, "lm", true},      [FFU_ARG_STRIDE] = {"const ulong ", "stride", false},
+	[FFU_ARG_R] = {"const ulong ", "R", false}, [FFU_ARG_GF] = {"const ulong ", "Gf", false},
+	[FFU_ARG_G] = {"const ulong ", "G", false}, [FFU_ARG_SCRATCH_IN] = {RO, "src", false},
+	[FFU_ARG_SCRATCH_OUT] = {RW, "dst", false}, [FFU_ARG_TWIDDLES] = {RO, "tw", false},
+	[FFU_ARG_TWIDDLES_OUT] = {RW, "tw", false}, [FFU_ARG_SCRATCH] = {RW, "scr", false},
+	[FFU_ARG_VALUE] = {"const ulong ", NULL, false},
+#undef RO
+#undef RW
+};
+
 void ffu__kernel_print_args(ffu_strbuf *sb, const ffu_kernel_desc *d, bool names_only)
 {
-	static const char *const scalar[] = {[FFU_ARG_STRIDE] = "stride", [FFU_ARG_R] = "R", [FFU_ARG_GF] = "Gf",
-					     [FFU_ARG_G] = "G"};
 	for (int i = 0; i < d->n_args; i++) {
 		const ffu_kernel_arg *a = &d->args[i];
-		char tn[64], decl[96], name[64];
-		const char *buf = "__global const uint *restrict ", *wbuf = "__global uint *restrict ";
-		switch (a->kind) {
-		case FFU_ARG_INPUT:
-			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "in%d", a->index);
-			break;
-		case FFU_ARG_OUTPUT:
-			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "out%d", a->index);
-			break;
-		case FFU_ARG_PARTIAL_OUT:
-			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "part%d", a->index);
-			break;
-		case FFU_ARG_PARTIAL_IN:
-			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "part%d", a->index);
-			break;
-		case FFU_ARG_SCRATCH_IN:
-			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "src");
-			break;
-		case FFU_ARG_SCRATCH_OUT:
-			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "dst");
-			break;
-		case FFU_ARG_TWIDDLES:
-			snprintf(decl, sizeof decl, "%s", buf), snprintf(name, sizeof name, "tw");
-			break;
-		case FFU_ARG_TWIDDLES_OUT:
-			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "tw");
-			break;
-		case FFU_ARG_SCRATCH:
-			snprintf(decl, sizeof decl, "%s", wbuf), snprintf(name, sizeof name, "scr");
-			break;
-		case FFU_ARG_VALUE: /* its value is bound at launch; the plan shows it */
-			snprintf(decl, sizeof decl, "const ulong "), snprintf(name, sizeof name, "%s", a->name);
-			if (names_only)
-				snprintf(name, sizeof name, "%s=%llu", a->name, (unsigned long long)a->value);
-			break;
-		case FFU_ARG_LOCAL:
+		ffu__sb_append(sb, i ? ", " : "");
+		if (!names_only && a->kind == FFU_ARG_LOCAL) {
 			/* values in their device type: u32/u64/pred their own, fields their base's */
+			char tn[64];
 			if (a->f->kind == FFU_ELEM_UINT || a->f->kind == FFU_ELEM_PRED)
 				snprintf(tn, sizeof tn, "%s_t", a->f->name);
 			else
 				ffu__cl_type_name(a->f->base, tn);
-			snprintf(decl, sizeof decl, "__local %s *restrict ", tn), snprintf(name, sizeof name, "lm%d", a->index);
-			break;
-		default:
-			snprintf(decl, sizeof decl, "const ulong "), snprintf(name, sizeof name, "%s", scalar[a->kind]);
-			break;
+			ffu__sb_printf(sb, "__local %s *restrict ", tn);
+		} else if (!names_only) {
+			ffu__sb_append(sb, slot_text[a->kind].decl);
 		}
-		ffu__sb_printf(sb, "%s%s%s", i ? ", " : "", names_only ? "" : decl, name);
+		if (a->kind == FFU_ARG_VALUE && names_only) /* bound at launch: the plan shows its value */
+			ffu__sb_printf(sb, "%s=%llu", a->name, (unsigned long long)a->value);
+		else if (a->kind == FFU_ARG_VALUE)
+			ffu__sb_append(sb, a->name);
+		else if (slot_text[a->kind].indexed)
+			ffu__sb_printf(sb, "%s%d", slot_text[a->kind].name, a->index);
+		else
+			ffu__sb_append(sb, slot_text[a->kind].name);
 	}
 }

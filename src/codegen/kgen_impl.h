@@ -1,7 +1,8 @@
 /*
  * codegen/kgen_impl.h: private to the kernel value generator (codegen/kgen.c, the plan and
- * the emission framework, and codegen/kgen_special.c, the special element-wise ops); no
- * other file includes it. Small accessors of a kgen's values, shared so both files read
+ * the emission framework; codegen/kgen_form.c, forms, loads and stores;
+ * codegen/kgen_special.c, the special element-wise ops; codegen/kgen_point.c, points); no
+ * other file includes it. Small accessors of a kgen's values, shared so these files read
  * them the same way; the kgen and its arrays stay owned by kgen.c (ffu__kgen_init/free).
  */
 #ifndef FFU_CODEGEN_KGEN_IMPL_H
@@ -57,6 +58,10 @@ static inline int opval_b(const kgen *g, int vn)
  * converting what lacks it. Integer and pred values only ever have c, so they get c.
  */
 char ffu__kgen_common_form(kgen *g, int vn, int first, int n);
+
+/* Loads parameter (or fft or dot result) vn's instruction at the value's index into its
+   c and/or m form (codegen/kgen_form.c). */
+void ffu__kgen_emit_load(kgen *g, int vn);
 
 /* Emits value vn of an op of form FFU_FORM_SPECIAL (codegen/kgen_special.c). */
 void ffu__kgen_emit_special(kgen *g, int vn);

@@ -134,16 +134,19 @@ static int op_add(gen *g)
 	return i;
 }
 
+/* A new value of type rt and a's shape, op(a); its index, or -1. */
+static int unary(gen *g, const char *op, int a, ffu_type rt)
+{
+	int i = ffu__gen_begin(g, rt, g->v[a].rank, g->v[a].dims);
+	if (i >= 0)
+		ffu__sb_printf(g->sb, "%s(%%%s)\n", op, g->v[a].name);
+	return i;
+}
+
 static int op_negate(gen *g)
 {
 	int a = point_value(g);
-	if (a < 0)
-		return -1;
-	val x = g->v[a];
-	int i = ffu__gen_begin(g, x.type, x.rank, x.dims);
-	if (i >= 0)
-		ffu__sb_printf(g->sb, "negate(%%%s)\n", g->v[a].name);
-	return i;
+	return a < 0 ? -1 : unary(g, "negate", a, g->v[a].type);
 }
 
 /* convert to another kind or form of the same curve. */
@@ -152,16 +155,12 @@ static int op_convert(gen *g)
 	int a = point_value(g);
 	if (a < 0)
 		return -1;
-	val x = g->v[a];
-	const ffu_field *f = fld(x.type);
+	const ffu_field *f = fld(g->v[a].type);
 	ffu_type rt = type_of(f->curve, chance(g, 3) ? !ffu__field_is_mont(f) : ffu__field_is_mont(f),
 			      (ffu_point_form)pick(g, 3));
-	if (rt == FFU_TYPE_INVALID || rt == x.type || !ffu__fp_convert_ok(fld(rt), f))
+	if (rt == FFU_TYPE_INVALID || rt == g->v[a].type || !ffu__fp_convert_ok(fld(rt), f))
 		return -1;
-	int i = ffu__gen_begin(g, rt, x.rank, x.dims);
-	if (i >= 0)
-		ffu__sb_printf(g->sb, "convert(%%%s)\n", g->v[a].name);
-	return i;
+	return unary(g, "convert", a, rt);
 }
 
 /* select(compare(a, b) EQ or NE, a, c): points equal as group elements, whatever their coordinates. */
