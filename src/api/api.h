@@ -19,6 +19,7 @@
 #include "fieldfuse/opencl.h"
 #include "ir/ir.h"
 #include "runtime/cl.h"
+#include "runtime/compile.h"
 #include "runtime/exec.h"
 
 struct ffu_program {
@@ -65,5 +66,10 @@ ffu_status ffu__api_shape(ffu_shape *out, const char *type, int rank, const int6
 /* A device buffer of array shape s (a CSR matrix's: ZKX's CSR bytes), contents undefined;
    ffu_buffer_create and the executable's create_input / create_output go through it. */
 ffu_status ffu__buffer_create_shape(ffu_buffer **out, ffu_device *d, const ffu_shape *s, ffu_error *e);
+
+/* ffu_executable_create with the compile options themselves (the tools' disabled passes,
+   file name, fusion switch: api/tool.c); call names the entry point in argument errors. */
+ffu_status ffu__executable_create(ffu_executable **out, ffu_device *d, const ffu_program *p,
+				  const ffu_compile_opts *co, const char *call, ffu_error *e);
 
 #endif

@@ -55,11 +55,18 @@ ffu_status ffu_executable_create(ffu_executable **out, ffu_device *d, const ffu_
 				 const ffu_compile_options *o, ffu_error *e)
 {
 	ffu_error_clear(e);
+	ffu_compile_opts co = {.no_fuse = o && o->no_fuse, .verified = true, .no_buffer_reuse = o && o->no_buffer_reuse};
+	return ffu__executable_create(out, d, p, &co, "ffu_executable_create", e);
+}
+
+ffu_status ffu__executable_create(ffu_executable **out, ffu_device *d, const ffu_program *p,
+				  const ffu_compile_opts *co, const char *call, ffu_error *e)
+{
 	if (!out)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_executable_create: out is NULL");
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: out is NULL", call);
 	*out = NULL;
 	if (!d || !p)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_executable_create: %s is NULL", !d ? "device" : "program");
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: %s is NULL", call, !d ? "device" : "program");
 	ffu_status st = FFU_STATUS_OK;
 	ffu_executable *x = calloc(1, sizeof *x);
 	if (!x)
@@ -67,13 +74,12 @@ ffu_status ffu_executable_create(ffu_executable **out, ffu_device *d, const ffu_
 	x->dev = d;
 	x->n_in = p->n_inputs;
 	x->n_out = p->n_outputs;
-	ffu_compile_opts co = {.no_fuse = o && o->no_fuse, .verified = true, .no_buffer_reuse = o && o->no_buffer_reuse};
 	/* a private copy: the program itself is never modified */
 	if (!(x->m = ffu__module_clone(p->m))) {
 		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((st = ffu__compile(&x->x, &d->cl, x->m, &co, e)) ||
+	if ((st = ffu__compile(&x->x, &d->cl, x->m, co, e)) ||
 	    (st = copy_infos(&x->inputs, p->inputs, p->n_inputs, e)) ||
 	    (st = copy_infos(&x->outputs, p->outputs, p->n_outputs, e)))
 		goto out;

@@ -1,6 +1,7 @@
 /* src/api/tool.c: the tools' internal API (see tool.h), on top of the library's internals. */
 #include "api/tool.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,6 +148,65 @@ ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emi
 	ffu__sb_free(&sb);
 	ffu__module_free(m);
 	return st;
+}
+
+ffu_status ffu_tool_executable_create(ffu_executable **x, ffu_device *d, const ffu_program *p,
+				      const ffu_tool_exec_opts *o, ffu_error *e)
+{
+	static const ffu_tool_exec_opts none = {0};
+	ffu_error_clear(e);
+	o = o ? o : &none;
+	ffu_compile_opts co = {.no_fuse = o->no_fuse, .fusion_as_asked = o->fusion_as_asked, .verified = true,
+			       .disable = o->disable_passes, .file = o->file};
+	if (!o->params || !d)
+		return ffu__executable_create(x, d, p, &co, "ffu_tool_executable_create", e);
+	/* the override decides generation and launch plans, both made at creation; the
+	   device's own choices are back for whatever it runs next */
+	ffu_params params = {.wg = o->params->wg, .lanes = o->params->lanes, .vector_width = o->params->vector_width,
+			     .limb_bits = o->params->limb_bits};
+	ffu_params saved = d->cl.dev.override;
+	ffu__cl_set_override(&d->cl, &params);
+	ffu_status st = ffu__executable_create(x, d, p, &co, "ffu_tool_executable_create", e);
+	ffu__cl_set_override(&d->cl, &saved);
+	return st;
+}
+
+ffu_status ffu_tool_device_ids(const char *selector, ffu_tool_device_id **ids, int *n, ffu_error *e)
+{
+	ffu_error_clear(e);
+	*ids = NULL;
+	*n = 0;
+	ffu_device_info *list = NULL;
+	int count = 0;
+	ffu_status st = ffu__cl_select_all(&list, &count, selector, e);
+	if (st == FFU_STATUS_OK && !(*ids = calloc((size_t)count + 1, sizeof **ids)))
+		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int i = 0; st == FFU_STATUS_OK && i < count; i++)
+		snprintf((*ids)[i].id, sizeof (*ids)[i].id, "%s", list[i].id);
+	if (st == FFU_STATUS_OK)
+		*n = count;
+	free(list);
+	return st;
+}
+
+void ffu_tool_device_facts_get(const ffu_device *d, ffu_tool_device_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	f->id = f->name = f->platform = f->driver = f->vendor = "";
+	if (!d)
+		return;
+	const ffu_device_info *dev = &d->cl.dev;
+	f->id = dev->id;
+	f->name = dev->name;
+	f->platform = dev->platform_name;
+	f->driver = dev->driver;
+	f->vendor = ffu__vendor_str(dev->vendor_class);
+	f->is_cpu = (dev->type & CL_DEVICE_TYPE_CPU) != 0;
+	f->global_mem = dev->global_mem;
+	f->max_alloc = dev->max_alloc;
+	f->max_wg = dev->max_wg;
+	f->max_wi0 = dev->max_work_item_sizes[0];
+	f->tuned = dev->tuned.wg || dev->tuned.lanes || dev->tuned.vector_width || dev->tuned.limb_bits;
 }
 
 ffu_status ffu_tool_read_file(const char *path, char **data, size_t *len, ffu_error *e)

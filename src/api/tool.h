@@ -87,6 +87,102 @@ ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emi
    work-group size (a probe kernel built on each), as text or a JSON array (json != 0). */
 ffu_status ffu_tool_devices_report(FILE *out, int json, ffu_error *e);
 
+/* ---------------------------------------------------------------- compiling for a device */
+
+/* A device's launch and code-generation choices (docs/tuning.md), each 0 for "the
+   device's own": what `fieldfuse tune` tries and the tuning database stores. */
+typedef struct ffu_tool_params {
+	size_t wg;        /* work-group size of element-wise kernels */
+	int lanes;        /* elements per work-item in wide kernels (1: none) */
+	int vector_width; /* uint words per load in 256-bit kernels (1 scalar, 4 uint4) */
+	int limb_bits;    /* limb width of 256-bit fields: 32 or 64 */
+} ffu_tool_params;
+
+typedef struct ffu_tool_exec_opts {
+	int no_fuse;                /* one kernel per op */
+	/* no_fuse alone decides: FIELDFUSE_DISABLE_FUSION is not read (bench and soak compile
+	   both ways on purpose) */
+	int fusion_as_asked;
+	const char *disable_passes; /* comma-separated pass names to skip; NULL: none */
+	const char *file;           /* the name errors cite; NULL: the module's */
+	/* the device's choices overridden for this executable only (its kernels are generated
+	   and launched with them); NULL: the device's */
+	const ffu_tool_params *params;
+} ffu_tool_exec_opts;
+
+/* ffu_executable_create with a tool's options (o NULL: the defaults, as the public call). */
+ffu_status ffu_tool_executable_create(ffu_executable **x, ffu_device *d, const ffu_program *p,
+				      const ffu_tool_exec_opts *o, ffu_error *e);
+
+/* ---------------------------------------------------------------- devices */
+
+/* Devices a selector matches, in `fieldfuse devices` order ("all": every device; NULL: as
+   ffu_device_open's default): *ids malloc'd, each "P:D" for ffu_device_open. ENODEV naming
+   the devices present when nothing matches. */
+typedef struct ffu_tool_device_id {
+	char id[16];
+} ffu_tool_device_id;
+ffu_status ffu_tool_device_ids(const char *selector, ffu_tool_device_id **ids, int *n, ffu_error *e);
+
+/* What tools report about a device and size their work by (strings valid until close). */
+typedef struct ffu_tool_device_facts {
+	const char *id, *name, *platform, *driver;
+	const char *vendor;      /* the vendor class: "nvidia", "amd", "intel", "pocl", ... */
+	int is_cpu;              /* CL_DEVICE_TYPE_CPU */
+	uint64_t global_mem, max_alloc;
+	size_t max_wg;           /* work-group size limit */
+	size_t max_wi0;          /* work-items in dimension 0 of a work-group, at most */
+	int tuned;               /* a tuning-database entry applies to it */
+} ffu_tool_device_facts;
+void ffu_tool_device_facts_get(const ffu_device *d, ffu_tool_device_facts *f);
+
+/* ---------------------------------------------------------------- host values */
+
+/* Which of a program's arrays: its inputs (entry parameters) or its outputs. */
+typedef enum ffu_tool_side {
+	FFU_TOOL_INPUTS,
+	FFU_TOOL_OUTPUTS,
+} ffu_tool_side;
+
+/*
+ * Reads a value file (HLO.md section 4: text, or binary for a .bin path) as input i of p
+ * into host (bytes: ffu_program_input's info.bytes), in the type's storage form: elements
+ * checked against the modulus, points on their curve; errors name FILE:LINE (EPARSE, EIO).
+ */
+ffu_status ffu_tool_read_input(const ffu_program *p, int i, const char *path, void *host, size_t bytes,
+			       ffu_error *e);
+/* Writes arrays first .. first + n - 1 of one side of p (data[k]: array first + k, its
+   info.bytes) to one value file (text; .bin: binary, one array), whole or not at all
+   ("-": standard output). */
+ffu_status ffu_tool_write_values(const char *path, const ffu_program *p, ffu_tool_side side, int first, int n,
+				 const void *const *data, ffu_error *e);
+
+/* How ffu_tool_compare reports: the first `show` differences to report (NULL: none), as
+   "WHAT: output O element I: GOT_NAME X, WANT_NAME Y". */
+typedef struct ffu_tool_compare_opts {
+	FILE *report;
+	int show;
+	const char *what, *got_name, *want_name;
+} ffu_tool_compare_opts;
+/*
+ * Compares every output of p in got with want (each info.bytes): storage bytes, except
+ * points, which compare as group elements (a jacobian or xyzz point has many
+ * representatives). Returns the elements that differ; *elements (may be NULL) the
+ * elements compared.
+ */
+long long ffu_tool_compare(const ffu_program *p, const void *const *got, const void *const *want,
+			   const ffu_tool_compare_opts *o, long long *elements);
+
+/* The work a program asks for, per run: field products (one per element of a multiply or
+   square, a dot's products, an fft's radix-2 butterflies: log2(n) n/2 per row) and the
+   points of its msm instructions (n each). */
+typedef struct ffu_tool_work {
+	int64_t products, points;
+} ffu_tool_work;
+void ffu_tool_program_work(const ffu_program *p, ffu_tool_work *w);
+
+/* ---------------------------------------------------------------- files */
+
 /* Reads a whole file (text or binary; NUL-terminated for text): *data malloc'd, *len its
    bytes (len may be NULL). EIO naming the file when it cannot be read. */
 ffu_status ffu_tool_read_file(const char *path, char **data, size_t *len, ffu_error *e);

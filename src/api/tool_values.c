@@ -1,0 +1,138 @@
+/*
+ * src/api/tool_values.c: the tools' host values (see tool.h): a program's inputs read from
+ * value files, its inputs and outputs written to them, outputs compared as `--check` and
+ * bench compare them, and the work a program asks for (bench's rates). The tools hold
+ * plain host arrays sized by ffu_array_info; the shapes behind them (a CSR matrix's, a
+ * point type's) are the program's, looked up here. Owned by the API layer.
+ */
+#include "api/tool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "fields/field.h"
+#include "ir/value.h"
+
+/* Input i's or output i's shape; NULL when i is out of range. */
+static const ffu_shape *array_shape(const ffu_program *p, ffu_tool_side side, int i)
+{
+	const ffu_computation *entry = p->m->entry;
+	if (side == FFU_TOOL_INPUTS)
+		return i >= 0 && i < entry->n_params ? &entry->params[i]->shape : NULL;
+	const ffu_shape *root = &entry->root->shape;
+	if (i < 0 || i >= p->n_outputs)
+		return NULL;
+	return root->type == FFU_TYPE_TUPLE ? &root->elems[i] : root;
+}
+
+static const ffu_array_info *array_info(const ffu_program *p, ffu_tool_side side, int i)
+{
+	return side == FFU_TOOL_INPUTS ? &p->inputs[i] : &p->outputs[i];
+}
+
+ffu_status ffu_tool_read_input(const ffu_program *p, int i, const char *path, void *host, size_t bytes,
+			       ffu_error *e)
+{
+	ffu_error_clear(e);
+	const ffu_shape *s = p && path && host ? array_shape(p, FFU_TOOL_INPUTS, i) : NULL;
+	if (!s)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: no input %d", i);
+	if (bytes != p->inputs[i].bytes)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: input %d is %zu bytes, not %zu", i,
+				p->inputs[i].bytes, bytes);
+	ffu_value v = {0};
+	ffu_status st = ffu__values_read(&v, path, s, e);
+	if (st == FFU_STATUS_OK && v.bytes != bytes)
+		st = ffu__err(e, FFU_STATUS_EINVAL, "%s: %zu bytes read, input %d takes %zu", path, v.bytes, i, bytes);
+	if (st == FFU_STATUS_OK && bytes)
+		memcpy(host, v.data, bytes);
+	ffu__value_free(&v);
+	return st;
+}
+
+/* data[k] wrapped (not copied) as the value of array first + k; the values borrow it. */
+static ffu_status wrap(const ffu_program *p, ffu_tool_side side, int first, int n, const void *const *data,
+		       ffu_value *vals, ffu_error *e)
+{
+	for (int k = 0; k < n; k++) {
+		const ffu_shape *s = array_shape(p, side, first + k);
+		if (!s)
+			return ffu__err(e, FFU_STATUS_EINVAL, "no %s %d", side == FFU_TOOL_INPUTS ? "input" : "output",
+					first + k);
+		size_t bytes = array_info(p, side, first + k)->bytes;
+		if (bytes && !data[k])
+			return ffu__err(e, FFU_STATUS_EINVAL, "%s %d is NULL", side == FFU_TOOL_INPUTS ? "input" : "output",
+					first + k);
+		vals[k] = (ffu_value){.shape = *s, .data = (unsigned char *)data[k], .bytes = bytes};
+	}
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu_tool_write_values(const char *path, const ffu_program *p, ffu_tool_side side, int first, int n,
+				 const void *const *data, ffu_error *e)
+{
+	ffu_error_clear(e);
+	if (!path || !p || n < 0 || (n && !data))
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_write_values: %s", !path ? "no path" : "no values");
+	ffu_value *vals = calloc((size_t)n + 1, sizeof *vals);
+	if (!vals)
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = wrap(p, side, first, n, data, vals, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu__values_write(path, vals, n, e);
+	free(vals); /* the data is the caller's */
+	return st;
+}
+
+long long ffu_tool_compare(const ffu_program *p, const void *const *got, const void *const *want,
+			   const ffu_tool_compare_opts *o, long long *elements)
+{
+	long long bad = 0, total = 0;
+	for (int k = 0; p && k < p->n_outputs; k++) {
+		const ffu_shape *s = array_shape(p, FFU_TOOL_OUTPUTS, k);
+		const ffu_field *f = ffu__shape_field(s);
+		const size_t eb = p->outputs[k].elem_bytes;
+		const unsigned char *a = got[k], *b = want[k];
+		const long long count = (long long)p->outputs[k].count;
+		total += count;
+		for (long long i = 0; i < count; i++) {
+			/* points compare as group elements: a jacobian or xyzz point has many representatives */
+			if (f->kind == FFU_ELEM_POINT ? ffu__fp_eq(f, a + i * eb, b + i * eb)
+						      : memcmp(a + i * eb, b + i * eb, eb) == 0)
+				continue;
+			if (o && o->report && bad < o->show) {
+				char ta[FFU_FIELD_TEXT_MAX], tb[FFU_FIELD_TEXT_MAX];
+				fprintf(o->report, "%s: output %d element %lld: %s %s, %s %s\n", o->what, k, i, o->got_name,
+					ffu__fp_format(f, ta, a + i * eb), o->want_name, ffu__fp_format(f, tb, b + i * eb));
+			}
+			bad++;
+		}
+	}
+	if (elements)
+		*elements = total;
+	return bad;
+}
+
+void ffu_tool_program_work(const ffu_program *p, ffu_tool_work *w)
+{
+	memset(w, 0, sizeof *w);
+	const ffu_computation *entry = p ? p->m->entry : NULL;
+	for (int i = 0; entry && i < entry->n_insts; i++) {
+		const ffu_inst *in = entry->insts[i];
+		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR) /* multiply, square */
+			w->products += ffu__shape_count(&in->shape);
+		if (in->op == FFU_OP_FFT)
+			w->products += ffu__fft_rows(&in->shape) * ffu__log2_pow2(in->fft.length) * (in->fft.length / 2);
+		if (in->op == FFU_OP_DOT) { /* a product per stored entry and result column, or per term */
+			const ffu_shape *x = &in->operands[0]->shape;
+			int64_t k = 1;
+			for (int t = 0; t < in->dot.n_contract; t++)
+				k *= x->dims[in->dot.lhs_contract[t]];
+			w->products += x->csr ? x->nnz * (ffu__shape_count(&in->shape) / (x->dims[0] ? x->dims[0] : 1))
+					      : ffu__shape_count(&in->shape) * k;
+		}
+		if (in->op == FFU_OP_MSM) /* n points: its scalars' element count */
+			w->points += ffu__shape_count(&in->operands[0]->shape);
+	}
+}
