@@ -1,6 +1,7 @@
 /* src/api/tool.c: the tools' internal API (see tool.h), on top of the library's internals. */
 #include "api/tool.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,15 @@
 #include "runtime/compile.h"
 #include "util/file.h"
 #include "util/strbuf.h"
+
+ffu_status ffu_tool_error(ffu_error *e, ffu_status s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ffu__err_v(e, s, "", fmt, ap);
+	va_end(ap);
+	return s;
+}
 
 double ffu_tool_now_ms(void)
 {
@@ -150,6 +160,11 @@ ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emi
 	return st;
 }
 
+int ffu_tool_program_is_spmd(const ffu_program *p)
+{
+	return p && ffu__module_is_spmd(p->m);
+}
+
 ffu_status ffu_tool_executable_create(ffu_executable **x, ffu_device *d, const ffu_program *p,
 				      const ffu_tool_exec_opts *o, ffu_error *e)
 {
@@ -204,6 +219,7 @@ void ffu_tool_device_facts_get(const ffu_device *d, ffu_tool_device_facts *f)
 	f->is_cpu = (dev->type & CL_DEVICE_TYPE_CPU) != 0;
 	f->global_mem = dev->global_mem;
 	f->max_alloc = dev->max_alloc;
+	f->global_cache = dev->global_cache;
 	f->max_wg = dev->max_wg;
 	f->max_wi0 = dev->max_work_item_sizes[0];
 	f->tuned = dev->tuned.wg || dev->tuned.lanes || dev->tuned.vector_width || dev->tuned.limb_bits;

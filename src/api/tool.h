@@ -22,6 +22,13 @@
 
 #include "fieldfuse/fieldfuse.h"
 
+/* Fills e (may be NULL) with status s and the printf-style message, as the library's own
+   errors are made; returns s. For a tool's errors (usage, files, mismatches). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+ffu_status ffu_tool_error(ffu_error *e, ffu_status s, const char *fmt, ...);
+
 /* Milliseconds of a monotonic clock (for timing phases apart). */
 double ffu_tool_now_ms(void);
 
@@ -87,6 +94,10 @@ ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emi
    work-group size (a probe kernel built on each), as text or a JSON array (json != 0). */
 ffu_status ffu_tool_devices_report(FILE *out, int json, ffu_error *e);
 
+/* Whether p is an SPMD program (several ranks, or collectives: docs/hlo.md "Collectives"):
+   `fieldfuse run` runs those through its SPMD runner (tools/cli/run_spmd.c). */
+int ffu_tool_program_is_spmd(const ffu_program *p);
+
 /* ---------------------------------------------------------------- compiling for a device */
 
 /* A device's launch and code-generation choices (docs/tuning.md), each 0 for "the
@@ -130,6 +141,7 @@ typedef struct ffu_tool_device_facts {
 	const char *vendor;      /* the vendor class: "nvidia", "amd", "intel", "pocl", ... */
 	int is_cpu;              /* CL_DEVICE_TYPE_CPU */
 	uint64_t global_mem, max_alloc;
+	uint64_t global_cache;   /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (a CPU's L3); 0 unknown */
 	size_t max_wg;           /* work-group size limit */
 	size_t max_wi0;          /* work-items in dimension 0 of a work-group, at most */
 	int tuned;               /* a tuning-database entry applies to it */
@@ -189,5 +201,29 @@ ffu_status ffu_tool_read_file(const char *path, char **data, size_t *len, ffu_er
 /* Writes len bytes to path ("-": standard output) through a temporary file renamed into
    place, so that a failure never leaves a partial file under the final name. */
 ffu_status ffu_tool_write_file(const char *path, const void *data, size_t len, ffu_error *e);
+
+/* ---------------------------------------------------------------- tune (tools/cli/cmd_tune.c) */
+
+/* The device's built-in profile (the profile table alone: no tuning entry, environment or
+   override), what `fieldfuse tune` measures against: its params and how the table found
+   them ("table: default > cpu > pocl cpu"), written into source (cap bytes). */
+void ffu_tool_tune_builtin(const ffu_device *d, ffu_tool_params *p, char *source, size_t cap);
+/* Forgets the tuning-database entry d found when it was opened: from now on d chooses as
+   if it had none (the table, then the environment; params of ffu_tool_executable_create
+   still override), so a search compares with the built-in profile, not an earlier one. */
+void ffu_tool_tune_ignore_entry(ffu_device *d);
+/*
+ * What an executable of p created on d with params (fusion as asked; NULL: the device's
+ * own choices) builds: the build options the profile adds, a newline, and the generated
+ * OpenCL C. Two candidates whose texts are equal build the same program. Generated again
+ * from a private copy of p (nothing is built); *text malloc'd.
+ */
+ffu_status ffu_tool_tune_code(char **text, ffu_device *d, const ffu_program *p, const ffu_tool_params *params,
+			      ffu_error *e);
+/* Adds or replaces d's entry in the tuning database (docs/tuning.md) with p and record (the
+   text of a JSON object: what the search measured, kept as the entry's "tune"; NULL:
+   none); *path (path may be NULL) the database's path, malloc'd. */
+ffu_status ffu_tool_tune_store(const ffu_device *d, const ffu_tool_params *p, const char *record, char **path,
+			       ffu_error *e);
 
 #endif

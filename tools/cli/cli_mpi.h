@@ -10,14 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "run.h"
 #include "runtime/spmd.h"
 
-/* Started by mpirun (Open MPI's or a PMI launcher's variables), in a build with MPI. */
-bool ffu_cli_mpi_launched(void);
-/* The default of --mpi-timeout, seconds: a rank waits at most this long for the others at
-   one exchange before it stops every rank (30 minutes: a cold build of a large program on
-   a slow rank must not trip it). */
-#define FFU_CLI_MPI_TIMEOUT_DEFAULT 1800.0
+/* ffu_cli_mpi_launched and the --mpi-timeout default: run.h (cmd_run.c asks, on the public API) */
 
 #ifdef FFU_HAVE_MPI
 /* --mpi-timeout SECONDS (0: wait as long as it takes). */

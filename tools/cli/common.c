@@ -6,8 +6,6 @@
 
 #include "api/tool.h"
 #include "cli.h"
-#include "hlo/hlo.h"
-#include "util/file.h"
 
 int cli_fail(const ffu_error *e)
 {
@@ -45,27 +43,6 @@ static void dialect_note(const char *path, const ffu_parse_options *po)
 		"%s:%d:%d: note: a `_std` type or MONT(...) layout selects dialect zkx-2026.01: plain field "
 		"names mean Montgomery form (--dialect fieldfuse reads them as canonical)\n",
 		path, po->auto_line, po->auto_col);
-}
-
-ffu_status cli_load(const char *path, ffu_dialect dialect, ffu_module **out, ffu_error *e)
-{
-	char *text = NULL;
-	size_t len = 0;
-	*out = NULL;
-	ffu_parse_options po = {.dialect = dialect};
-	ffu_status st = ffu__file_read(path, &text, &len, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__hlo_parse_with(out, text, len, path, &po, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__module_verify(*out, path, e);
-	if (st == FFU_STATUS_OK && po.auto_line)
-		dialect_note(path, &po);
-	if (st) {
-		ffu__module_free(*out);
-		*out = NULL;
-	}
-	free(text);
-	return st;
 }
 
 ffu_status cli_load_program(const char *path, ffu_dialect dialect, ffu_program **out, ffu_error *e)

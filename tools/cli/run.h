@@ -1,19 +1,21 @@
 /*
- * tools/cli/run.h: what `fieldfuse run`'s two files share: its arguments, and the pieces of
- * a run both the single-device path (cmd_run.c) and the SPMD paths (run_spmd.c) use.
- * Private to tools/cli/.
+ * tools/cli/run.h: what `fieldfuse run`'s files share: its arguments, matching --input
+ * specs to inputs, the --device selector's @rank form, the report, and the two entries of
+ * an SPMD program (run_spmd.c: under --interp, on one device, or one rank per process under
+ * mpirun with mpi*.c). Private to tools/cli/. Only the public headers: cmd_run.c sits on
+ * them and api/tool.h; run_spmd.c is the one file of the tools still on the library's
+ * internal headers (docs/architecture.md "One compile path" says why).
  */
 #ifndef FFU_CLI_RUN_H
 #define FFU_CLI_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "fieldfuse/fieldfuse.h"
-#include "ir/value.h"
-#include "runtime/compile.h"
-#include "runtime/spmd.h"
 
-enum { MAX_INPUT_SPECS = 256 };
+enum { MAX_INPUT_SPECS = 256, RUN_MISMATCHES_SHOWN = 5 };
 
 typedef struct run_args {
 	const char *path, *out, *device, *seed;
@@ -27,31 +29,32 @@ typedef struct run_args {
 
 /* What an SPMD run adds to --json: its host times, and under mpirun each rank's device. */
 typedef struct spmd_report {
-	const ffu_spmd_stats *stats;
-	const char (*rank_devices)[16]; /* ffu_device_info ids by rank, or NULL */
+	double segments_ms, exchange_ms;
+	const char (*rank_devices)[16]; /* device ids by rank, or NULL */
 	int n_ranks;
 } spmd_report;
 
-/* Compares device outputs with the interpreter's, printing the first mismatches. */
-ffu_status run_check(const ffu_value *dev, const ffu_value *ref, int n, long long *elements, ffu_error *e);
-/* --device (SEL@rank: local_rank's), its context, then the inputs (refused first when the
-   device cannot hold a rank's): rank < 0 the whole ones, else that rank's own. */
-ffu_status run_open_and_load(const run_args *a, const ffu_module *m, int local_rank, int rank, ffu_device_info *dev,
-			     ffu_cl *cl, ffu_value *in, ffu_error *e);
-ffu_compile_opts run_compile_opts(const run_args *a);
-/* The outputs to -o or stdout (unless --json alone); st: the run's status so far. */
-ffu_status run_write_outputs(const run_args *a, const ffu_value *outs, int n_outs, ffu_status st, ffu_error *e);
-/* The --json report or the check line; spmd: an SPMD run's extras, or NULL. */
-void run_report(const run_args *a, const ffu_device_info *dev, int kernels, double ms, const spmd_report *spmd,
-		ffu_status st, long long elements);
+/* given[i] (n_inputs entries of p) := the file an --input spec ("N=FILE", "NAME=FILE")
+   names for input i, NULL where none does. */
+ffu_status run_match_inputs(const run_args *a, const ffu_program *p, const char **given, ffu_error *e);
+/* --random SEED into *seed (0 when no --random). */
+ffu_status run_seed(const run_args *a, uint64_t *seed, ffu_error *e);
+/* --device SEL@rank: 1 with base := SEL (NUL-terminated, size bytes at most), 0 for any
+   other selector, -1 when SEL does not fit. */
+int run_rank_selector(const char *sel, char *base, size_t size);
+/* The --json report, or the check line; spmd: an SPMD run's extras, or NULL. */
+void run_report(const run_args *a, const char *device_id, const char *device_name, int kernels, double ms,
+		const spmd_report *spmd, ffu_status st, long long elements);
 
-/* run_spmd.c: an SPMD program under --interp, on one device in this process, under mpirun
-   (returns the exit code; every rank's error handled there). in: the whole inputs. */
-ffu_status run_spmd_interp(const run_args *a, const ffu_module *m, const ffu_value *in, ffu_error *e);
-ffu_status run_spmd_here(const run_args *a, ffu_cl *cl, const ffu_device_info *dev, const ffu_module *m,
-			 const ffu_value *in, const ffu_compile_opts *co, ffu_error *e);
-#ifdef FFU_HAVE_MPI
-int run_spmd_mpi(const run_args *a, ffu_module *m, ffu_error *e);
-#endif
+/* run_spmd.c: an SPMD program (or any program under mpirun): its whole inputs read,
+   every rank run, the outputs joined and written. Returns the exit code. */
+int run_spmd_main(const run_args *a, const ffu_program *p);
+
+/* mpi.c: started by mpirun (Open MPI's or a PMI launcher's variables), in a build with MPI. */
+bool ffu_cli_mpi_launched(void);
+/* The default of --mpi-timeout, seconds: a rank waits at most this long for the others at
+   one exchange before it stops every rank (30 minutes: a cold build of a large program on
+   a slow rank must not trip it). */
+#define FFU_CLI_MPI_TIMEOUT_DEFAULT 1800.0
 
 #endif
