@@ -30,7 +30,6 @@
 
 #include "bench/baseline.h"
 #include "bench/bench.h"
-#include "ir/value.h"
 
 /*
  * Runs fn over 0..n in chunks of CHUNK elements, handed out to the threads as they come
@@ -43,7 +42,7 @@
  */
 #define CHUNK 4096 /* a multiple of FFU_EXT_BLOCK */
 
-double ffu__bench_over_threads(ffu__bench_chunk_fn *fn, const ffu_value *in, ffu_value *out, int64_t n)
+double ffu__bench_over_threads(ffu__bench_chunk_fn *fn, const ffu_bench_array *in, ffu_bench_array *out, int64_t n)
 {
 	double start = 0, end = 0;
 	int64_t chunks = (n + CHUNK - 1) / CHUNK;
@@ -108,7 +107,7 @@ FFU_BASE_INLINE uint32_t mont31_reduce(uint64_t t, uint32_t p, uint32_t pinv)
 /* out = (x + y) * x mod p over BabyBear, canonical in and out: (x + y) x / R, times R^2 / R.
  * (The compiler's remainder by the constant p, which this replaced, took 0.70-0.75 ms at
  * 2^20; fused on PoCL 0.17 ms.) */
-FFU_BASE_CLONES static void seed_bb(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+FFU_BASE_CLONES static void seed_bb(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	const uint32_t *restrict x = (const uint32_t *)in[0].data, *restrict y = (const uint32_t *)in[1].data;
 	uint32_t *restrict o = (uint32_t *)out[0].data;
@@ -125,7 +124,8 @@ FFU_BASE_CLONES static void seed_bb(const ffu_value *in, ffu_value *out, int64_t
 
 /* The 8-product chain, then the product by R^9 that leaves x^2 y^7 canonical. */
 #define MONT31_FIELDOPS(name, P, NPINV, R9)                                                               \
-	FFU_BASE_CLONES static void name(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)     \
+	FFU_BASE_CLONES static void name(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo,     \
+					 int64_t hi)                                                      \
 	{                                                                                                 \
 		const uint32_t *restrict x = (const uint32_t *)in[0].data;                                \
 		const uint32_t *restrict y = (const uint32_t *)in[1].data;                                \
@@ -166,7 +166,8 @@ MONT31_FIELDOPS(fieldops_koalabear, KB_P, KB_NPINV, KB_R9)
 /* The chain over the quartic extension: W x and W y once, 8 products that each leave a
  * factor 1/R, and the 4 coefficients times R^9 at the end. */
 #define MONT31_X4_FIELDOPS(name, P, NPINV, PINV, R9, WR)                                                  \
-	FFU_BASE_CLONES static void name(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)     \
+	FFU_BASE_CLONES static void name(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo,     \
+					 int64_t hi)                                                      \
 	{                                                                                                 \
 		const uint32_t *x = (const uint32_t *)in[0].data, *y = (const uint32_t *)in[1].data;      \
 		uint32_t *o = (uint32_t *)out[0].data;                                                    \
@@ -224,7 +225,7 @@ FFU_BASE_INLINE uint32_t m31_reduce(uint64_t t)
 	return d < r ? d : r;
 }
 
-FFU_BASE_CLONES static void fieldops_mersenne31(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+FFU_BASE_CLONES static void fieldops_mersenne31(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	const uint32_t *restrict x = (const uint32_t *)in[0].data, *restrict y = (const uint32_t *)in[1].data;
 	uint32_t *restrict o = (uint32_t *)out[0].data;
@@ -246,7 +247,8 @@ FFU_BASE_INLINE void m31x2_mul(uint32_t *c0, uint32_t *c1, uint32_t a0, uint32_t
 	*c1 = m31_reduce(W64(a0, b1) + W64(a1, b0));
 }
 
-FFU_BASE_CLONES static void fieldops_mersenne31x2(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+FFU_BASE_CLONES static void fieldops_mersenne31x2(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo,
+						  int64_t hi)
 {
 	const uint32_t *x = (const uint32_t *)in[0].data, *y = (const uint32_t *)in[1].data;
 	uint32_t *o = (uint32_t *)out[0].data;
@@ -350,7 +352,7 @@ bool ffu__bench_has_baseline(const char *workload)
 	return ffu__bench_msm_has(workload);
 }
 
-double ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n)
+double ffu__bench_baseline(const char *workload, const ffu_bench_array *in, ffu_bench_array *out, int64_t n)
 {
 	for (size_t i = 0; i < sizeof baselines / sizeof baselines[0]; i++)
 		if (strcmp(baselines[i].workload, workload) == 0)

@@ -10,16 +10,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ir/value.h"
+#include "bench/bench.h"
 
 /* Inside the baselines (baseline*.c): one workload over elements [lo, hi). The chunks of
  * 0..n go to the OpenMP threads through ffu__bench_over_threads, which returns the ms. */
-typedef void ffu__bench_chunk_fn(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi);
-double ffu__bench_over_threads(ffu__bench_chunk_fn *fn, const ffu_value *in, ffu_value *out, int64_t n);
+typedef void ffu__bench_chunk_fn(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi);
+double ffu__bench_over_threads(ffu__bench_chunk_fn *fn, const ffu_bench_array *in, ffu_bench_array *out, int64_t n);
 /* A workload whose elements are not independent (an NTT): runs its own OpenMP parallel
  * region over the whole input and returns the ms from the moment all threads run, as
  * ffu__bench_over_threads; -1 when out of memory. */
-typedef double ffu__bench_whole_fn(const ffu_value *in, ffu_value *out);
+typedef double ffu__bench_whole_fn(const ffu_bench_array *in, ffu_bench_array *out);
 /* A loop body compiled for x86-64-v4 (AVX-512), v3 (AVX2) and the baseline ISA, the best
  * one the CPU has picked at load time (an ifunc), as PoCL compiles for the host CPU.
  * -DFFU_BASE_NO_CLONES builds one body for the compiler's target (to test the others). */
@@ -86,7 +86,7 @@ bool ffu__bench_msm_has(const char *workload);
 /* The msm workload's baseline with windows of c bits (0: chosen from n and the curve's
  * bucket size by ffu__bench_msm_window; every width gives the same point; tests pass
  * others); -1 for a workload without one or out of memory */
-double ffu__bench_msm(const char *workload, const ffu_value *in, ffu_value *out, int c);
+double ffu__bench_msm(const char *workload, const ffu_bench_array *in, ffu_bench_array *out, int c);
 int ffu__bench_msm_window(int64_t n, size_t bucket_bytes);
 
 #endif

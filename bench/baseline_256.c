@@ -10,7 +10,6 @@
 
 #include "bench/baseline.h"
 #include "bench/mont256.h"
-#include "ir/value.h"
 
 /* BN254 Fr: p = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001 */
 static const mont256 BN254 = {
@@ -29,7 +28,7 @@ static const mont256 BLS12_381 = {
 };
 
 /* out = x*x - x over the BN254 scalar field: one conversion and one product, as fused */
-FFU_BASE_CLONES static void seed_bn254(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+FFU_BASE_CLONES static void seed_bn254(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	const unsigned char *x = in[0].data;
 	unsigned char *o = out[0].data;
@@ -44,7 +43,7 @@ FFU_BASE_CLONES static void seed_bn254(const ffu_value *in, ffu_value *out, int6
 }
 
 /* x*y*y*y*y*y*y*y*x on canonical values: x^2 y^7 / R^8 after 8 products, times R^9 / R */
-FFU_BASE_INLINE void fieldops(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi, const mont256 *f)
+FFU_BASE_INLINE void fieldops(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi, const mont256 *f)
 {
 	const unsigned char *x = in[0].data, *y = in[1].data;
 	unsigned char *o = out[0].data;
@@ -61,12 +60,13 @@ FFU_BASE_INLINE void fieldops(const ffu_value *in, ffu_value *out, int64_t lo, i
 	}
 }
 
-FFU_BASE_CLONES static void fieldops_bn254_sf(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+FFU_BASE_CLONES static void fieldops_bn254_sf(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	fieldops(in, out, lo, hi, &BN254);
 }
 
-FFU_BASE_CLONES static void fieldops_bls12_381_sf(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+FFU_BASE_CLONES static void fieldops_bls12_381_sf(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo,
+						  int64_t hi)
 {
 	fieldops(in, out, lo, hi, &BLS12_381);
 }
@@ -102,7 +102,7 @@ FFU_BASE_INLINE uint64_t quotient_denominator(uint64_t d[4], const unsigned char
 	return zero;
 }
 
-FFU_BASE_CLONES static void quotient_bn254(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+FFU_BASE_CLONES static void quotient_bn254(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	const mont256 *f = &BN254;
 	const unsigned char *fs = in[0].data, *xs = in[1].data;
@@ -147,22 +147,22 @@ FFU_BASE_CLONES static void quotient_bn254(const ffu_value *in, ffu_value *out, 
 
 /* The entry points are plain functions: clang 14 names a non-static clone set's symbol
  * differently (name.ifunc), so the clones stay static. */
-void ffu__bench_seed_bn254(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+void ffu__bench_seed_bn254(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	seed_bn254(in, out, lo, hi);
 }
 
-void ffu__bench_fieldops_bn254_sf(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+void ffu__bench_fieldops_bn254_sf(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	fieldops_bn254_sf(in, out, lo, hi);
 }
 
-void ffu__bench_fieldops_bls12_381_sf(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+void ffu__bench_fieldops_bls12_381_sf(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	fieldops_bls12_381_sf(in, out, lo, hi);
 }
 
-void ffu__bench_quotient_bn254(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)
+void ffu__bench_quotient_bn254(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)
 {
 	quotient_bn254(in, out, lo, hi);
 }
@@ -229,12 +229,12 @@ FFU_BASE_INLINE fe256 fe_add(fe256 a, fe256 b, const mont256 *f)
 #define NTT_S 32
 #include "bench/baseline_ntt.h"
 
-double ffu__bench_ntt_bn254_sf(const ffu_value *in, ffu_value *out)
+double ffu__bench_ntt_bn254_sf(const ffu_bench_array *in, ffu_bench_array *out)
 {
 	return bn254_ntt_run(in, out);
 }
 
-double ffu__bench_ntt_bls12_381_sf(const ffu_value *in, ffu_value *out)
+double ffu__bench_ntt_bls12_381_sf(const ffu_bench_array *in, ffu_bench_array *out)
 {
 	return bls_ntt_run(in, out);
 }

@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "bench/baseline.h"
-#include "ir/value.h"
 
 #define GL_P 0xffffffff00000001ull
 #define GL_EPS 0xffffffffull /* 2^64 mod p = 2^32 - 1 */
@@ -61,7 +60,7 @@ FFU_BASE_INLINE uint64_t gl_add(uint64_t a, uint64_t b)
 
 /* x*y*y*y*y*y*y*y*x with MUL as the product */
 #define GL_FIELDOPS(name, attr, MUL)                                                                      \
-	attr static void name(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)                \
+	attr static void name(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)    \
 	{                                                                                                 \
 		const uint64_t *restrict x = (const uint64_t *)in[0].data;                                \
 		const uint64_t *restrict y = (const uint64_t *)in[1].data;                                \
@@ -84,7 +83,7 @@ FFU_BASE_INLINE uint64_t gl_add(uint64_t a, uint64_t b)
 		c0 = t0_;                                                                                 \
 	} while (0)
 #define GL_X2_FIELDOPS(name, attr, MUL)                                                                   \
-	attr static void name(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)                \
+	attr static void name(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)    \
 	{                                                                                                 \
 		const uint64_t *x = (const uint64_t *)in[0].data, *y = (const uint64_t *)in[1].data;      \
 		uint64_t *o = (uint64_t *)out[0].data;                                                    \
@@ -120,7 +119,7 @@ GL_X2_FIELDOPS(fieldops_x2_vec, FFU_BASE_AVX512, gl_mul_vec)
 #define GL_PICK(vec, wide) (wide)
 #endif
 #define GL_ENTRY(entry, vec, wide)                                                                        \
-	void entry(const ffu_value *in, ffu_value *out, int64_t lo, int64_t hi)                           \
+	void entry(const ffu_bench_array *in, ffu_bench_array *out, int64_t lo, int64_t hi)               \
 	{                                                                                                 \
 		GL_PICK(vec, wide)(in, out, lo, hi);                                                      \
 	}
@@ -162,7 +161,7 @@ FFU_BASE_INLINE uint64_t gl_sub(uint64_t a, uint64_t b)
 #include "bench/baseline_ntt.h"
 #endif
 
-double ffu__bench_ntt_goldilocks(const ffu_value *in, ffu_value *out)
+double ffu__bench_ntt_goldilocks(const ffu_bench_array *in, ffu_bench_array *out)
 {
 	return GL_PICK(gl_ntt_vec_run, gl_ntt_128_run)(in, out);
 }

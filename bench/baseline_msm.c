@@ -27,7 +27,6 @@
 #include "bench/baseline.h"
 #include "bench/mont256.h"
 #include "bench/mont384.h"
-#include "ir/value.h"
 
 /* BN254 Fq: p = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47;
  * constants derived with python3 (pow(p, -1, 2**64), pow(2, 512, p)). r9 is not used. */
@@ -308,14 +307,14 @@ FFU_BASE_INLINE void bf_inv(bf *r, const bf *a)
 /* The workloads and their instances: `fieldfuse bench`'s baselines and test_bench_msm */
 static const struct {
 	const char *workload;
-	double (*run)(const ffu_value *in, ffu_value *out, int c);
+	double (*run)(const ffu_bench_array *in, ffu_bench_array *out, int c);
 } curves[] = {
 	{"msm_bn254_g1", g1_run},
 	{"msm_bn254_g2", g2_run},
 	{"msm_bls12_381_g1", bls_g1_run},
 };
 
-double ffu__bench_msm(const char *workload, const ffu_value *in, ffu_value *out, int c)
+double ffu__bench_msm(const char *workload, const ffu_bench_array *in, ffu_bench_array *out, int c)
 {
 	for (size_t i = 0; i < sizeof curves / sizeof curves[0]; i++)
 		if (strcmp(curves[i].workload, workload) == 0)

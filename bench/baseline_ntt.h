@@ -44,7 +44,6 @@
 #include <omp.h>
 
 #include "bench/baseline.h"
-#include "ir/value.h"
 
 /* Elements per early-stage block: 64 KiB of them, half an L2 of the smallest CPUs in use
  * (and the data of a 2^k transform, k <= 14 for BabyBear, in one block). */
@@ -67,10 +66,10 @@ FFU_BASE_INLINE uint64_t ffu__ntt_bitrev(uint64_t i, int k)
 
 /* The row length of a transform over x's last dimension and its log2 (the workloads' n is a
  * power of two); the row count. */
-static inline int ffu__ntt_shape(const ffu_value *x, int64_t *n, int64_t *rows)
+static inline int ffu__ntt_shape(const ffu_bench_array *x, int64_t *n, int64_t *rows)
 {
-	*n = x->shape.dims[x->shape.rank - 1];
-	*rows = *n ? ffu__shape_count(&x->shape) / *n : 0;
+	*n = x->dims[x->rank - 1];
+	*rows = *n ? x->count / *n : 0;
 	int k = 0;
 	while ((INT64_C(1) << k) < *n)
 		k++;
@@ -285,7 +284,7 @@ static void NTT_FN(row)(NTT_T *dst, const NTT_FN(source) *s, int k, const NTT_T 
 /* A forward transform of each row of in[0] (ntt_<field>: one row); returns the ms from the
  * moment all threads run to the end (as ffu__bench_over_threads times), or -1 when out
  * of memory. */
-static double NTT_FN(run)(const ffu_value *in, ffu_value *out)
+static double NTT_FN(run)(const ffu_bench_array *in, ffu_bench_array *out)
 {
 	int64_t n, rows;
 	int k = ffu__ntt_shape(&in[0], &n, &rows);
@@ -321,7 +320,7 @@ static double NTT_FN(run)(const ffu_value *in, ffu_value *out)
  * the second transform's gather. One row per thread: the rows are independent and each
  * fits a thread's share of the cache better than a stage split across threads would.
  */
-static double NTT_FN(lde)(const ffu_value *in, ffu_value *out)
+static double NTT_FN(lde)(const ffu_bench_array *in, ffu_bench_array *out)
 {
 	NTT_LOCALS;
 	int64_t n, rows;

@@ -9,10 +9,7 @@
 #include <omp.h>
 #include <xxhash.h>
 
-#include "hlo/hlo.h"
-#include "interp/interp.h"
-#include "ir/value.h"
-#include "runtime/compile.h"
+#include "api/tool.h"
 
 const char *const ffu__bench_mode_names[FFU_BENCH_MODE_COUNT] = {"fused", "unfused", "c_baseline", "copy"};
 
@@ -56,7 +53,7 @@ static ffu_status add_result(ffu_bench_report *rep, const ffu_bench_result *r, f
 		int cap = rep->cap_results ? rep->cap_results * 2 : 32;
 		ffu_bench_result *p = realloc(rep->results, sizeof *p * (size_t)cap);
 		if (!p)
-			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+			return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 		rep->results = p;
 		rep->cap_results = cap;
 	}
@@ -98,13 +95,221 @@ static char *sized_text(const char *text, int k)
 	return out;
 }
 
+/* ---------------------------------------------------------------- host arrays */
+
+/* One side's host arrays of a program, each its ffu_array_info.bytes (at least 1 allocated). */
+typedef struct arrays {
+	unsigned char **data;
+	int n;
+} arrays;
+
+static void arrays_free(arrays *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->data[i]);
+	free(a->data);
+	a->data = NULL;
+	a->n = 0;
+}
+
+/* Input or output i of p described (EINVAL when there is none). */
+static ffu_status array_info(const ffu_program *p, ffu_tool_side side, int i, ffu_array_info *info, ffu_error *e)
+{
+	bool in = side == FFU_TOOL_INPUTS;
+	ffu_status st = in ? ffu_program_input(p, i, info) : ffu_program_output(p, i, info);
+	return st ? ffu_tool_error(e, st, "%s has no %s %d", ffu_program_name(p), in ? "input" : "output", i) : st;
+}
+
+/* Allocates p's input or output arrays; *bytes (may be NULL) grows by their sizes. */
+static ffu_status arrays_alloc(arrays *a, const ffu_program *p, ffu_tool_side side, size_t *bytes, ffu_error *e)
+{
+	int n = side == FFU_TOOL_INPUTS ? ffu_program_num_inputs(p) : ffu_program_num_outputs(p);
+	a->n = 0;
+	a->data = calloc((size_t)n + 1, sizeof *a->data);
+	if (!a->data)
+		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		ffu_array_info info;
+		ffu_status st = array_info(p, side, i, &info, e);
+		if (st)
+			return st;
+		/* zeroed: a baseline that leaves a byte unwritten must not hash garbage */
+		if (!(a->data[i] = calloc(1, info.bytes ? info.bytes : 1)))
+			return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+		a->n = i + 1;
+		if (bytes)
+			*bytes += info.bytes;
+	}
+	return FFU_STATUS_OK;
+}
+
+/* The workload's program at 2^k and its inputs: random, seeded by k, the same for every mode
+ * and device (`fieldfuse run --random`'s draws). *bytes grows by the inputs' sizes. */
+static ffu_status make_inputs(ffu_program **p, arrays *inputs, size_t *bytes, const char *wname, int k, ffu_error *e)
+{
+	char *text = sized_text(ffu__bench_workload(wname), k);
+	ffu_status st = text ? ffu_program_parse(p, text, strlen(text), wname, e)
+			     : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK)
+		st = arrays_alloc(inputs, *p, FFU_TOOL_INPUTS, bytes, e);
+	uint64_t seed = 0x5eed0000u + (uint64_t)k;
+	for (int i = 0; i < inputs->n && st == FFU_STATUS_OK; i++) {
+		ffu_array_info info;
+		st = array_info(*p, FFU_TOOL_INPUTS, i, &info, e);
+		if (st == FFU_STATUS_OK) /* point arrays: (a + i d) G, fields/point_random.c */
+			st = ffu_tool_random_input(*p, i, &seed, inputs->data[i], info.bytes, e);
+	}
+	free(text);
+	return st;
+}
+
+/* --save-values: a workload's inputs and outputs at 2^k written to dir as value files (.bin,
+ * the storage bytes): WORKLOAD.kK.inP.bin for each parameter P, WORKLOAD.kK.outI.bin for
+ * each output I (the fused mode's, which every mode matched; with --baseline-only the
+ * c_baseline's), for bench/peers/, which run other libraries on them. */
+static ffu_status save_values(const char *dir, const char *workload, int k, const ffu_program *p,
+			      const arrays *inputs, const arrays *outs, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	char path[4096];
+	for (int i = 0; i < inputs->n + outs->n && st == FFU_STATUS_OK; i++) {
+		bool in = i < inputs->n;
+		int at = in ? i : i - inputs->n;
+		const void *data = in ? inputs->data[at] : outs->data[at];
+		snprintf(path, sizeof path, "%s/%s.k%d.%s%d.bin", dir, workload, k, in ? "in" : "out", at);
+		st = ffu_tool_write_values(path, p, in ? FFU_TOOL_INPUTS : FFU_TOOL_OUTPUTS, at, 1, &data, e);
+	}
+	return st;
+}
+
+/* ---------------------------------------------------------------- timing on a device */
+
 typedef struct timed {
 	double ms, min_ms, max_ms;
 	bool host_timer;
 	int kernels;
-	ffu_value *outs;
-	int n_outs;
+	arrays outs;
 } timed;
+
+static void summarise(timed *t, double *ms, int runs)
+{
+	t->ms = ffu__bench_median(ms, runs); /* sorts */
+	t->min_ms = ms[0];
+	t->max_ms = ms[runs - 1];
+}
+
+static uint64_t outputs_hash(const timed *t, const ffu_program *p)
+{
+	uint64_t h = 0;
+	for (int i = 0; i < t->outs.n; i++) {
+		ffu_array_info info;
+		if (array_info(p, FFU_TOOL_OUTPUTS, i, &info, NULL) == FFU_STATUS_OK)
+			h = XXH64(t->outs.data[i], info.bytes, h);
+	}
+	return h;
+}
+
+/* An executable and its buffers: the workload's inputs and outputs on the device. */
+typedef struct run_state {
+	const ffu_program *p;
+	ffu_executable *x;
+	ffu_buffer **in, **out;
+	int n_in, n_out;
+} run_state;
+
+static ffu_status upload(run_state *s, const arrays *inputs, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	for (int i = 0; i < s->n_in && st == FFU_STATUS_OK; i++) {
+		ffu_array_info info;
+		st = array_info(s->p, FFU_TOOL_INPUTS, i, &info, e);
+		if (st == FFU_STATUS_OK) /* the storage bytes as they are */
+			st = ffu_buffer_upload(s->in[i], inputs->data[i], info.bytes, ffu_tool_storage_form(info.type),
+					       e);
+	}
+	return st;
+}
+
+static ffu_status download(run_state *s, arrays *outs, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	for (int i = 0; i < s->n_out && st == FFU_STATUS_OK; i++) {
+		ffu_array_info info;
+		st = array_info(s->p, FFU_TOOL_OUTPUTS, i, &info, e);
+		if (st == FFU_STATUS_OK)
+			st = ffu_buffer_download(s->out[i], outs->data[i], info.bytes, ffu_tool_storage_form(info.type),
+						 e);
+	}
+	return st;
+}
+
+/* One run: kernels only, or (end_to_end) upload + kernels + download on the host clock. */
+static ffu_status run_once(run_state *s, const arrays *inputs, const ffu_bench_opts *o, double *ms, timed *t,
+			   ffu_error *e)
+{
+	if (o->timing == FFU_TIMING_KERNEL) {
+		ffu_run_stats stats = {0};
+		ffu_status st = ffu_executable_run(s->x, (const ffu_buffer *const *)s->in, s->n_in, s->out, s->n_out,
+						   &stats, e);
+		*ms = stats.kernel_ms;
+		t->host_timer = stats.host_timed != 0;
+		return st;
+	}
+	double start = ffu_tool_now_ms();
+	ffu_status st = upload(s, inputs, e);
+	if (st == FFU_STATUS_OK)
+		st = ffu_executable_run(s->x, (const ffu_buffer *const *)s->in, s->n_in, s->out, s->n_out, NULL, e);
+	if (st == FFU_STATUS_OK)
+		st = download(s, &t->outs, e);
+	*ms = ffu_tool_now_ms() - start;
+	t->host_timer = true;
+	return st;
+}
+
+/* Compiles p for d (fused or not) and times it; t->outs gets its outputs. */
+static ffu_status time_mode(ffu_device *d, const ffu_program *p, const char *name, bool fuse, const arrays *inputs,
+			    const ffu_bench_opts *o, timed *t, ffu_error *e)
+{
+	run_state s = {.p = p, .n_in = ffu_program_num_inputs(p), .n_out = ffu_program_num_outputs(p)};
+	ffu_tool_exec_opts xo = {.no_fuse = !fuse, .fusion_as_asked = 1, .file = name};
+	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
+	s.in = calloc((size_t)s.n_in + 1, sizeof *s.in);
+	s.out = calloc((size_t)s.n_out + 1, sizeof *s.out);
+	ffu_status st = ms && s.in && s.out ? FFU_STATUS_OK : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK)
+		st = ffu_tool_executable_create(&s.x, d, p, &xo, e);
+	for (int i = 0; i < s.n_in && st == FFU_STATUS_OK; i++)
+		st = ffu_buffer_create_input(&s.in[i], s.x, i, e);
+	for (int i = 0; i < s.n_out && st == FFU_STATUS_OK; i++)
+		st = ffu_buffer_create_output(&s.out[i], s.x, i, e);
+	if (st == FFU_STATUS_OK)
+		st = arrays_alloc(&t->outs, p, FFU_TOOL_OUTPUTS, NULL, e);
+	if (st == FFU_STATUS_OK)
+		st = upload(&s, inputs, e);
+	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
+		double k = 0;
+		st = run_once(&s, inputs, o, &k, t, e);
+		if (r >= o->warmup)
+			ms[r - o->warmup] = k;
+	}
+	if (st == FFU_STATUS_OK)
+		st = download(&s, &t->outs, e);
+	if (st == FFU_STATUS_OK) {
+		t->kernels = ffu_executable_kernel_count(s.x);
+		summarise(t, ms, o->runs);
+	}
+	for (int i = 0; s.in && i < s.n_in; i++)
+		ffu_buffer_destroy(&s.in[i]);
+	for (int i = 0; s.out && i < s.n_out; i++)
+		ffu_buffer_destroy(&s.out[i]);
+	ffu_executable_destroy(&s.x);
+	free(s.in);
+	free(s.out);
+	free(ms);
+	return st;
+}
+
+/* ---------------------------------------------------------------- the C baseline */
 
 /* A C baseline measurement: its times and the hash of its outputs. */
 typedef struct baseline {
@@ -117,148 +322,24 @@ typedef struct baseline {
 	int64_t muls, points;
 } baseline;
 
-static void summarise(timed *t, double *ms, int runs)
+/* The baselines' view of one side's arrays: data and shape (the data stay the caller's). */
+static ffu_status bench_arrays(ffu_bench_array **out, const ffu_program *p, ffu_tool_side side, const arrays *a,
+			       ffu_error *e)
 {
-	t->ms = ffu__bench_median(ms, runs); /* sorts */
-	t->min_ms = ms[0];
-	t->max_ms = ms[runs - 1];
-}
-
-/* One run: kernels only, or (end_to_end) upload + kernels + download on the host clock. */
-static ffu_status run_once(ffu_exec *x, const ffu_value *inputs, int n_inputs, const ffu_bench_opts *o,
-			   double *ms, timed *t, ffu_error *e)
-{
-	ffu_timer timer = FFU_TIMER_EVENTS;
-	if (o->timing == FFU_TIMING_KERNEL) {
-		ffu_status st = ffu__exec_run(x, ms, &timer, e);
-		t->host_timer = timer == FFU_TIMER_HOST;
-		return st;
+	*out = calloc((size_t)a->n + 1, sizeof **out);
+	if (!*out)
+		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int i = 0; i < a->n; i++) {
+		ffu_array_info info;
+		ffu_status st = array_info(p, side, i, &info, e);
+		if (st)
+			return st;
+		ffu_bench_array *b = &(*out)[i];
+		*b = (ffu_bench_array){.data = a->data[i], .bytes = info.bytes, .count = (int64_t)info.count,
+				       .rank = info.rank};
+		memcpy(b->dims, info.dims, sizeof b->dims);
 	}
-	ffu_value *outs = NULL;
-	int n_outs = 0;
-	double start = ffu__now_ms();
-	ffu_status st = ffu__exec_upload(x, inputs, n_inputs, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__exec_run(x, NULL, NULL, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__exec_download(x, &outs, &n_outs, e);
-	*ms = ffu__now_ms() - start;
-	t->host_timer = true;
-	ffu__values_free(outs, n_outs);
-	return st;
-}
-
-/* Compiles a copy of src (fused or not) on cl and times it; src stays unfused for the other mode. */
-static ffu_status time_mode(ffu_cl *cl, const ffu_module *src, const char *name, bool fuse,
-			    const ffu_value *inputs, const ffu_bench_opts *o, timed *t, ffu_error *e)
-{
-	ffu_module *m = NULL;
-	ffu_exec *x = NULL;
-	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
-	ffu_compile_opts co = {.no_fuse = !fuse, .fusion_as_asked = true, .file = name};
-	ffu_status st = ms && (m = ffu__module_clone(src)) ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if (st == FFU_STATUS_OK)
-		st = ffu__compile(&x, cl, m, &co, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu__exec_upload(x, inputs, m->entry->n_params, e);
-	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
-		double k = 0;
-		st = run_once(x, inputs, m->entry->n_params, o, &k, t, e);
-		if (r >= o->warmup)
-			ms[r - o->warmup] = k;
-	}
-	if (st == FFU_STATUS_OK)
-		st = ffu__exec_download(x, &t->outs, &t->n_outs, e);
-	if (st == FFU_STATUS_OK) {
-		t->kernels = ffu__exec_kernel_count(x);
-		summarise(t, ms, o->runs);
-	}
-	ffu__exec_destroy(&x);
-	ffu__module_free(m);
-	free(ms);
-	return st;
-}
-
-static uint64_t outputs_hash(const timed *t)
-{
-	uint64_t h = 0;
-	for (int i = 0; i < t->n_outs; i++)
-		h = XXH64(t->outs[i].data, t->outs[i].bytes, h);
-	return h;
-}
-
-/* --save-values: a workload's inputs and outputs at 2^k written to dir as value files (.bin,
- * the canonical bytes): WORKLOAD.kK.inP.bin for each parameter P, WORKLOAD.kK.outI.bin for
- * each output I (the fused mode's, which every mode matched; with --baseline-only the
- * c_baseline's), for bench/peers/, which run other libraries on them. */
-static ffu_status save_values(const char *dir, const char *workload, int k, const ffu_value *inputs, int n_inputs,
-			      const ffu_value *outs, int n_outs, ffu_error *e)
-{
-	ffu_status st = FFU_STATUS_OK;
-	char path[4096];
-	for (int i = 0; i < n_inputs + n_outs && st == FFU_STATUS_OK; i++) {
-		bool in = i < n_inputs;
-		snprintf(path, sizeof path, "%s/%s.k%d.%s%d.bin", dir, workload, k, in ? "in" : "out",
-			 in ? i : i - n_inputs);
-		st = ffu__values_write(path, in ? &inputs[i] : &outs[i - n_inputs], 1, e);
-	}
-	return st;
-}
-
-/* The workload's inputs at 2^k: random, seeded by k, the same for every mode and device. */
-static ffu_status make_inputs(ffu_module **shape_src, ffu_value **inputs, int *n_inputs, size_t *bytes,
-			      const char *text, const char *wname, int k, ffu_error *e)
-{
-	ffu_status st = ffu__hlo_parse(shape_src, text, strlen(text), wname, e);
-	if (st == FFU_STATUS_OK) {
-		*n_inputs = (*shape_src)->entry->n_params;
-		*inputs = calloc((size_t)*n_inputs + 1, sizeof **inputs);
-		if (!*inputs)
-			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	}
-	uint64_t seed = 0x5eed0000u + (uint64_t)k;
-	for (int p = 0; p < *n_inputs && st == FFU_STATUS_OK; p++) {
-		st = ffu__value_alloc(&(*inputs)[p], &(*shape_src)->entry->params[p]->shape, e);
-		if (st == FFU_STATUS_OK) /* point arrays: (a + i d) G, fields/point_random.c */
-			ffu__value_random(&(*inputs)[p], &seed);
-		*bytes += (*inputs)[p].bytes;
-	}
-	return st;
-}
-
-/* Field multiplications the workload asks for: one per element of each multiply (or square) in the entry
- * computation (8 * 2^k for fieldops_*; a product of two halves counts 2^(k-1)), for an fft
- * its butterflies, log2(n) n/2 per row (the radix-2 count, whatever radix runs), and for a
- * dot its products. */
-static int64_t count_muls(const ffu_module *m)
-{
-	int64_t n = 0;
-	for (int i = 0; i < m->entry->n_insts; i++) {
-		const ffu_inst *in = m->entry->insts[i];
-		if (ffu__ops[in->op].form == FFU_FORM_BILINEAR) /* multiply, square */
-			n += ffu__shape_count(&in->shape);
-		if (in->op == FFU_OP_FFT)
-			n += ffu__fft_rows(&in->shape) * ffu__log2_pow2(in->fft.length) * (in->fft.length / 2);
-		if (in->op == FFU_OP_DOT) { /* a product per stored entry and result column, or per term */
-			const ffu_shape *x = &in->operands[0]->shape;
-			int64_t k = 1;
-			for (int t = 0; t < in->dot.n_contract; t++)
-				k *= x->dims[in->dot.lhs_contract[t]];
-			n += x->csr ? x->nnz * (ffu__shape_count(&in->shape) / (x->dims[0] ? x->dims[0] : 1))
-				    : ffu__shape_count(&in->shape) * k;
-		}
-	}
-	return n;
-}
-
-/* Points the workload's msm instructions take: n per msm (its scalars' element count) */
-static int64_t count_points(const ffu_module *m)
-{
-	int64_t n = 0;
-	for (int i = 0; i < m->entry->n_insts; i++)
-		if (m->entry->insts[i]->op == FFU_OP_MSM)
-			n += ffu__shape_count(&m->entry->insts[i]->operands[0]->shape);
-	return n;
+	return FFU_STATUS_OK;
 }
 
 /*
@@ -269,68 +350,70 @@ static int64_t count_points(const ffu_module *m)
  */
 static ffu_status time_baseline(baseline *b, const char *wname, int k, const ffu_bench_opts *o, ffu_error *e)
 {
-	char *text = sized_text(ffu__bench_workload(wname), k);
-	ffu_module *m = NULL;
-	ffu_value *inputs = NULL;
-	int n_inputs = 0;
+	ffu_program *p = NULL;
+	arrays inputs = {0};
+	ffu_bench_array *bin = NULL, *bout = NULL;
 	size_t bytes = 0;
 	timed *t = &b->t;
 	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
-	ffu_status st = text && ms ? make_inputs(&m, &inputs, &n_inputs, &bytes, text, wname, k, e)
-				   : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	const ffu_shape *root = st == FFU_STATUS_OK ? &m->entry->root->shape : NULL;
-	t->n_outs = root && root->type == FFU_TYPE_TUPLE ? root->n_elems : 1;
-	t->outs = st == FFU_STATUS_OK ? calloc((size_t)t->n_outs + 1, sizeof *t->outs) : NULL;
-	if (st == FFU_STATUS_OK && !t->outs)
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int i = 0; i < t->n_outs && st == FFU_STATUS_OK; i++)
-		st = ffu__value_alloc(&t->outs[i], root->type == FFU_TYPE_TUPLE ? &root->elems[i] : root, e);
-	int64_t n = st == FFU_STATUS_OK ? ffu__shape_count(&t->outs[0].shape) : 0;
+	ffu_status st = ms ? make_inputs(&p, &inputs, &bytes, wname, k, e)
+			   : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK)
+		st = arrays_alloc(&t->outs, p, FFU_TOOL_OUTPUTS, &bytes, e);
+	if (st == FFU_STATUS_OK)
+		st = bench_arrays(&bin, p, FFU_TOOL_INPUTS, &inputs, e);
+	if (st == FFU_STATUS_OK)
+		st = bench_arrays(&bout, p, FFU_TOOL_OUTPUTS, &t->outs, e);
+	int64_t n = st == FFU_STATUS_OK && t->outs.n ? bout[0].count : 0;
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
-		double run_ms = ffu__bench_baseline(wname, inputs, t->outs, n);
+		double run_ms = ffu__bench_baseline(wname, bin, bout, n);
 		if (run_ms < 0) /* an NTT baseline's tables did not fit */
-			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory (%s's c_baseline at 2^%d)", wname, k);
+			st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory (%s's c_baseline at 2^%d)", wname, k);
 		if (r >= o->warmup)
 			ms[r - o->warmup] = run_ms;
 	}
-	for (int i = 0; i < t->n_outs && st == FFU_STATUS_OK; i++)
-		bytes += t->outs[i].bytes;
 	if (st == FFU_STATUS_OK && o->save_dir && o->baseline_only)
-		st = save_values(o->save_dir, wname, k, inputs, n_inputs, t->outs, t->n_outs, e);
+		st = save_values(o->save_dir, wname, k, p, &inputs, &t->outs, e);
+	ffu_array_info first;
+	if (st == FFU_STATUS_OK)
+		st = array_info(p, FFU_TOOL_INPUTS, 0, &first, e);
 	if (st == FFU_STATUS_OK) {
+		ffu_tool_work work;
+		ffu_tool_program_work(p, &work);
 		b->workload = wname;
-		b->field = ffu__type_name(m->entry->params[0]->shape.type);
+		b->field = first.type; /* static */
 		b->k = k;
 		b->bytes = bytes;
-		b->muls = count_muls(m);
-		b->points = count_points(m);
-		b->hash = outputs_hash(t);
+		b->muls = work.products;
+		b->points = work.points;
+		b->hash = outputs_hash(t, p);
 		t->kernels = 0;
 		t->host_timer = true;
 		summarise(t, ms, o->runs);
 	}
-	ffu__values_free(t->outs, t->n_outs);
-	t->outs = NULL;
-	t->n_outs = 0;
-	for (int p = 0; p < n_inputs; p++)
-		ffu__value_free(&inputs[p]);
-	free(inputs);
-	ffu__module_free(m);
+	arrays_free(&t->outs);
+	arrays_free(&inputs);
+	free(bin);
+	free(bout);
+	ffu_program_destroy(&p);
 	free(ms);
-	free(text);
 	return st;
 }
 
-static ffu_status same_outputs(const timed *a, const timed *ref, const char *what, const char *wname, int k,
-			       const char *dev, ffu_error *e)
+/* ---------------------------------------------------------------- one workload on one device */
+
+static ffu_status same_outputs(const timed *a, const timed *ref, const ffu_program *p, const char *what,
+			       const char *wname, int k, const char *dev, ffu_error *e)
 {
-	bool same = a->n_outs == ref->n_outs;
-	for (int i = 0; same && i < a->n_outs; i++)
-		same = a->outs[i].bytes == ref->outs[i].bytes &&
-		       memcmp(a->outs[i].data, ref->outs[i].data, a->outs[i].bytes) == 0;
+	bool same = a->outs.n == ref->outs.n;
+	for (int i = 0; same && i < a->outs.n; i++) {
+		ffu_array_info info;
+		same = array_info(p, FFU_TOOL_OUTPUTS, i, &info, NULL) == FFU_STATUS_OK &&
+		       memcmp(a->outs.data[i], ref->outs.data[i], info.bytes) == 0;
+	}
 	return same ? FFU_STATUS_OK
-		    : ffu__err(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: %s and fused outputs differ", wname, k,
-			       dev, what);
+		    : ffu_tool_error(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: %s and fused outputs differ", wname, k,
+				     dev, what);
 }
 
 static ffu_status record(ffu_bench_report *rep, ffu_bench_result r, const timed *t, size_t bytes, int64_t muls,
@@ -347,55 +430,63 @@ static ffu_status record(ffu_bench_report *rep, ffu_bench_result r, const timed 
 	return add_result(rep, &r, e);
 }
 
-static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const char *wname, int k,
+/* The device being benchmarked: its handle, its copy kernel, whether it is a CPU. */
+typedef struct bench_device {
+	ffu_device *d;
+	ffu_bench_copier *copier;
+	bool is_cpu;
+	const char *name;   /* the report's copy */
+} bench_device;
+
+static ffu_status bench_one(ffu_bench_report *rep, int dev, const bench_device *bd, const char *wname, int k,
 			    const baseline *base, const ffu_bench_opts *o, ffu_error *e)
 {
-	ffu_status st;
-	char *text = sized_text(ffu__bench_workload(wname), k);
-	ffu_module *shape_src = NULL;
-	ffu_value *inputs = NULL;
-	int n_inputs = 0;
+	ffu_program *p = NULL;
+	arrays inputs = {0};
 	size_t bytes = 0;
 	timed fused = {0}, unfused = {0}, copy = {0};
-	if (!text)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	st = make_inputs(&shape_src, &inputs, &n_inputs, &bytes, text, wname, k, e);
+	ffu_status st = make_inputs(&p, &inputs, &bytes, wname, k, e);
 	if (st == FFU_STATUS_OK)
-		st = time_mode(cl, shape_src, wname, true, inputs, o, &fused, e);
+		st = time_mode(bd->d, p, wname, true, &inputs, o, &fused, e);
 	/* the C baseline was timed before any OpenCL call (see ffu__bench_run); its outputs
 	 * are known by their hash */
-	bool with_base = base && (cl->dev.type & CL_DEVICE_TYPE_CPU);
-	if (st == FFU_STATUS_OK && with_base && outputs_hash(&fused) != base->hash)
-		st = ffu__err(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: c_baseline and fused outputs differ", wname,
-			      k, cl->dev.name);
+	bool with_base = base && bd->is_cpu;
+	if (st == FFU_STATUS_OK && with_base && outputs_hash(&fused, p) != base->hash)
+		st = ffu_tool_error(e, FFU_STATUS_EMISMATCH, "%s at 2^%d on %s: c_baseline and fused outputs differ",
+				    wname, k, bd->name);
 	if (st == FFU_STATUS_OK)
-		st = time_mode(cl, shape_src, wname, false, inputs, o, &unfused, e);
+		st = time_mode(bd->d, p, wname, false, &inputs, o, &unfused, e);
 	if (st == FFU_STATUS_OK)
-		st = same_outputs(&unfused, &fused, "unfused", wname, k, cl->dev.name, e);
-	for (int i = 0; i < fused.n_outs; i++)
-		bytes += fused.outs[i].bytes;
+		st = same_outputs(&unfused, &fused, p, "unfused", wname, k, bd->name, e);
+	for (int i = 0; i < fused.outs.n && st == FFU_STATUS_OK; i++) {
+		ffu_array_info info;
+		st = array_info(p, FFU_TOOL_OUTPUTS, i, &info, e);
+		bytes += info.bytes;
+	}
 	if (st == FFU_STATUS_OK && o->save_dir)
-		st = save_values(o->save_dir, wname, k, inputs, n_inputs, fused.outs, fused.n_outs, e);
+		st = save_values(o->save_dir, wname, k, p, &inputs, &fused.outs, e);
 
-	const ffu_shape *s0 = st == FFU_STATUS_OK ? &shape_src->entry->params[0]->shape : NULL;
+	ffu_array_info in0;
+	if (st == FFU_STATUS_OK)
+		st = array_info(p, FFU_TOOL_INPUTS, 0, &in0, e);
 	/* the same traffic as the fused program, so the same working set (see copy.c) */
 	size_t copy_bytes = bytes < 8 ? 8 : bytes / 8 * 8;
 	if (st == FFU_STATUS_OK)
-		st = ffu__bench_copy(cl, copy_bytes / 2, o->warmup, o->runs, &copy.ms, &copy.min_ms, &copy.max_ms,
-				     &copy.host_timer, e);
+		st = ffu__bench_copy(bd->copier, copy_bytes / 2, o->warmup, o->runs, &copy.ms, &copy.min_ms,
+				     &copy.max_ms, &copy.host_timer, e);
 	if (st == FFU_STATUS_OK) {
-		ffu_bench_result r = {.device = dev, .workload = wname, .field = ffu__type_name(s0->type), .k = k,
-				      .runs = o->runs};
-		int64_t muls = count_muls(shape_src), points = count_points(shape_src);
+		ffu_bench_result r = {.device = dev, .workload = wname, .field = in0.type, .k = k, .runs = o->runs};
+		ffu_tool_work work;
+		ffu_tool_program_work(p, &work);
 		copy.kernels = 1;
 		r.mode = FFU_BENCH_FUSED;
-		st = record(rep, r, &fused, bytes, muls, points, e);
+		st = record(rep, r, &fused, bytes, work.products, work.points, e);
 		r.mode = FFU_BENCH_UNFUSED;
 		if (st == FFU_STATUS_OK)
-			st = record(rep, r, &unfused, bytes, muls, points, e);
+			st = record(rep, r, &unfused, bytes, work.products, work.points, e);
 		r.mode = FFU_BENCH_C_BASELINE;
 		if (st == FFU_STATUS_OK && with_base)
-			st = record(rep, r, &base->t, bytes, muls, points, e);
+			st = record(rep, r, &base->t, bytes, work.products, work.points, e);
 		r.mode = FFU_BENCH_COPY;
 		if (st == FFU_STATUS_OK)
 			st = record(rep, r, &copy, copy_bytes, 0, 0, e);
@@ -412,15 +503,14 @@ static ffu_status bench_one(ffu_bench_report *rep, int dev, ffu_cl *cl, const ch
 				rep->devices[dev].id, wname, k, fused.ms, unfused.ms, bl, copy.ms);
 		}
 	}
-	ffu__values_free(fused.outs, fused.n_outs);
-	ffu__values_free(unfused.outs, unfused.n_outs);
-	for (int p = 0; p < n_inputs; p++)
-		ffu__value_free(&inputs[p]);
-	free(inputs);
-	ffu__module_free(shape_src);
-	free(text);
+	arrays_free(&fused.outs);
+	arrays_free(&unfused.outs);
+	arrays_free(&inputs);
+	ffu_program_destroy(&p);
 	return st;
 }
+
+/* ---------------------------------------------------------------- the run */
 
 /* --baseline-only: the c_baseline rows on one device entry, "host", that stands for the
  * CPU OpenMP runs on (no OpenCL call is made) */
@@ -432,14 +522,13 @@ static ffu_status record_baselines(ffu_bench_report *rep, const baseline *bases,
 	rep->copy_gbps = calloc(1, sizeof *rep->copy_gbps);
 	rep->copy_bytes = calloc(1, sizeof *rep->copy_bytes);
 	if (!rep->devices || !rep->copy_gbps || !rep->copy_bytes)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 	rep->n_devices = 1;
-	ffu_device_info *d = &rep->devices[0];
+	ffu_bench_device *d = &rep->devices[0];
 	snprintf(d->id, sizeof d->id, "host");
 	snprintf(d->name, sizeof d->name, "host CPU");
 	snprintf(d->platform_name, sizeof d->platform_name, "OpenMP, %d threads (c_baseline only)",
 		 omp_get_max_threads());
-	d->type = CL_DEVICE_TYPE_CPU;
 	FILE *cpu = fopen("/proc/cpuinfo", "r");
 	char line[512];
 	while (cpu && fgets(line, sizeof line, cpu))
@@ -465,80 +554,114 @@ static ffu_status record_baselines(ffu_bench_report *rep, const baseline *bases,
 	return st;
 }
 
+/* Opens device id, copies what the report says about it and builds its copy kernel. */
+static ffu_status open_device(bench_device *bd, ffu_bench_device *out, const char *id, ffu_error *e)
+{
+	ffu_status st = ffu_device_open(&bd->d, id, e);
+	if (st == FFU_STATUS_OK) {
+		ffu_tool_device_facts f;
+		ffu_tool_device_facts_get(bd->d, &f);
+		snprintf(out->id, sizeof out->id, "%s", f.id);
+		snprintf(out->name, sizeof out->name, "%s", f.name);
+		snprintf(out->vendor, sizeof out->vendor, "%s", f.device_vendor);
+		snprintf(out->platform_name, sizeof out->platform_name, "%s", f.platform);
+		snprintf(out->driver, sizeof out->driver, "%s", f.driver);
+		bd->is_cpu = f.is_cpu != 0;
+		bd->name = out->name;
+		st = ffu__bench_copier_create(&bd->copier, bd->d, e);
+	}
+	return st;
+}
+
+static void close_device(bench_device *bd)
+{
+	ffu__bench_copier_destroy(&bd->copier);
+	ffu_device_close(&bd->d);
+}
+
+/* The workloads given, groups expanded, each once in the order given: *names malloc'd. */
+static ffu_status workload_names(const char ***names, int *n_names, const ffu_bench_opts *o, ffu_error *e)
+{
+	const char *const *given = o->n_workloads ? o->workloads : default_workloads;
+	int n_given = o->n_workloads ? o->n_workloads : 2;
+	int cap = 0;
+	for (int w = 0; w < n_given; w++) {
+		int n = ffu__bench_expand(given[w], NULL, 0);
+		if (n == 0)
+			return ffu_tool_error(e, FFU_STATUS_EINVAL, "unknown workload '%s'", given[w]);
+		cap += n;
+	}
+	const char **one = calloc((size_t)cap, sizeof *one);
+	*names = calloc((size_t)cap, sizeof **names);
+	*n_names = 0;
+	if (!*names || !one) {
+		free(one);
+		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+	}
+	for (int w = 0; w < n_given; w++) {
+		int n = ffu__bench_expand(given[w], one, cap);
+		for (int i = 0; i < n; i++) {
+			int seen = 0;
+			while (seen < *n_names && strcmp((*names)[seen], one[i]) != 0)
+				seen++;
+			if (seen == *n_names)
+				(*names)[(*n_names)++] = one[i];
+		}
+	}
+	free(one);
+	return FFU_STATUS_OK;
+}
+
 ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_error *e)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->timing = o->timing;
-	const char *const *given = o->n_workloads ? o->workloads : default_workloads;
-	int n_given = o->n_workloads ? o->n_workloads : 2;
 	if (o->k_min < 0 || o->k_max > 40 || o->k_min > o->k_max)
-		return ffu__err(e, FFU_STATUS_EINVAL, "--k range %d..%d is not within 0..40", o->k_min, o->k_max);
+		return ffu_tool_error(e, FFU_STATUS_EINVAL, "--k range %d..%d is not within 0..40", o->k_min, o->k_max);
 	if (o->runs < 1 || o->warmup < 0)
-		return ffu__err(e, FFU_STATUS_EINVAL, "runs must be at least 1");
-	/* groups expanded, each workload once, in the order given */
-	int n_names = 0, cap_names = 0;
-	for (int w = 0; w < n_given; w++) {
-		int n = ffu__bench_expand(given[w], NULL, 0);
-		if (n == 0)
-			return ffu__err(e, FFU_STATUS_EINVAL, "unknown workload '%s'", given[w]);
-		cap_names += n;
-	}
-	const char **names = calloc((size_t)cap_names, sizeof *names);
-	const char **one = calloc((size_t)cap_names, sizeof *one);
-	if (!names || !one) {
-		free(names);
-		free(one);
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	}
-	for (int w = 0; w < n_given; w++) {
-		int n = ffu__bench_expand(given[w], one, cap_names);
-		for (int i = 0; i < n; i++) {
-			int seen = 0;
-			while (seen < n_names && strcmp(names[seen], one[i]) != 0)
-				seen++;
-			if (seen == n_names)
-				names[n_names++] = one[i];
-		}
-	}
-	free(one);
-	int n_k = o->k_max - o->k_min + 1;
-	baseline *bases = calloc((size_t)(n_names * n_k), sizeof *bases);
-	if (!bases) {
-		free(names);
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	}
-	ffu_status st = FFU_STATUS_OK;
+		return ffu_tool_error(e, FFU_STATUS_EINVAL, "runs must be at least 1");
+	const char **names = NULL;
+	int n_names = 0, n_k = o->k_max - o->k_min + 1, n_ids = 0;
+	baseline *bases = NULL;
+	ffu_tool_device_id *ids = NULL;
+	ffu_status st = workload_names(&names, &n_names, o, e);
+	if (st == FFU_STATUS_OK && !(bases = calloc((size_t)(n_names * n_k) + 1, sizeof *bases)))
+		st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 	for (int w = 0; w < n_names && st == FFU_STATUS_OK && o->baseline_only; w++)
 		if (!ffu__bench_has_baseline(names[w]))
-			st = ffu__err(e, FFU_STATUS_EINVAL, "--baseline-only: workload '%s' has no c_baseline", names[w]);
+			st = ffu_tool_error(e, FFU_STATUS_EINVAL, "--baseline-only: workload '%s' has no c_baseline",
+					    names[w]);
 	/* baselines first, before any OpenCL call starts driver threads (see time_baseline) */
 	for (int w = 0; w < n_names && st == FFU_STATUS_OK; w++)
 		for (int k = o->k_min; k <= o->k_max && st == FFU_STATUS_OK && ffu__bench_has_baseline(names[w]); k++)
 			st = time_baseline(&bases[w * n_k + k - o->k_min], names[w], k, o, e);
 	if (st == FFU_STATUS_OK && o->baseline_only) {
 		st = record_baselines(rep, bases, n_names * n_k, o, e);
-		free(bases);
-		free(names);
-		return st;
+		goto out;
 	}
 	if (st == FFU_STATUS_OK)
-		st = ffu__cl_select_all(&rep->devices, &rep->n_devices, o->device, e);
+		st = ffu_tool_device_ids(o->device, &ids, &n_ids, e);
 	if (st == FFU_STATUS_OK) {
-		rep->copy_gbps = calloc((size_t)rep->n_devices, sizeof *rep->copy_gbps);
-		rep->copy_bytes = calloc((size_t)rep->n_devices, sizeof *rep->copy_bytes);
-		if (!rep->copy_gbps || !rep->copy_bytes)
-			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		rep->devices = calloc((size_t)n_ids + 1, sizeof *rep->devices);
+		rep->copy_gbps = calloc((size_t)n_ids + 1, sizeof *rep->copy_gbps);
+		rep->copy_bytes = calloc((size_t)n_ids + 1, sizeof *rep->copy_bytes);
+		if (!rep->devices || !rep->copy_gbps || !rep->copy_bytes)
+			st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+		else
+			rep->n_devices = n_ids;
 	}
 	for (int d = 0; d < rep->n_devices && st == FFU_STATUS_OK; d++) {
-		ffu_cl cl = {0};
-		st = ffu__cl_open(&cl, &rep->devices[d], e);
+		bench_device bd = {0};
+		st = open_device(&bd, &rep->devices[d], ids[d].id, e);
 		for (int w = 0; w < n_names && st == FFU_STATUS_OK; w++)
 			for (int k = o->k_min; k <= o->k_max && st == FFU_STATUS_OK; k++) {
 				const baseline *b = &bases[w * n_k + k - o->k_min];
-				st = bench_one(rep, d, &cl, names[w], k, b->workload ? b : NULL, o, e);
+				st = bench_one(rep, d, &bd, names[w], k, b->workload ? b : NULL, o, e);
 			}
-		ffu__cl_close(&cl);
+		close_device(&bd);
 	}
+out:
+	free(ids);
 	free(bases);
 	free(names);
 	return st;

@@ -9,15 +9,20 @@
  * OpenMP on the host, reported for CPU devices), copy (a copy kernel over the same element
  * count and type: the device's bandwidth roof, always kernel-timed). Every mode's outputs
  * are compared byte for byte with the fused ones; a difference is an error, not a data point.
+ *
+ * On the public API (include/fieldfuse/) and src/api/tool.h only: programs, devices,
+ * executables and buffers are the library's handles; values are plain host arrays of
+ * storage bytes, sized by ffu_array_info.
  */
 #ifndef FFU_BENCH_BENCH_H
 #define FFU_BENCH_BENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#include "ir/value.h"
-#include "runtime/cl.h"
+#include "fieldfuse/fieldfuse.h"
 
 typedef enum { FFU_BENCH_FUSED, FFU_BENCH_UNFUSED, FFU_BENCH_C_BASELINE, FFU_BENCH_COPY, FFU_BENCH_MODE_COUNT } ffu_bench_mode;
 /* kernel: OpenCL profiling events around the kernels; end_to_end: host clock around upload,
@@ -36,13 +41,13 @@ typedef struct ffu_bench_opts {
 				       * opened, so no mode checks it (for a workload the device cannot
 				       * run yet, msm_bn254_g1; its test checks it against the interpreter) */
 	const char *save_dir;         /* or NULL: write each workload's inputs and outputs there (see
-				       * ffu__bench_save) */
+				       * save_values in bench.c) */
 } ffu_bench_opts;
 
 typedef struct ffu_bench_result {
 	int device;                   /* index into the report's devices */
 	const char *workload;         /* static (embedded name) */
-	const char *field;
+	const char *field;            /* static (ffu_array_info.type) */
 	int k;
 	ffu_bench_mode mode;
 	int kernels;
@@ -56,8 +61,19 @@ typedef struct ffu_bench_result {
 	int runs;
 } ffu_bench_result;
 
+/* What the report says about a device, copied when it was open (ffu_tool_device_facts'
+ * strings live only as long as the device). */
+enum { FFU_BENCH_STR = 256 };
+typedef struct ffu_bench_device {
+	char id[16];                  /* "P:D", or "host" (--baseline-only) */
+	char name[FFU_BENCH_STR];
+	char vendor[FFU_BENCH_STR];   /* CL_DEVICE_VENDOR */
+	char platform_name[FFU_BENCH_STR];
+	char driver[FFU_BENCH_STR];
+} ffu_bench_device;
+
 typedef struct ffu_bench_report {
-	ffu_device_info *devices;
+	ffu_bench_device *devices;
 	int n_devices;
 	double *copy_gbps;            /* per device: the rate of its largest copy (least cache help) */
 	size_t *copy_bytes;           /* the size of that copy */
@@ -82,15 +98,31 @@ int ffu__bench_expand(const char *name, const char **out, int cap);
 ffu_status ffu__bench_run(ffu_bench_report *rep, const ffu_bench_opts *o, ffu_error *e);
 void ffu__bench_report_free(ffu_bench_report *rep);
 
-/* copy.c: median time of a copy of `bytes` (a multiple of 4) from one buffer to another on cl. */
-ffu_status ffu__bench_copy(ffu_cl *cl, size_t bytes, int warmup, int runs,
-			   double *ms, double *min_ms, double *max_ms, bool *host_timer, ffu_error *e);
+/* copy.c: the copy kernel built once on a device (its own context and queue), then timed
+ * at any size: median, min and max ms of `runs` copies of `bytes` (a multiple of 4) from one
+ * buffer to another after `warmup` untimed ones. Destroy before closing the device. */
+typedef struct ffu_bench_copier ffu_bench_copier;
+ffu_status ffu__bench_copier_create(ffu_bench_copier **out, ffu_device *d, ffu_error *e);
+ffu_status ffu__bench_copy(ffu_bench_copier *c, size_t bytes, int warmup, int runs, double *ms, double *min_ms,
+			   double *max_ms, bool *host_timer, ffu_error *e);
+void ffu__bench_copier_destroy(ffu_bench_copier **c);
 double ffu__bench_median(double *v, int n); /* sorts v */
 
-/* baseline.c: hand-written C for a workload, if there is one; in/out as the program's.
- * ffu__bench_baseline returns the ms it took once all its threads ran (see baseline.c). */
+/* One input or output array of a workload as the C baselines see it: its storage bytes on
+ * the host (the caller's) and its shape. */
+typedef struct ffu_bench_array {
+	unsigned char *data;          /* bytes long */
+	size_t bytes;
+	int64_t count;                /* elements */
+	int rank;
+	int64_t dims[FFU_ARRAY_MAX_RANK];
+} ffu_bench_array;
+
+/* baseline.c: hand-written C for a workload, if there is one; in/out as the program's inputs
+ * and outputs, n the first output's element count. ffu__bench_baseline returns the ms it
+ * took once all its threads ran (see baseline.c), -1 when out of memory. */
 bool ffu__bench_has_baseline(const char *workload);
-double ffu__bench_baseline(const char *workload, const ffu_value *in, ffu_value *out, int64_t n);
+double ffu__bench_baseline(const char *workload, const ffu_bench_array *in, ffu_bench_array *out, int64_t n);
 
 /* report.c */
 void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep);

@@ -251,9 +251,9 @@ FFU_BASE_CLONES static void P(finish)(unsigned char *out, const P(xyzz) *win, in
 	FE_STORE(out + sizeof(FE), &y);
 }
 
-static double P(run)(const ffu_value *in, ffu_value *out, int c)
+static double P(run)(const ffu_bench_array *in, ffu_bench_array *out, int c)
 {
-	int64_t n = ffu__shape_count(&in[0].shape);
+	int64_t n = in[0].count;
 	if (c <= 0)
 		c = ffu__bench_msm_window(n, sizeof(P(xyzz)));
 	int nw = SCALAR_BITS / c + 1;

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api/tool.h"
 #include "bench/bench.h"
 
 extern char **environ;
@@ -48,7 +49,7 @@ static ffu_status write_files(const char *dir, const char *png, const ffu_bench_
 	FILE *g = fopen(path, "w");
 	ffu_status st = FFU_STATUS_OK;
 	if (!d || !g) {
-		st = ffu__err(e, FFU_STATUS_EIO, "plot: cannot write in %s: %s", dir, strerror(errno));
+		st = ffu_tool_error(e, FFU_STATUS_EIO, "plot: cannot write in %s: %s", dir, strerror(errno));
 		goto out;
 	}
 	fprintf(g, "set terminal pngcairo size 1400,560 noenhanced\nset output ");
@@ -96,12 +97,12 @@ static ffu_status write_files(const char *dir, const char *png, const ffu_bench_
 	}
 	fprintf(g, "\nunset multiplot\n");
 	if (ferror(d) || ferror(g))
-		st = ffu__err(e, FFU_STATUS_EIO, "plot: write failed in %s", dir);
+		st = ffu_tool_error(e, FFU_STATUS_EIO, "plot: write failed in %s", dir);
 out:
 	if (d && fclose(d) != 0 && st == FFU_STATUS_OK)
-		st = ffu__err(e, FFU_STATUS_EIO, "plot: write failed in %s", dir);
+		st = ffu_tool_error(e, FFU_STATUS_EIO, "plot: write failed in %s", dir);
 	if (g && fclose(g) != 0 && st == FFU_STATUS_OK)
-		st = ffu__err(e, FFU_STATUS_EIO, "plot: write failed in %s", dir);
+		st = ffu_tool_error(e, FFU_STATUS_EIO, "plot: write failed in %s", dir);
 	return st;
 }
 
@@ -115,10 +116,11 @@ static ffu_status run_gnuplot(const char *dir, ffu_error *e)
 	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc != 0)
-		return ffu__err(e, FFU_STATUS_EIO, "plot: cannot run gnuplot (%s); install gnuplot-nox", strerror(rc));
+		return ffu_tool_error(e, FFU_STATUS_EIO, "plot: cannot run gnuplot (%s); install gnuplot-nox",
+				      strerror(rc));
 	int status = 0;
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return ffu__err(e, FFU_STATUS_EIO, "plot: gnuplot failed (script and data in %s)", dir);
+		return ffu_tool_error(e, FFU_STATUS_EIO, "plot: gnuplot failed (script and data in %s)", dir);
 	return FFU_STATUS_OK;
 }
 
@@ -126,12 +128,12 @@ ffu_status ffu__bench_write_plot(const char *path, const ffu_bench_report *rep, 
 {
 	char dir[] = "/tmp/fieldfuse-plot.XXXXXX";
 	if (!mkdtemp(dir))
-		return ffu__err(e, FFU_STATUS_EIO, "plot: cannot create a temporary folder: %s", strerror(errno));
+		return ffu_tool_error(e, FFU_STATUS_EIO, "plot: cannot create a temporary folder: %s", strerror(errno));
 	/* gnuplot runs in dir: give it an absolute output path next to the final one */
 	char *abs = realpath(".", NULL);
 	size_t n = strlen(path) + (abs ? strlen(abs) : 0) + 32;
 	char *tmp_png = malloc(n);
-	ffu_status st = abs && tmp_png ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = abs && tmp_png ? FFU_STATUS_OK : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
 		snprintf(tmp_png, n, "%s%s%s.tmp.%ld.png", path[0] == '/' ? "" : abs, path[0] == '/' ? "" : "/", path,
 			 (long)getpid());
@@ -139,8 +141,11 @@ ffu_status ffu__bench_write_plot(const char *path, const ffu_bench_report *rep, 
 		st = write_files(dir, tmp_png, rep, e);
 	if (st == FFU_STATUS_OK)
 		st = run_gnuplot(dir, e);
-	if (st == FFU_STATUS_OK && rename(tmp_png, path) != 0)
-		st = ffu__err_at(e, FFU_STATUS_EIO, path, 0, 0, "cannot move the plot into place: %s", strerror(errno));
+	if (st == FFU_STATUS_OK && rename(tmp_png, path) != 0) {
+		st = ffu_tool_error(e, FFU_STATUS_EIO, "cannot move the plot into place: %s", strerror(errno));
+		if (e) /* printed "PATH: error: ..." */
+			snprintf(e->file, sizeof e->file, "%s", path);
+	}
 	if (tmp_png && st)
 		unlink(tmp_png);
 	if (st == FFU_STATUS_OK || st == FFU_STATUS_ENOMEM) { /* keep the script for debugging otherwise */

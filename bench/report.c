@@ -1,9 +1,10 @@
 /* bench/report.c: the terminal table, JSON (HLO.md section 6, via jansson) and CSV. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "api/tool.h"
 #include "bench/bench.h"
-#include "util/file.h"
 
 #ifndef FFU_VERSION
 #define FFU_VERSION "unknown"
@@ -22,7 +23,7 @@ static const ffu_bench_result *find(const ffu_bench_report *rep, int dev, const 
 /* --baseline-only: the c_baseline rows alone (no device ran) */
 static void print_baselines(FILE *out, const ffu_bench_report *rep, int wl)
 {
-	const ffu_device_info *dev = &rep->devices[0];
+	const ffu_bench_device *dev = &rep->devices[0];
 	fprintf(out, "\n%s: %s (%s): c_baseline only, not checked by a device\n", dev->id, dev->name,
 		dev->platform_name);
 	fprintf(out, "%-*s %3s %10s %10s %10s %9s %12s\n", wl, "workload", "k", "c_base ms", "min ms", "max ms",
@@ -54,7 +55,7 @@ void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep)
 		return;
 	}
 	for (int d = 0; d < rep->n_devices; d++) {
-		const ffu_device_info *dev = &rep->devices[d];
+		const ffu_bench_device *dev = &rep->devices[d];
 		fprintf(out, "\ndevice %s: %s (%s), copy roof %.1f GB/s\n", dev->id, dev->name, dev->platform_name,
 			rep->copy_gbps[d]);
 		fprintf(out, "%-*s %3s %9s %9s %9s %9s %8s %8s %7s %7s%s%s\n", wl, "workload", "k", "unfused", "fused",
@@ -111,28 +112,20 @@ void ffu__bench_print_table(FILE *out, const ffu_bench_report *rep)
 	}
 }
 
-static ffu_status dump_json(FILE *f, void *arg, ffu_error *e)
-{
-	json_t *root = arg;
-	if (json_dumpf(root, f, JSON_INDENT(2)) != 0)
-		return ffu__err(e, FFU_STATUS_EIO, "writing JSON failed");
-	fputc('\n', f);
-	return FFU_STATUS_OK;
-}
-
 ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, ffu_error *e)
 {
 	json_t *root = json_object(), *devs = json_array(), *res = json_array();
+	char *text = NULL;
 	ffu_status st = FFU_STATUS_OK;
 	if (!root || !devs || !res) {
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	json_object_set_new(root, "tool", json_string("fieldfuse"));
 	json_object_set_new(root, "version", json_string(FFU_VERSION));
 	json_object_set_new(root, "timing", json_string(rep->timing == FFU_TIMING_KERNEL ? "kernel" : "end_to_end"));
 	for (int d = 0; d < rep->n_devices; d++) {
-		const ffu_device_info *dev = &rep->devices[d];
+		const ffu_bench_device *dev = &rep->devices[d];
 		json_array_append_new(devs, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f}", "id", dev->id, "name", dev->name,
 						      "vendor", dev->vendor, "platform", dev->platform_name, "driver",
 						      dev->driver, "copy_gbps", rep->copy_gbps[d]));
@@ -153,31 +146,46 @@ ffu_status ffu__bench_write_json(const char *path, const ffu_bench_report *rep, 
 				    json_real(rep->results[i].points_per_s));
 	json_object_set(root, "devices", devs);
 	json_object_set(root, "results", res);
-	st = ffu__file_write_atomic(path, dump_json, root, e);
+	/* the whole text first, then one write: a failure leaves no partial file */
+	text = json_dumps(root, JSON_INDENT(2));
+	size_t len = text ? strlen(text) : 0;
+	char *line = text ? realloc(text, len + 2) : NULL;
+	if (!line) {
+		st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	text = line;
+	memcpy(text + len, "\n", 2);
+	st = ffu_tool_write_file(path, text, len + 1, e);
 out:
+	free(text);
 	json_decref(devs);
 	json_decref(res);
 	json_decref(root);
 	return st;
 }
 
-static ffu_status dump_csv(FILE *f, void *arg, ffu_error *e)
+ffu_status ffu__bench_write_csv(const char *path, const ffu_bench_report *rep, ffu_error *e)
 {
-	const ffu_bench_report *rep = arg;
+	/* the whole text in memory, then one write: a failure leaves no partial file */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 	fprintf(f, "device,device_name,workload,field,k,mode,kernels,ms,min_ms,max_ms,gbps,runs,timer,mul_per_s,"
 		   "points_per_s\n");
 	for (int i = 0; i < rep->n_results; i++) {
 		const ffu_bench_result *r = &rep->results[i];
-		const ffu_device_info *dev = &rep->devices[r->device];
+		const ffu_bench_device *dev = &rep->devices[r->device];
 		/* device names never contain '"'; quote them for the commas some have */
 		fprintf(f, "%s,\"%s\",%s,%s,%d,%s,%d,%.6f,%.6f,%.6f,%.3f,%d,%s,%.0f,%.0f\n", dev->id, dev->name,
 			r->workload, r->field, r->k, ffu__bench_mode_names[r->mode], r->kernels, r->ms, r->min_ms,
 			r->max_ms, r->gbps, r->runs, r->host_timer ? "host" : "events", r->mul_per_s, r->points_per_s);
 	}
-	return FFU_STATUS_OK;
-}
-
-ffu_status ffu__bench_write_csv(const char *path, const ffu_bench_report *rep, ffu_error *e)
-{
-	return ffu__file_write_atomic(path, dump_csv, (void *)rep, e);
+	bool failed = ferror(f) != 0;
+	ffu_status st = fclose(f) != 0 || failed ? ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory")
+						 : ffu_tool_write_file(path, text, len, e);
+	free(text);
+	return st;
 }

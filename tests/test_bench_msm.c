@@ -136,6 +136,16 @@ static void interp(const msm_case *c, unsigned char *want)
 	ffu__values_free(outs, n_outs);
 }
 
+/* A value as the baselines take it: its bytes (borrowed) and shape */
+static ffu_bench_array as_array(const ffu_value *v)
+{
+	ffu_bench_array a = {.data = v->data, .bytes = v->bytes, .count = ffu__shape_count(&v->shape),
+			     .rank = v->shape.rank};
+	for (int d = 0; d < v->shape.rank; d++)
+		a.dims[d] = v->shape.dims[d];
+	return a;
+}
+
 /* The baseline at window width w (0: its own choice) equals want */
 static void expect_baseline(const msm_case *c, const unsigned char *want, int w, const char *what)
 {
@@ -143,7 +153,8 @@ static void expect_baseline(const msm_case *c, const unsigned char *want, int w,
 	ffu_error e = {0};
 	cr_assert_eq(ffu__value_alloc(&out, &c->m->entry->root->shape, &e), FFU_STATUS_OK);
 	memset(out.data, 0xa5, out.bytes); /* no stale zeros pass for infinity */
-	double ms = ffu__bench_msm(curves[cur].workload, c->in, &out, w);
+	ffu_bench_array in[2] = {as_array(&c->in[0]), as_array(&c->in[1])}, res = as_array(&out);
+	double ms = ffu__bench_msm(curves[cur].workload, in, &res, w);
 	cr_assert_geq(ms, 0, "%s: %s: no baseline, or it ran out of memory", curves[cur].workload, what);
 	cr_expect_arr_eq(out.data, want, pb(), "%s: %s, window %d: the baseline differs from the interpreter",
 			 curves[cur].workload, what, w);

@@ -43,12 +43,19 @@ ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, vo
 	ffu_error_clear(e);
 	if (!p || !seed || !host || i < 0 || i >= p->n_inputs)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_random_input: no input %d", i);
-	if (bytes != p->inputs[i].bytes)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_random_input: input %d is %zu bytes, not %zu", i,
-				p->inputs[i].bytes, bytes);
-	ffu_value v = {0};
-	ffu_status st = ffu__value_alloc(&v, &p->m->entry->params[i]->shape, e);
+	/* the whole input (an SPMD program's parameter is a rank's tile of it): every rank
+	   draws the same stream, then takes its part */
+	ffu_array_info whole;
+	ffu_status st = ffu_tool_spmd_input(p, i, &whole, e);
 	if (st)
+		return st;
+	if (bytes != whole.bytes)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_random_input: input %d is %zu bytes, not %zu", i,
+				whole.bytes, bytes);
+	ffu_value v = {0};
+	ffu_shape s;
+	ffu__param_whole_shape(p->m, i, &s);
+	if ((st = ffu__value_alloc(&v, &s, e)))
 		return st;
 	ffu__value_random(&v, seed);
 	memcpy(host, v.data, bytes);
@@ -207,7 +214,7 @@ ffu_status ffu_tool_device_ids(const char *selector, ffu_tool_device_id **ids, i
 void ffu_tool_device_facts_get(const ffu_device *d, ffu_tool_device_facts *f)
 {
 	memset(f, 0, sizeof *f);
-	f->id = f->name = f->platform = f->driver = f->vendor = "";
+	f->id = f->name = f->platform = f->driver = f->vendor = f->device_vendor = "";
 	if (!d)
 		return;
 	const ffu_device_info *dev = &d->cl.dev;
@@ -216,6 +223,7 @@ void ffu_tool_device_facts_get(const ffu_device *d, ffu_tool_device_facts *f)
 	f->platform = dev->platform_name;
 	f->driver = dev->driver;
 	f->vendor = ffu__vendor_str(dev->vendor_class);
+	f->device_vendor = dev->vendor;
 	f->is_cpu = (dev->type & CL_DEVICE_TYPE_CPU) != 0;
 	f->global_mem = dev->global_mem;
 	f->max_alloc = dev->max_alloc;

@@ -37,9 +37,10 @@ double ffu_tool_now_ms(void);
 ffu_form ffu_tool_storage_form(const char *type);
 
 /*
- * Fills host (bytes long: ffu_program_input's info.bytes) with input i of p drawn at
- * random from *seed, as `fieldfuse run --random` draws it: uniform elements of the type
- * in its storage form, valid points of a curve, a CSR matrix's random positions.
+ * Fills host (bytes long: ffu_program_input's info.bytes; for an SPMD program the whole
+ * input's, ffu_tool_spmd_input) with input i of p drawn at random from *seed, as `fieldfuse
+ * run --random` draws it: uniform elements of the type in its storage form, valid points of
+ * a curve, a CSR matrix's random positions.
  */
 ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, void *host, size_t bytes,
 				 ffu_error *e);
@@ -139,6 +140,7 @@ ffu_status ffu_tool_device_ids(const char *selector, ffu_tool_device_id **ids, i
 typedef struct ffu_tool_device_facts {
 	const char *id, *name, *platform, *driver;
 	const char *vendor;      /* the vendor class: "nvidia", "amd", "intel", "pocl", ... */
+	const char *device_vendor; /* CL_DEVICE_VENDOR as the driver says it (bench's report) */
 	int is_cpu;              /* CL_DEVICE_TYPE_CPU */
 	uint64_t global_mem, max_alloc;
 	uint64_t global_cache;   /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (a CPU's L3); 0 unknown */
@@ -158,8 +160,9 @@ typedef enum ffu_tool_side {
 
 /*
  * Reads a value file (HLO.md section 4: text, or binary for a .bin path) as input i of p
- * into host (bytes: ffu_program_input's info.bytes), in the type's storage form: elements
- * checked against the modulus, points on their curve; errors name FILE:LINE (EPARSE, EIO).
+ * into host (bytes: ffu_program_input's info.bytes; for an SPMD program the whole input's,
+ * ffu_tool_spmd_input), in the type's storage form: elements checked against the modulus,
+ * points on their curve; errors name FILE:LINE (EPARSE, EIO).
  */
 ffu_status ffu_tool_read_input(const ffu_program *p, int i, const char *path, void *host, size_t bytes,
 			       ffu_error *e);
@@ -225,5 +228,168 @@ ffu_status ffu_tool_tune_code(char **text, ffu_device *d, const ffu_program *p, 
    none); *path (path may be NULL) the database's path, malloc'd. */
 ffu_status ffu_tool_tune_store(const ffu_device *d, const ffu_tool_params *p, const char *record, char **path,
 			       ffu_error *e);
+
+/* ---------------------------------------------------------------- bench (bench/copy.c) */
+
+/*
+ * The work-group size an element-wise launch of n work-items (n >= 1) gets on d, as the
+ * library launches its own kernels (docs/tuning.md): the device's override, else
+ * FIELDFUSE_WG_SIZE, else its tuned or profile size within the kernel's limits (kernel_max:
+ * CL_KERNEL_WORK_GROUP_SIZE, preferred: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE; 0
+ * unknown) and the device's. Such a launch runs n - n % *local work-items in groups of
+ * *local, then the rest in groups of one. For a tool's own OpenCL kernel on the device's
+ * queue (bench's copy roof). EINVAL / ELIMIT where the library's launch would refuse (a bad
+ * FIELDFUSE_WG_SIZE, a size over a limit).
+ */
+ffu_status ffu_tool_launch_local(const ffu_device *d, size_t n, size_t kernel_max, size_t preferred, size_t *local,
+				 ffu_error *e);
+
+/* ---------------------------------------------------------------- soak (tools/gen/soak.c) */
+
+/*
+ * The pipeline's pass `pass` (a name of ffu_tool_pass_names) run alone on a private copy
+ * of p, then verified, as a new program *out (the caller's; p is not modified): what
+ * fieldfuse-soak interprets after each pass in turn, each pass on the previous one's
+ * result, to name a pass that changes a value. The pass runs as the host check always
+ * has: fusion on whatever FIELDFUSE_DISABLE_FUSION says, no device (a fusion takes up to
+ * 64 kernel arguments, no dot becomes a reduce), nothing disabled. The result may hold
+ * fusions: it is for ffu_program_interpret, ffu_program_print and the queries. EINVAL for
+ * an unknown pass; a pass's error, or the verifier's ("after pass NAME: ..."), as is. *out
+ * NULL on failure.
+ */
+ffu_status ffu_tool_program_after_pass(ffu_program **out, const ffu_program *p, const char *pass, ffu_error *e);
+
+/*
+ * Output o of p alone, compared as ffu_tool_compare compares (got and want: its
+ * info.bytes each; points as group elements): the elements that differ. *first (may be
+ * NULL) is the first of them, -1 when none; got_text and want_text (cap bytes each, may be
+ * NULL) its two values as text, cut to fit, "?" when none differs. For telling which of
+ * several programs sharing one module (a soak batch) an output difference belongs to.
+ */
+long long ffu_tool_compare_output(const ffu_program *p, int o, const void *got, const void *want, long long *first,
+				  char *got_text, char *want_text, size_t cap);
+
+/* ---------------------------------------------------------------- SPMD programs (tools/cli/run_spmd.c) */
+
+/*
+ * An SPMD program (ffu_tool_program_is_spmd; docs/hlo.md "Collectives", "Sharding") runs
+ * on ranks; its inputs and outputs (ffu_program_input, ffu_program_output) are one rank's
+ * pieces, and the value files hold the whole arrays the ENTRY's parameters' and ROOT's
+ * shardings cut and join. Every rank's arrays are host arrays of those rank-local infos, in
+ * the types' storage form: in[r][i], out[r][o]. The library keeps the collectives'
+ * semantics (groups, pieces, reductions); a tool running one rank per process only moves
+ * bytes between processes (ffu_tool_transport). src/api/tool_spmd.c.
+ */
+
+/* The ranks of p, replica_count x num_partitions (1 for any other program); the two
+   factors into replicas and partitions (each may be NULL). */
+int ffu_tool_spmd_ranks(const ffu_program *p, int *replicas, int *partitions);
+
+/* The whole input i, what its value file holds (the rank's piece times the parameter's
+   tiles; for a parameter its sharding does not split, and for any program that is not
+   SPMD, its own info): what ffu_tool_read_input and ffu_tool_random_input fill. */
+ffu_status ffu_tool_spmd_input(const ffu_program *p, int i, ffu_array_info *whole, ffu_error *e);
+/* Rank's part of input i (host, bytes: ffu_program_input's) from the whole one (whole_data:
+   ffu_tool_spmd_input's bytes). An input whose whole has the part's bytes is not split:
+   every rank's part is the whole, which a caller may share instead of cutting. */
+ffu_status ffu_tool_spmd_cut(const ffu_program *p, int i, const void *whole_data, int rank, void *host, size_t bytes,
+			     ffu_error *e);
+/* Rank's part of input i read from a value file: a tile of a .bin file alone (its rows, at
+   their offsets: no rank reads the whole file), anything else read whole and cut. Errors as
+   ffu_tool_read_input's. */
+ffu_status ffu_tool_spmd_read_rank(const ffu_program *p, int i, const char *path, int rank, void *host, size_t bytes,
+				   ffu_error *e);
+
+/* The collectives that exchange values (replica-id and partition-id need no other rank). */
+typedef enum ffu_tool_coll_op {
+	FFU_TOOL_ALL_REDUCE,
+	FFU_TOOL_REDUCE_SCATTER,
+	FFU_TOOL_ALL_GATHER,
+	FFU_TOOL_ALL_TO_ALL,
+	FFU_TOOL_COLLECTIVE_PERMUTE,
+} ffu_tool_coll_op;
+
+/* One exchanging collective of a program as one rank sees it. */
+typedef struct ffu_tool_collective {
+	int id;            /* 0, 1, ... over the exchanging collectives in ENTRY order: the same on every rank */
+	const char *name;  /* the instruction's name (no '%'), for errors; the program's */
+	ffu_tool_coll_op op;
+	size_t elem_bytes; /* one element: what a reduction combines */
+	int n_ranks;
+	/* grouped ops (not collective-permute: -1, -1, 0): this rank's group number, its
+	   position in the group, the groups' size */
+	int group, position, group_size;
+	int in_order;      /* one group of every rank in rank order (a world communicator will do) */
+	const int *sources; /* collective-permute: sources[r], the rank r receives from, -1 none (n_ranks) */
+	const void *impl;  /* the library's own (valid while the program is): ffu_tool_combine reads it */
+} ffu_tool_collective;
+
+/* The exchanging collectives of p as rank sees them, *cs malloc'd (free with
+   ffu_tool_spmd_collectives_free): what a transport prepares (its communicators) before any
+   device work. EINVAL when a collective's groups or pairs do not hold. */
+ffu_status ffu_tool_spmd_collectives(const ffu_program *p, int rank, ffu_tool_collective **cs, int *n, ffu_error *e);
+void ffu_tool_spmd_collectives_free(ffu_tool_collective *cs, int n);
+/* inout[k] = in[k] op inout[k] for count elements: c's reduction (a field's add or
+   multiply, a curve's point add), what a transport's reduction (an MPI user op) calls. */
+void ffu_tool_combine(const ffu_tool_collective *c, void *inout, const void *in, size_t count);
+
+/* The exchange between processes, given by the tool: one rank per process. */
+typedef struct ffu_tool_transport {
+	void *ctx;
+	int rank; /* this process's one rank */
+	/*
+	 * Moves one collective's data, packed by the library (S = c->group_size); every rank
+	 * calls it for every exchanging collective, in id order:
+	 *   ALL_REDUCE      send, recv: count elements; recv := the group's combination
+	 *   REDUCE_SCATTER  send: S * count elements, member j's piece j-th; recv: count, the
+	 *                   combination of this member's pieces
+	 *   ALL_GATHER      send: count bytes; recv: S * count bytes, in member order
+	 *   ALL_TO_ALL      send, recv: S blocks of count bytes (block j to / from member j)
+	 *   PERMUTE         send: count bytes to each rank t with sources[t] == rank; recv: count
+	 *                   bytes from sources[rank], NULL when that is -1 (the library fills
+	 *                   the type's zero)
+	 * A failure's status and e are the run's.
+	 */
+	ffu_status (*exchange)(void *ctx, const ffu_tool_collective *c, const void *send, void *recv, size_t count,
+			       ffu_error *e);
+} ffu_tool_transport;
+
+typedef struct ffu_tool_spmd_opts {
+	ffu_tool_exec_opts exec;             /* no_fuse, fusion_as_asked, disable_passes, file; params: NULL */
+	const ffu_tool_transport *transport; /* NULL: every rank in this process */
+} ffu_tool_spmd_opts;
+
+/* What a run took: kernels of every segment, once (every rank runs them); device time
+   summed over the ranks run here and the segments; host wall time of the segments
+   (uploads, runs, downloads) and of the collectives (with a transport: waiting for the
+   others too). */
+typedef struct ffu_tool_spmd_stats {
+	int kernels;
+	double kernel_ms, segment_ms, exchange_ms;
+} ffu_tool_spmd_stats;
+
+/*
+ * Runs p's ranks on d: the ENTRY cut at its collectives, each segment compiled once (o's
+ * options, NULL the defaults) and run for every rank, each collective exchanged on the
+ * host. Without a transport every rank runs in this process (in[r][i] and out[r][o] for
+ * every rank r); with one only its rank does (in[0], out[0]), exchanging through it.
+ * stats may be NULL.
+ */
+ffu_status ffu_tool_spmd_run(ffu_device *d, const ffu_program *p, const ffu_tool_spmd_opts *o,
+			     const void *const *const *in, void *const *const *out, ffu_tool_spmd_stats *stats,
+			     ffu_error *e);
+/* The reference interpreter's simulation of every rank, in lockstep: the oracle --check
+   compares each rank with (in, out as ffu_tool_spmd_run's without a transport). */
+ffu_status ffu_tool_spmd_interpret(const ffu_program *p, const void *const *const *in, void *const *const *out,
+				   ffu_error *e);
+
+/* Whether the program's outputs are joined from rank's (a sharded ROOT's tiles, {maximal
+   device=D}'s rank, else rank 0): which ranks' outputs a run across processes gathers. */
+int ffu_tool_spmd_join_reads(const ffu_program *p, int rank);
+/* Every rank's outputs (outs[r], NULL where ffu_tool_spmd_join_reads is 0) joined by the
+   ROOT's sharding and written to one value file ("-": standard output; .bin: binary),
+   whole or not at all. */
+ffu_status ffu_tool_spmd_write_joined(const char *path, const ffu_program *p, const void *const *const *outs,
+				      ffu_error *e);
 
 #endif
