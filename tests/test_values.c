@@ -539,3 +539,52 @@ Test(values, random_points_progression_on_curve)
 		ffu__value_free(&a);
 	}
 }
+
+/* A CSR matrix (a dot's sparse lhs) written as value files: its dense elements in text, its
+   CSR bytes in .bin; both read back as the same matrix. bench --save-values writes its inputs so. */
+Test(values, csr_matrix_text_and_bin_round_trip)
+{
+	ffu_shape s = {0};
+	s.type = FFU_TYPE_BABYBEAR;
+	s.rank = 2;
+	s.dims[0] = 3;
+	s.dims[1] = 4;
+	s.csr = true;
+	s.nnz = 4;
+	ffu_value v, w;
+	ffu_error e = {0};
+	cr_assert_eq(ffu__value_alloc(&v, &s, &e), FFU_STATUS_OK, "%s", e.message);
+	/* [[0 7 0 9] [0 0 0 0] [5 0 0 11]]: row_ptrs 0 2 2 4, columns 1 3 0 3 */
+	const uint32_t words[] = {0, 2, 2, 4, 1, 3, 0, 3, 7, 9, 5, 11};
+	cr_assert_eq(v.bytes, sizeof words);
+	memcpy(v.data, words, sizeof words);
+	cr_assert_eq(ffu__values_write(path_in("m.txt"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+	char *text = ffu_test_read_file(path_in("m.txt"), NULL);
+	cr_assert(strstr(text, "\n0\n7\n0\n9\n0\n0\n0\n0\n5\n0\n0\n11\n"), "%s", text);
+	free(text);
+	cr_assert_eq(ffu__values_read(&w, path_in("m.txt"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(memcmp(v.data, w.data, v.bytes), 0);
+	ffu__value_free(&w);
+	cr_assert_eq(ffu__values_write(path_in("m.bin"), &v, 1, &e), FFU_STATUS_OK, "%s", e.message);
+	size_t n = 0;
+	char *raw = ffu_test_read_file(path_in("m.bin"), &n);
+	cr_assert_eq(n, sizeof words);
+	cr_assert_eq(memcmp(raw, words, n), 0);
+	free(raw);
+	cr_assert_eq(ffu__values_read(&w, path_in("m.bin"), &s, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(memcmp(v.data, w.data, v.bytes), 0);
+	ffu__value_free(&w);
+
+	/* row pointers that go down are not a CSR matrix: nothing is written */
+	((uint32_t *)v.data)[2] = 1;
+	cr_assert_eq(ffu__values_write(path_in("bad.txt"), &v, 1, &e), FFU_STATUS_EINVAL);
+	cr_assert(strstr(e.message, "output 0 is not a CSR matrix as ZKX stores it"), "%s", e.message);
+	cr_assert_eq(access(path_in("bad.txt"), F_OK), -1);
+	/* a value >= p in a .bin file: refused, nothing written */
+	((uint32_t *)v.data)[2] = 2;
+	((uint32_t *)v.data)[9] = 0x78000001u;
+	cr_assert_eq(ffu__values_write(path_in("bad.bin"), &v, 1, &e), FFU_STATUS_EINVAL);
+	cr_assert(strstr(e.message, "values[1] is not a valid babybear value"), "%s", e.message);
+	cr_assert_eq(access(path_in("bad.bin"), F_OK), -1);
+	ffu__value_free(&v);
+}

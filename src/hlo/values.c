@@ -313,6 +313,23 @@ typedef struct write_job {
 	bool bin;
 } write_job;
 
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A CSR matrix's dense elements (the text form read_csr reads back): its stored entries at
+   their columns, zero elsewhere. csr was checked (ffu__csr_check). */
+static void csr_to_dense(ffu_value *dense, const ffu_value *csr)
+{
+	const ffu_shape *s = &csr->shape;
+	const size_t eb = ffu__shape_field(s)->storage_bytes, n = (size_t)s->dims[1];
+	const unsigned char *cols = csr->data + ffu__csr_cols_offset(s), *vals = csr->data + ffu__csr_values_offset(s);
+	for (size_t r = 0; r < (size_t)s->dims[0]; r++)
+		for (uint32_t k = get_u32(csr->data + 4 * r); k < get_u32(csr->data + 4 * (r + 1)); k++)
+			memcpy(dense->data + (r * n + get_u32(cols + 4 * (size_t)k)) * eb, vals + (size_t)k * eb, eb);
+}
+
 /* Values are checked while writing, so a bad value mid-file exercises the cleanup path too. */
 static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 {
@@ -330,10 +347,29 @@ static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 			else
 				fprintf(fp, "# output %d: %s\n", i, sh);
 		}
+		/* a CSR matrix (checked whole, values too, by ffu__values_write): its CSR bytes in a
+		   .bin file, dense elements in text */
+		ffu_value dense = {0};
+		if (v->shape.csr && w->bin) {
+			fwrite(v->data, 1, v->bytes, fp);
+			continue;
+		}
+		if (v->shape.csr) {
+			ffu_shape ds = v->shape;
+			ds.csr = false;
+			ds.nnz = 0;
+			ffu_status st = ffu__value_alloc(&dense, &ds, e);
+			if (st)
+				return st;
+			csr_to_dense(&dense, v);
+			v = &dense;
+		}
 		for (size_t off = 0; off < v->bytes; off += f->storage_bytes) {
-			if (!ffu__fp_canonical(f, v->data + off))
+			if (!ffu__fp_canonical(f, v->data + off)) {
+				ffu__value_free(&dense);
 				return ffu__err_at(e, FFU_STATUS_EINVAL, w->path, 0, 0, "output %d element %zu is not %s", i,
 						   off / f->storage_bytes, not_a_value(f, why, sizeof why));
+			}
 			if (w->bin) {
 				fwrite(v->data + off, 1, f->storage_bytes, fp);
 			} else {
@@ -341,6 +377,7 @@ static ffu_status write_values(FILE *fp, void *arg, ffu_error *e)
 				fputc('\n', fp);
 			}
 		}
+		ffu__value_free(&dense);
 	}
 	return FFU_STATUS_OK;
 }
@@ -354,9 +391,14 @@ ffu_status ffu__values_write(const char *path, const ffu_value *outs, int n, ffu
 		return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0,
 				   "a .bin file holds one output, the program has %d: write text instead", n);
 	for (int i = 0; i < n; i++) {
-		const ffu_field *f = ffu__shape_field(&outs[i].shape);
-		if (!f || !ffu__shape_is_array(&outs[i].shape) || (outs[i].bytes && !outs[i].data) ||
-		    outs[i].bytes != (size_t)ffu__shape_count(&outs[i].shape) * f->storage_bytes)
+		const ffu_value *v = &outs[i];
+		const ffu_field *f = ffu__shape_field(&v->shape);
+		char why[320];
+		if (f && v->shape.csr && (v->data || !v->bytes) && !ffu__csr_check(&v->shape, v->data, v->bytes, why, sizeof why))
+			return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0, "output %d is not a CSR matrix as ZKX stores it: %s",
+					   i, why);
+		if (!f || !ffu__shape_is_array(&v->shape) || (v->bytes && !v->data) ||
+		    (!v->shape.csr && v->bytes != (size_t)ffu__shape_count(&v->shape) * f->storage_bytes))
 			return ffu__err_at(e, FFU_STATUS_EINVAL, path, 0, 0, "output %d is not a valid value array", i);
 	}
 	return ffu__file_write_atomic(path, write_values, &w, e);
