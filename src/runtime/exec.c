@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/launch.h"
 #include "device/target.h"
 #include "ocl/ocl.h"
 
@@ -107,9 +108,13 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 /*
  * Loop fusion k over its n elements: the wide variant (when there is one) over n / lanes
  * work-items (stride n / lanes), then the loop kernel over the n % lanes elements left, at
- * their offset.
+ * their offset. Their work-group size is chosen at each launch, except under the API-level
+ * override (api/tool.c sets it while it creates an executable, `fieldfuse tune`'s
+ * candidates): that size is fixed here, as a launch would take it now, so the executable's
+ * runs launch as it was made once the override is gone (and a size beyond a kernel's limit
+ * is refused here, with the launch's message).
  */
-static void plan_loop(ffu_exec *x, int k)
+static ffu_status plan_loop(ffu_exec *x, int k, ffu_error *e)
 {
 	const ffu_fusion_kernels *fk = &x->pk.fusions[k];
 	const ffu_computation *fc = fk->fusion->callee;
@@ -127,6 +132,18 @@ static void plan_loop(ffu_exec *x, int k)
 			xk->ev_slot = 1;
 		}
 	}
+	for (int i = 0; i < fk->n_kernels && x->cl->dev.override.wg; i++) {
+		xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
+		ffu_launch_plan plan;
+		ffu_launch_request req = {.offset = xk->offset, .n = xk->n};
+		if (xk->n == 0)
+			continue;
+		ffu_status st = ffu__launch_plan(&plan, &x->cl->dev, &xk->lim, &x->cl->target.profile, &req, e);
+		if (st)
+			return st;
+		xk->wg = plan.local;
+	}
+	return FFU_STATUS_OK;
 }
 
 /*
@@ -297,7 +314,7 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		else if (st == FFU_STATUS_OK && (fk->fft || fk->msm))
 			st = plan_fft(x, k, e);
 		else if (st == FFU_STATUS_OK)
-			plan_loop(x, k);
+			st = plan_loop(x, k, e);
 		if (st)
 			goto fail;
 	}

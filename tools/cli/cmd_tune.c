@@ -6,13 +6,14 @@
  * seed_bn254 at 2^(K-2), about the same bytes; K from the device's cache size unless given,
  * see auto_k) under every candidate of work-group size x elements per work-item (lanes) x
  * vector width (1: element-wise loads; 4: one vload per extension element, -DFFU_VECTOR_LOADS) x
- * limb width of the multi-word fields (32 or 64: cl/montn.cl, cl/montn_64.cl),
- * through the API-level override of the context (ffu__cl_set_override), so the runs go
- * through the same code generation and launches as any other run. Every candidate's outputs
- * are compared with the reference interpreter: a difference is an error (exit 1), never a
- * data point. Each candidate runs alternately with the built-in profile (kept compiled
- * throughout), so load that comes and goes during the search affects both alike; its score
- * is its median time relative to the built-in profile's, averaged over the workloads
+ * limb width of the multi-word fields (32 or 64: cl/montn.cl, cl/montn_64.cl), each an
+ * executable made with the candidate as its params (ffu_tool_executable_create), so the
+ * runs go through the same code generation and launches as any other run. Every
+ * candidate's outputs are compared byte for byte (storage form) with the reference
+ * interpreter's: a difference is an error (exit 1), never a data point. Each candidate
+ * runs alternately with the built-in profile (kept compiled throughout), so load that
+ * comes and goes during the search affects both alike; its score is its median time
+ * relative to the built-in profile's, averaged over the workloads
  * (CLBlast's rule for defaults). The best one is then measured against the built-in profile
  * again with CONFIRM_ROUNDS times the runs, against freshly built runners of the built-in
  * profile: a winner picked from many noisy medians looks better than it is, and once a
@@ -20,7 +21,7 @@
  * search (docs/tuning.md). A candidate whose every program is the built-in's (same
  * generated source, same build options, same work-group size) cannot win: its score is the
  * noise of the measurement, printed as such.
- * The result goes to the tuning database (device/tuning_db.h) unless --no-write; runs pick
+ * The result goes to the tuning database (ffu_tool_tune_store) unless --no-write; runs pick
  * it up when they open the device. A confirmed gain under 5% keeps the built-in values (and
  * says so in the entry): identical configurations measured up to 3% apart on the shared
  * build machine.
@@ -30,15 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/tool.h"
 #include "bench/bench.h"
 #include "cli.h"
-#include "device/profile.h"
-#include "device/tuning_db.h"
-#include "hlo/hlo.h"
-#include "interp/interp.h"
-#include "ir/value.h"
-#include "runtime/cl.h"
-#include "runtime/compile.h"
 
 enum { MAX_WORKLOADS = 8, MAX_LIST = 16, MAX_CANDIDATES = MAX_LIST * MAX_LIST * 2 * 2 + 1, CONFIRM_ROUNDS = 5 };
 #define WORKLOAD_SIZE "[1048576]"
@@ -48,13 +43,14 @@ typedef struct workload {
 	const char *name;
 	int k;
 	char *text;         /* the workload at 2^k */
-	ffu_module *m;      /* as written: the interpreter's input and the inputs' shapes */
-	ffu_value *in, *ref;
+	ffu_program *p;
+	void **in, **ref;   /* host arrays in storage form (info.bytes each): inputs, the interpreter's outputs */
 	int n_in, n_ref;
+	char *code;         /* what the built-in profile builds for it (ffu_tool_tune_code) */
 } workload;
 
 typedef struct candidate {
-	ffu_params p;
+	ffu_tool_params p;
 	double ms[MAX_WORKLOADS];
 	double base_ms[MAX_WORKLOADS]; /* the built-in profile's, measured alongside */
 	double score;       /* mean time relative to the built-in profile's */
@@ -76,6 +72,11 @@ typedef struct tune_opts {
 	int n_vectors;
 	bool write;
 } tune_opts;
+
+static ffu_status oom(ffu_error *e)
+{
+	return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+}
 
 /* ---- workloads ----------------------------------------------------------------------- */
 
@@ -99,13 +100,37 @@ static char *sized_text(const char *text, int k)
 	return out;
 }
 
+static void free_arrays(void **a, int n)
+{
+	for (int i = 0; a && i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
 static void workload_free(workload *w)
 {
 	free(w->text);
-	ffu__values_free(w->in, w->n_in);
-	ffu__values_free(w->ref, w->n_ref);
-	ffu__module_free(w->m);
+	free(w->code);
+	free_arrays(w->in, w->n_in);
+	free_arrays(w->ref, w->n_ref);
+	ffu_program_destroy(&w->p);
 	memset(w, 0, sizeof *w);
+}
+
+/* n host arrays sized as one side of p's arrays (info.bytes each) */
+static ffu_status host_arrays(void ***out, const ffu_program *p, bool inputs, int n, ffu_error *e)
+{
+	if (!(*out = calloc((size_t)n + 1, sizeof **out)))
+		return oom(e);
+	for (int i = 0; i < n; i++) {
+		ffu_array_info info;
+		ffu_status st = inputs ? ffu_program_input(p, i, &info) : ffu_program_output(p, i, &info);
+		if (st)
+			return ffu_tool_error(e, st, "no %s %d", inputs ? "input" : "output", i);
+		if (!((*out)[i] = malloc(info.bytes + 1)))
+			return oom(e);
+	}
+	return FFU_STATUS_OK;
 }
 
 /* Text, random inputs (seeded by k) and the interpreter's outputs for them. */
@@ -118,101 +143,125 @@ static ffu_status workload_load(workload *w, const char *name, int k, ffu_error 
 	w->k = k;
 	w->text = sized_text(ffu__bench_workload(name), k);
 	if (!w->text)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if ((st = ffu__hlo_parse(&w->m, w->text, strlen(w->text), name, e)) || (st = ffu__module_verify(w->m, name, e)))
+		return oom(e);
+	if ((st = ffu_program_parse(&w->p, w->text, strlen(w->text), name, e)))
 		return st;
-	w->n_in = w->m->entry->n_params;
-	w->in = calloc((size_t)w->n_in + 1, sizeof *w->in);
-	if (!w->in)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int p = 0; p < w->n_in; p++) {
-		if ((st = ffu__value_alloc(&w->in[p], &w->m->entry->params[p]->shape, e)))
+	w->n_in = ffu_program_num_inputs(w->p);
+	w->n_ref = ffu_program_num_outputs(w->p);
+	if ((st = host_arrays(&w->in, w->p, true, w->n_in, e)) || (st = host_arrays(&w->ref, w->p, false, w->n_ref, e)))
+		return st;
+	for (int i = 0; i < w->n_in; i++) {
+		ffu_array_info info;
+		if ((st = ffu_program_input(w->p, i, &info)) ||
+		    (st = ffu_tool_random_input(w->p, i, &seed, w->in[i], info.bytes, e)))
 			return st;
-		ffu__value_random(&w->in[p], &seed);
 	}
-	return ffu__interp_run(w->m, w->in, w->n_in, &w->ref, &w->n_ref, e);
+	return ffu_program_interpret(w->p, (const void *const *)w->in, w->ref, e);
 }
 
 /* ---- measuring ----------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /*
- * One workload compiled under params p on cl (lanes are fixed when the exec is created,
- * the work-group size is read at each launch: both come from the context's override, which
- * is set around every call and cleared after).
+ * One workload compiled under params p on the device: an executable made with p as its
+ * override (ffu_tool_executable_create: generation and launches alike, the work-group
+ * size included), and its own input and output buffers, the inputs uploaded.
  */
 typedef struct runner {
-	ffu_params p;
-	ffu_module *m;
-	ffu_exec *x;
-	char options[96];   /* the build options the profile under p adds (profile.h) */
+	ffu_tool_params p;
+	ffu_executable *x;
+	ffu_buffer **in, **out;
+	int n_in, n_out;
 } runner;
-
-/* Same generated OpenCL C and build options (the work-group size is the caller's to compare). */
-static bool runner_same_code(const runner *a, const runner *b)
-{
-	return strcmp(a->options, b->options) == 0 && strcmp(ffu__exec_source(a->x), ffu__exec_source(b->x)) == 0;
-}
 
 static void runner_close(runner *r)
 {
-	ffu__exec_destroy(&r->x);
-	ffu__module_free(r->m);
-	r->m = NULL;
+	for (int i = 0; r->in && i < r->n_in; i++)
+		ffu_buffer_destroy(&r->in[i]);
+	for (int o = 0; r->out && o < r->n_out; o++)
+		ffu_buffer_destroy(&r->out[o]);
+	free(r->in);
+	free(r->out);
+	ffu_executable_destroy(&r->x);
+	memset(r, 0, sizeof *r);
+}
+
+static ffu_status runner_run(runner *r, ffu_run_stats *stats, ffu_error *e)
+{
+	return ffu_executable_run(r->x, (const ffu_buffer *const *)r->in, r->n_in, r->out, r->n_out, stats, e);
+}
+
+/* Output o of r into host (info.bytes), in the type's storage form as the interpreter's. */
+static ffu_status runner_download(const runner *r, int o, void **host, size_t *bytes, ffu_error *e)
+{
+	ffu_array_info info;
+	ffu_status st = ffu_executable_output(r->x, o, &info);
+	if (st)
+		return ffu_tool_error(e, st, "no output %d", o);
+	if (!(*host = malloc(info.bytes + 1)))
+		return oom(e);
+	*bytes = info.bytes;
+	return ffu_buffer_download(r->out[o], *host, info.bytes, ffu_tool_storage_form(info.type), e);
 }
 
 /* Compiles, uploads, runs once and compares every output with the interpreter's. */
-static ffu_status runner_open(ffu_cl *cl, const workload *w, const ffu_params *p, runner *r, ffu_error *e)
+static ffu_status runner_open(ffu_device *d, const workload *w, const ffu_tool_params *p, runner *r, ffu_error *e)
 {
-	ffu_value *out = NULL;
-	int n_out = 0;
-	ffu_compile_opts co = {.fusion_as_asked = true, .verified = true};
-	ffu_status st = FFU_STATUS_OK;
+	ffu_tool_exec_opts xo = {.fusion_as_asked = 1, .params = p};
+	ffu_status st;
 
 	memset(r, 0, sizeof *r);
 	r->p = *p;
-	ffu__cl_set_override(cl, p);
-	snprintf(r->options, sizeof r->options, "%s", cl->target.build_options);
-	/* a copy of the workload's verified module: every runner fuses its own */
-	if (!(r->m = ffu__module_clone(w->m)))
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if (st || (st = ffu__compile(&r->x, cl, r->m, &co, e)) || (st = ffu__exec_upload(r->x, w->in, w->n_in, e)) ||
-	    (st = ffu__exec_run(r->x, NULL, NULL, e)) || (st = ffu__exec_download(r->x, &out, &n_out, e)))
+	if ((st = ffu_tool_executable_create(&r->x, d, w->p, &xo, e)))
 		goto out;
-	for (int i = 0; i < n_out; i++) {
-		if (i >= w->n_ref || out[i].bytes != w->ref[i].bytes || memcmp(out[i].data, w->ref[i].data, out[i].bytes)) {
-			st = ffu__err(e, FFU_STATUS_EMISMATCH,
-				      "%s at 2^%d with work-group size %zu and %d lanes: output %d differs from the "
-				      "reference interpreter on %s",
-				      w->name, w->k, p->wg, p->lanes, i, cl->dev.name);
+	r->n_in = ffu_executable_num_inputs(r->x);
+	r->n_out = ffu_executable_num_outputs(r->x);
+	r->in = calloc((size_t)r->n_in + 1, sizeof *r->in);
+	r->out = calloc((size_t)r->n_out + 1, sizeof *r->out);
+	if (!r->in || !r->out) {
+		st = oom(e);
+		goto out;
+	}
+	for (int i = 0; i < r->n_in; i++) {
+		ffu_array_info info;
+		if ((st = ffu_executable_input(r->x, i, &info)) != FFU_STATUS_OK) {
+			st = ffu_tool_error(e, st, "no input %d", i);
 			goto out;
 		}
+		if ((st = ffu_buffer_create_input(&r->in[i], r->x, i, e)) ||
+		    (st = ffu_buffer_upload(r->in[i], w->in[i], info.bytes, ffu_tool_storage_form(info.type), e)))
+			goto out;
+	}
+	for (int o = 0; o < r->n_out; o++)
+		if ((st = ffu_buffer_create_output(&r->out[o], r->x, o, e)))
+			goto out;
+	if ((st = runner_run(r, NULL, e)))
+		goto out;
+	for (int i = 0; i < r->n_out && st == FFU_STATUS_OK; i++) {
+		ffu_array_info ref;
+		void *got = NULL;
+		size_t bytes = 0;
+		if ((st = runner_download(r, i, &got, &bytes, e)) == FFU_STATUS_OK &&
+		    (i >= w->n_ref || ffu_program_output(w->p, i, &ref) || bytes != ref.bytes ||
+		     memcmp(got, w->ref[i], bytes)))
+			st = ffu_tool_error(e, FFU_STATUS_EMISMATCH,
+					    "%s at 2^%d with work-group size %zu and %d lanes: output %d differs from the "
+					    "reference interpreter on %s",
+					    w->name, w->k, p->wg, p->lanes, i, ffu_device_name(d));
+		free(got);
 	}
 out:
-	ffu__cl_set_override(cl, NULL);
-	ffu__values_free(out, n_out);
 	if (st)
 		runner_close(r);
 	return st;
 }
 
-static ffu_status runner_time(ffu_cl *cl, runner *r, double *ms, ffu_error *e)
+static ffu_status runner_time(runner *r, double *ms, ffu_error *e)
 {
-	ffu__cl_set_override(cl, &r->p);
-	ffu_status st = ffu__exec_run(r->x, ms, NULL, e);
-	ffu__cl_set_override(cl, NULL);
+	ffu_run_stats stats;
+	ffu_status st = runner_run(r, &stats, e);
+	if (st == FFU_STATUS_OK)
+		*ms = stats.kernel_ms;
 	return st;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -220,24 +269,35 @@ static double median(double *v, int n)
  * measured side by side, so a machine that gets busier or quieter during the search
  * changes both alike (measured here: other jobs doubled seed_bn254's time mid-search).
  */
-static ffu_status paired(ffu_cl *cl, runner *a, runner *b, int runs, int warmup, double *ms_a, double *ms_b,
-			 ffu_error *e)
+static ffu_status paired(runner *a, runner *b, int runs, int warmup, double *ms_a, double *ms_b, ffu_error *e)
 {
 	double *ta = calloc((size_t)runs, sizeof *ta), *tb = calloc((size_t)runs, sizeof *tb);
-	ffu_status st = ta && tb ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = ta && tb ? FFU_STATUS_OK : oom(e);
 	for (int r = 0; r < warmup + runs && st == FFU_STATUS_OK; r++) {
 		double x = 0, y = 0;
-		if ((st = runner_time(cl, a, &x, e)) || (st = runner_time(cl, b, &y, e)))
+		if ((st = runner_time(a, &x, e)) || (st = runner_time(b, &y, e)))
 			break;
 		if (r >= warmup)
 			ta[r - warmup] = x, tb[r - warmup] = y;
 	}
 	if (st == FFU_STATUS_OK) {
-		*ms_a = median(ta, runs);
-		*ms_b = median(tb, runs);
+		*ms_a = ffu__bench_median(ta, runs);
+		*ms_b = ffu__bench_median(tb, runs);
 	}
 	free(ta);
 	free(tb);
+	return st;
+}
+
+/* Whether p builds for w what the built-in profile builds (same build options and OpenCL C;
+   the work-group size is the caller's to compare). */
+static ffu_status same_code(ffu_device *d, const workload *w, const ffu_tool_params *p, bool *same, ffu_error *e)
+{
+	char *code = NULL;
+	ffu_status st = ffu_tool_tune_code(&code, d, w->p, p, e);
+	if (st == FFU_STATUS_OK)
+		*same = strcmp(code, w->code) == 0;
+	free(code);
 	return st;
 }
 
@@ -245,7 +305,7 @@ static ffu_status paired(ffu_cl *cl, runner *a, runner *b, int runs, int warmup,
  * Candidate c against the built-in runners, workload by workload; a limit the candidate
  * exceeds marks it skipped, anything else (a wrong result included) fails the search.
  */
-static ffu_status measure(ffu_cl *cl, const workload *ws, runner *base, int nw, candidate *c, int runs, int warmup,
+static ffu_status measure(ffu_device *d, const workload *ws, runner *base, int nw, candidate *c, int runs, int warmup,
 			  ffu_error *e)
 {
 	c->ok = false;
@@ -254,10 +314,12 @@ static ffu_status measure(ffu_cl *cl, const workload *ws, runner *base, int nw, 
 	for (int w = 0; w < nw; w++) {
 		runner r;
 		double mb = 0;
-		ffu_status st = runner_open(cl, &ws[w], &c->p, &r, e);
+		ffu_status st = runner_open(d, &ws[w], &c->p, &r, e);
 		if (st == FFU_STATUS_OK) {
-			c->same_code = c->same_code && runner_same_code(&base[w], &r);
-			st = paired(cl, &base[w], &r, runs, warmup, &mb, &c->ms[w], e);
+			if (c->same_code)
+				st = same_code(d, &ws[w], &c->p, &c->same_code, e);
+			if (st == FFU_STATUS_OK)
+				st = paired(&base[w], &r, runs, warmup, &mb, &c->ms[w], e);
 			runner_close(&r);
 		}
 		if (st == FFU_STATUS_ELIMIT) {
@@ -278,7 +340,7 @@ static ffu_status measure(ffu_cl *cl, const workload *ws, runner *base, int nw, 
 
 /* The searched parameters in words, in one place: "wg 256, lanes 4, vector 1, limb 32", or in
    the candidate table's aligned columns (row). */
-static const char *params_str(char buf[96], const ffu_params *p, bool row)
+static const char *params_str(char buf[96], const ffu_tool_params *p, bool row)
 {
 	snprintf(buf, 96, row ? "wg %5zu lanes %2d vector %d limb %d" : "wg %zu, lanes %d, vector %d, limb %d", p->wg,
 		 p->lanes, p->vector_width, p->limb_bits);
@@ -286,7 +348,7 @@ static const char *params_str(char buf[96], const ffu_params *p, bool row)
 }
 
 /* {"wg", "lanes", "ms": {workload: ms}, "builtin_ms": {...}} (builtin_ms only when given) */
-static json_t *params_json(const ffu_params *p, const double *ms, int nw, const workload *ws, const double *base_ms)
+static json_t *params_json(const ffu_tool_params *p, const double *ms, int nw, const workload *ws, const double *base_ms)
 {
 	json_t *o = json_pack("{s:I, s:i, s:i, s:i}", "wg", (json_int_t)p->wg, "lanes", p->lanes, "vector_width",
 			      p->vector_width, "limb_bits", p->limb_bits);
@@ -304,10 +366,8 @@ static json_t *params_json(const ffu_params *p, const double *ms, int nw, const 
 	return o;
 }
 
-static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, int nw, const tune_opts *o, FILE *out,
-			      ffu_error *e)
+static ffu_status tune_device(ffu_device *d, workload *ws, int nw, const tune_opts *o, FILE *out, ffu_error *e)
 {
-	ffu_cl cl = {0};
 	candidate *cands = calloc(MAX_CANDIDATES, sizeof *cands);
 	candidate base = {0}, best, again;
 	runner base_run[MAX_WORKLOADS];
@@ -315,55 +375,53 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 	double gain_sum = 0;
 	int nc = 0;
 	json_t *tune = NULL, *all = NULL;
-	ffu_profile builtin;
-	ffu_status st;
+	char *record = NULL, source[160];
+	ffu_tool_device_facts f;
+	ffu_status st = FFU_STATUS_OK;
 
 	if (!cands)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	if ((st = ffu__cl_open(&cl, dev, e)))
-		goto out;
+		return oom(e);
 	/* the search compares with the built-in table, not with an earlier tuning entry */
-	memset(&cl.dev.tuned, 0, sizeof cl.dev.tuned);
-	ffu__cl_retarget(&cl);
-	ffu__profile_builtin(&builtin, &cl.dev);
-	base.p = (ffu_params){.wg = builtin.wg, .lanes = builtin.lanes, .vector_width = builtin.vector_width,
-			      .limb_bits = builtin.limb_bits};
+	ffu_tool_tune_ignore_entry(d);
+	ffu_tool_tune_builtin(d, &base.p, source, sizeof source);
+	ffu_tool_device_facts_get(d, &f);
 	char pbuf[96];
-	fprintf(out, "%s %s (%s): built-in profile %s (%s); workloads", cl.dev.id, cl.dev.name,
-		ffu__vendor_str(cl.dev.vendor_class), params_str(pbuf, &base.p, false), builtin.source);
+	fprintf(out, "%s %s (%s): built-in profile %s (%s); workloads", f.id, f.name, f.vendor,
+		params_str(pbuf, &base.p, false), source);
 	for (int w = 0; w < nw; w++)
 		fprintf(out, " %s at 2^%d", ws[w].name, ws[w].k);
 	fputc('\n', out);
 
 	/* candidates: every listed size within the device's limits, and the built-in choice */
-	size_t limit = cl.dev.max_wg;
-	if (cl.dev.max_work_item_sizes[0] && cl.dev.max_work_item_sizes[0] < limit)
-		limit = cl.dev.max_work_item_sizes[0];
+	size_t limit = f.max_wg;
+	if (f.max_wi0 && f.max_wi0 < limit)
+		limit = f.max_wi0;
 	for (int a = 0; a < o->n_wgs; a++)
 		for (int b = 0; b < o->n_lanes; b++)
 			for (int c = 0; c < o->n_limbs; c++)
-				for (int d = 0; d < o->n_vectors; d++)
+				for (int v = 0; v < o->n_vectors; v++)
 					if (!limit || o->wgs[a] <= limit)
-						cands[nc++].p = (ffu_params){.wg = o->wgs[a], .lanes = o->lanes[b],
-									     .vector_width = o->vectors[d],
-									     .limb_bits = o->limbs[c]};
+						cands[nc++].p = (ffu_tool_params){.wg = o->wgs[a], .lanes = o->lanes[b],
+										  .vector_width = o->vectors[v],
+										  .limb_bits = o->limbs[c]};
 	/*
 	 * The built-in profile runs as runs do: its lanes, and its size as the soft cap the
 	 * launch plan lowers to each kernel's limits (Rusticl's kernels take 32 at most), so
 	 * only the lanes go through the override. Candidates' sizes are requests: refused
 	 * (skipped) beyond a limit.
 	 */
-	ffu_params base_override = {.lanes = base.p.lanes, .limb_bits = base.p.limb_bits};
+	ffu_tool_params base_override = {.lanes = base.p.lanes, .limb_bits = base.p.limb_bits};
 	for (int w = 0; w < nw; w++) {
-		if ((st = runner_open(&cl, &ws[w], &base_override, &base_run[w], e)))
+		if ((st = ffu_tool_tune_code(&ws[w].code, d, ws[w].p, &base_override, e)) ||
+		    (st = runner_open(d, &ws[w], &base_override, &base_run[w], e)))
 			goto out;
 		n_base++;
 	}
 	int best_i = -1, n_ran = 0;
-	ffu_params chosen;
+	ffu_tool_params chosen;
 	for (int i = 0; i < nc; i++) {
 		candidate *c = &cands[i];
-		if ((st = measure(&cl, ws, base_run, nw, c, o->runs, o->warmup, e)))
+		if ((st = measure(d, ws, base_run, nw, c, o->runs, o->warmup, e)))
 			goto out;
 		if (!c->ok) {
 			fprintf(out, "  %s: skipped (%s)\n", params_str(pbuf, &c->p, true), c->skipped);
@@ -379,7 +437,7 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 			best_i = i;
 	}
 	if (n_ran == 0) {
-		st = ffu__err(e, FFU_STATUS_ELIMIT, "no candidate runs on %s", cl.dev.name);
+		st = ffu_tool_error(e, FFU_STATUS_ELIMIT, "no candidate runs on %s", f.name);
 		goto out;
 	}
 	all = json_array();
@@ -402,7 +460,7 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 		runner_close(&base_run[w]);
 	n_base = 0;
 	for (int w = 0; w < nw; w++) {
-		if ((st = runner_open(&cl, &ws[w], &base_override, &base_run[w], e)))
+		if ((st = runner_open(d, &ws[w], &base_override, &base_run[w], e)))
 			goto out;
 		n_base++;
 	}
@@ -410,7 +468,7 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 	/* confirm: the winner against the built-in profile again, with CONFIRM_ROUNDS x the runs */
 	double median_ratio[MAX_WORKLOADS];
 	again = best;
-	if ((st = measure(&cl, ws, base_run, nw, &again, o->runs * CONFIRM_ROUNDS, o->warmup, e)))
+	if ((st = measure(d, ws, base_run, nw, &again, o->runs * CONFIRM_ROUNDS, o->warmup, e)))
 		goto out;
 	for (int w = 0; w < nw; w++) {
 		median_ratio[w] = again.ok ? again.base_ms[w] / again.ms[w] : 0;
@@ -435,13 +493,14 @@ static ffu_status tune_device(const ffu_device_info *dev, const workload *ws, in
 			 "best_replaces_builtin", keep, "runs", o->runs, "candidates", all);
 	all = NULL;
 record:
-	if (!tune) {
-		st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	/* the record as text (its reals to the last digit): the database keeps it as the entry's "tune" */
+	if (!tune || !(record = json_dumps(tune, JSON_COMPACT))) {
+		st = oom(e);
 		goto out;
 	}
 	if (o->write) {
 		char *path = NULL;
-		if ((st = ffu__tuning_store(&cl.dev, &chosen, tune, e)) || (st = ffu__tuning_path(&path, e)))
+		if ((st = ffu_tool_tune_store(d, &chosen, record, &path, e)))
 			goto out;
 		fprintf(out, "  written to %s: %s\n", path, params_str(pbuf, &chosen, false));
 		free(path);
@@ -451,7 +510,7 @@ out:
 		runner_close(&base_run[w]);
 	json_decref(all);
 	json_decref(tune);
-	ffu__cl_close(&cl);
+	free(record);
 	free(cands);
 	return st;
 }
@@ -463,7 +522,7 @@ out:
  * smallest k >= 22 that moves twice the reported cache, within a quarter of the largest
  * allocation.
  */
-static int auto_k(const ffu_device_info *d)
+static int auto_k(const ffu_tool_device_facts *d)
 {
 	int k = 22;
 	while (k < 28 && (12ull << k) < 2 * d->global_cache)
@@ -571,32 +630,36 @@ int cmd_tune(int argc, char **argv)
 	}
 
 	ffu_error e = {0};
-	ffu_device_info *devs = NULL;
-	int n_devs = 0, rc = CLI_OK;
+	ffu_tool_device_id *ids = NULL;
+	int n_devs = 1, rc = CLI_OK;
 	ffu_status st = FFU_STATUS_OK;
+	/* "all": each device in turn; any other selector (or none) picks one, as runs do */
 	if (o.device && strcmp(o.device, "all") == 0)
-		st = ffu__cl_select_all(&devs, &n_devs, o.device, &e);
-	else if ((devs = calloc(1, sizeof *devs)) == NULL)
-		st = ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
-	else if ((st = ffu__cl_select(devs, o.device, &e)) == FFU_STATUS_OK)
-		n_devs = 1;
+		st = ffu_tool_device_ids(o.device, &ids, &n_devs, &e);
 	for (int d = 0; d < n_devs && st == FFU_STATUS_OK; d++) {
+		ffu_device *dev = NULL;
+		ffu_tool_device_facts f;
 		workload ws[MAX_WORKLOADS];
-		int loaded = 0, dk = o.k ? o.k : auto_k(&devs[d]);
+		int loaded = 0;
 		memset(ws, 0, sizeof ws);
+		if ((st = ffu_device_open(&dev, ids ? ids[d].id : o.device, &e)))
+			break;
+		ffu_tool_device_facts_get(dev, &f);
+		int dk = o.k ? o.k : auto_k(&f);
 		for (int i = 0; i < n_names && st == FFU_STATUS_OK; i++, loaded++) {
 			/* 256-bit elements are 8 words: two sizes smaller keeps the bytes moved alike */
 			int kk = strstr(names[i], "bn254") || strstr(names[i], "bls12") ? dk - 2 : dk;
 			st = workload_load(&ws[i], names[i], kk < 1 ? 1 : kk, &e);
 		}
 		if (st == FFU_STATUS_OK)
-			st = tune_device(&devs[d], ws, n_names, &o, stdout, &e);
+			st = tune_device(dev, ws, n_names, &o, stdout, &e);
 		for (int i = 0; i < loaded; i++)
 			workload_free(&ws[i]);
+		ffu_device_close(&dev);
 	}
 	if (st)
 		rc = cli_fail(&e);
-	free(devs);
+	free(ids);
 	ffu_error_clear(&e);
 	return rc;
 }
