@@ -85,32 +85,59 @@ ffu_status ffu_tool_write_values(const char *path, const ffu_program *p, ffu_too
 	return st;
 }
 
+/* Output k's elements that differ (equal storage, or for points the same group element:
+   ffu__fp_eq), the first `show - shown` of them printed as o says; *first the index of the
+   first (-1 for none). */
+static long long output_diff(const ffu_program *p, int k, const unsigned char *a, const unsigned char *b,
+			     const ffu_tool_compare_opts *o, long long shown, long long *first)
+{
+	const ffu_field *f = ffu__shape_field(array_shape(p, FFU_TOOL_OUTPUTS, k));
+	const size_t eb = p->outputs[k].elem_bytes;
+	long long bad = 0;
+	*first = -1;
+	for (long long i = 0; i < (long long)p->outputs[k].count; i++) {
+		if (ffu__fp_eq(f, a + i * eb, b + i * eb))
+			continue;
+		if (bad == 0)
+			*first = i;
+		if (o && o->report && shown + bad < o->show) {
+			char ta[FFU_FIELD_TEXT_MAX], tb[FFU_FIELD_TEXT_MAX];
+			fprintf(o->report, "%s: output %d element %lld: %s %s, %s %s\n", o->what, k, i, o->got_name,
+				ffu__fp_format(f, ta, a + i * eb), o->want_name, ffu__fp_format(f, tb, b + i * eb));
+		}
+		bad++;
+	}
+	return bad;
+}
+
 long long ffu_tool_compare(const ffu_program *p, const void *const *got, const void *const *want,
 			   const ffu_tool_compare_opts *o, long long *elements)
 {
-	long long bad = 0, total = 0;
+	long long bad = 0, total = 0, first;
 	for (int k = 0; p && k < p->n_outputs; k++) {
-		const ffu_shape *s = array_shape(p, FFU_TOOL_OUTPUTS, k);
-		const ffu_field *f = ffu__shape_field(s);
-		const size_t eb = p->outputs[k].elem_bytes;
-		const unsigned char *a = got[k], *b = want[k];
-		const long long count = (long long)p->outputs[k].count;
-		total += count;
-		for (long long i = 0; i < count; i++) {
-			/* points compare as group elements: a jacobian or xyzz point has many representatives */
-			if (f->kind == FFU_ELEM_POINT ? ffu__fp_eq(f, a + i * eb, b + i * eb)
-						      : memcmp(a + i * eb, b + i * eb, eb) == 0)
-				continue;
-			if (o && o->report && bad < o->show) {
-				char ta[FFU_FIELD_TEXT_MAX], tb[FFU_FIELD_TEXT_MAX];
-				fprintf(o->report, "%s: output %d element %lld: %s %s, %s %s\n", o->what, k, i, o->got_name,
-					ffu__fp_format(f, ta, a + i * eb), o->want_name, ffu__fp_format(f, tb, b + i * eb));
-			}
-			bad++;
-		}
+		total += (long long)p->outputs[k].count;
+		bad += output_diff(p, k, got[k], want[k], o, bad, &first);
 	}
 	if (elements)
 		*elements = total;
+	return bad;
+}
+
+long long ffu_tool_compare_output(const ffu_program *p, int o, const void *got, const void *want, long long *first,
+				  char *got_text, char *want_text, size_t cap)
+{
+	long long bad = 0, at = -1;
+	if (p && o >= 0 && o < p->n_outputs)
+		bad = output_diff(p, o, got, want, NULL, 0, &at);
+	if (first)
+		*first = at;
+	char text[FFU_FIELD_TEXT_MAX];
+	const ffu_field *f = at < 0 ? NULL : ffu__shape_field(array_shape(p, FFU_TOOL_OUTPUTS, o));
+	const size_t off = at < 0 ? 0 : (size_t)at * p->outputs[o].elem_bytes;
+	if (got_text && cap)
+		snprintf(got_text, cap, "%s", f ? ffu__fp_format(f, text, (const unsigned char *)got + off) : "?");
+	if (want_text && cap)
+		snprintf(want_text, cap, "%s", f ? ffu__fp_format(f, text, (const unsigned char *)want + off) : "?");
 	return bad;
 }
 

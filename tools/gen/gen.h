@@ -29,7 +29,8 @@
  * one by one, for one OpenCL build instead of many. Nothing connects the programs of a
  * batch, so fusion forms the same kernels as for each alone.
  *
- * Ownership: the caller owns the strbuf the text is appended to; nothing is kept between calls.
+ * Ownership: the caller owns the strbuf the text is appended to, and the host arrays
+ * ffu_gen_inputs fills; nothing is kept between calls.
  */
 #ifndef FFU_TOOLS_GEN_H
 #define FFU_TOOLS_GEN_H
@@ -37,6 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fieldfuse/fieldfuse.h"
 #include "util/strbuf.h"
 
 typedef struct ffu_gen_opts {
@@ -63,6 +65,16 @@ ffu_status ffu_gen_program(ffu_strbuf *sb, uint64_t seed, const ffu_gen_opts *o,
  */
 ffu_status ffu_gen_batch(ffu_strbuf *sb, const uint64_t *seeds, int n, const ffu_gen_opts *o, int *out_first,
 			 ffu_error *e);
+
+/*
+ * Fills the inputs of p (a generated program or batch, parsed) for seed: inputs[i] is input
+ * i's host array, ffu_program_input's info.bytes, the caller's. Random values of each type
+ * in its storage form, whose first elements are the edge cases (0, 1, -1 in a field; 0, 1,
+ * all ones in an integer type; infinity, G, -G for points), a scalar integer (a start
+ * index) drawn alone: 0, anything, or a small value about the dimensions (gen_inputs.c).
+ * The same seed gives the same bytes. EUNSUPPORTED for an input it has no shape for.
+ */
+ffu_status ffu_gen_inputs(const ffu_program *p, uint64_t seed, void *const *inputs, ffu_error *e);
 
 /* Is every name of a comma-separated type list a field, _mont or extension type?
    (For --types: u32, u64 and pred are not program types.) */

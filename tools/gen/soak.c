@@ -23,35 +23,48 @@
  * step in N, in programs over a curve's scalar field (default none); point outputs compare
  * as group elements (a jacobian or xyzz point has many coordinate representations).
  *
- * Ownership: one context per device for the whole run; everything per batch is freed
- * before the next.
+ * Ownership: one device handle per device for the whole run; everything per batch (its
+ * program, the host arrays of its inputs and reference outputs) is freed before the next.
+ *
+ * On the public API (fieldfuse.h) and api/tool.h: the batch's text is parsed into an
+ * ffu_program, its inputs are the generator's (gen.h: ffu_gen_inputs) in host arrays,
+ * ffu_program_interpret gives the reference, ffu_tool_program_after_pass the program after
+ * each pass, and executables run on device buffers.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fieldfuse/fieldfuse.h"
+#include "api/tool.h"
 #include "gen.h"
-#include "point.h"
-#include "hlo/hlo.h"
-#include "interp/interp.h"
-#include "passes/passes.h"
-#include "runtime/compile.h"
 
-enum { MAX_DEVICES = 16, MAX_SHOWN = 10, MAX_BATCH = 256 };
-
+enum { MAX_DEVICES = 16, MAX_SHOWN = 10, MAX_BATCH = 256, MAX_PASSES = 32, PASS_NAME = 32 };
 
 typedef struct soak {
 	ffu_gen_opts gen;
 	int batch;
 	bool unfused, host_only;
-	ffu_cl cls[MAX_DEVICES];
+	ffu_device *devs[MAX_DEVICES];
 	double device_ms[MAX_DEVICES];
-	int n_cls;
+	int n_devs;
+	char passes[MAX_PASSES][PASS_NAME]; /* the pipeline's, in order (ffu_tool_pass_names) */
+	int n_passes;
 	long long programs, runs, elements, mismatches, errors;
 	int shown; /* failure reports printed in full so far */
 	uint64_t bad[MAX_BATCH]; /* seeds of the current batch that failed on the host */
 	int n_bad;
 } soak;
+
+/* A batch as prepared: its programs' seeds, the module, its inputs and the interpreter's
+   outputs (host arrays, info.bytes each), and where each program's outputs start. */
+typedef struct batch {
+	const uint64_t *seeds;
+	int n;
+	int out_first[MAX_BATCH + 1];
+	ffu_program *p;
+	void **in, **ref;
+} batch;
 
 /* A program failed the host check: it stays out of the batch's device runs. */
 static void mark_bad(soak *s, uint64_t seed)
@@ -113,229 +126,239 @@ static int program_of(const int *out_first, int n, int o)
 	return i;
 }
 
+static ffu_array_info array_info(const ffu_program *p, bool output, int i)
+{
+	ffu_array_info info = {0};
+	if (output)
+		ffu_program_output(p, i, &info);
+	else
+		ffu_program_input(p, i, &info);
+	return info;
+}
+
+/* Frees host arrays made by arrays_new (the list ends at its first NULL). */
+static void arrays_free(void **a)
+{
+	for (int i = 0; a && a[i]; i++)
+		free(a[i]);
+	free(a);
+}
+
+/* One zeroed host array per input (or output) of p, info.bytes each; NULL when out of memory. */
+static void **arrays_new(const ffu_program *p, bool outputs)
+{
+	int n = outputs ? ffu_program_num_outputs(p) : ffu_program_num_inputs(p);
+	void **a = calloc((size_t)n + 1, sizeof *a);
+	for (int i = 0; a && i < n; i++) {
+		size_t bytes = array_info(p, outputs, i).bytes;
+		if (!(a[i] = calloc(bytes ? bytes : 1, 1))) { /* never NULL below n: the list's end */
+			arrays_free(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static bool same_array(const ffu_array_info *a, const ffu_array_info *b)
+{
+	if (strcmp(a->type, b->type) != 0 || a->rank != b->rank || a->bytes != b->bytes || a->nnz != b->nnz)
+		return false;
+	for (int d = 0; d < a->rank; d++)
+		if (a->dims[d] != b->dims[d])
+			return false;
+	return true;
+}
+
 /*
- * A scalar integer parameter (a dynamic-slice's start, most often) from its own draw, so
- * the other parameters' values stay as they were: 0 (the edge) 1 in 4, any value of the
- * type 1 in 4 (clamped to an end, if a start), else a small one about the dimensions'
- * range (negative too, for a signed type), where windows start inside, at and past the end.
+ * Compares outputs (got: the outputs of gp, the batch's program itself or it after a pass)
+ * with the reference; each differing output is reported against its program.
  */
-static void scalar_int_input(const ffu_field *f, unsigned char *d, uint64_t seed, int p)
-{
-	uint64_t h = seed ^ (0x632be59bd9b4e019ull * (uint64_t)(p + 1)), r = ffu__rand_next(&h);
-	switch (r % 4) {
-	case 0:
-		ffu__fp_set_u64(f, d, 0);
-		break;
-	case 1:
-		ffu__fp_random(f, d, &h);
-		break;
-	default: /* the bit pattern of a small value; ffu__fp_set_u64 keeps the type's low bits */
-		ffu__fp_set_u64(f, d, f->is_signed ? (uint64_t)((int64_t)(r >> 8) % 72 - 8) : (r >> 8) % 72);
-		break;
-	}
-}
-
-/* Random inputs whose first elements are the edges 0, 1, -1 (fields) or 0, 1, max (integers);
-   a scalar integer from scalar_int_input. */
-/* A point array's first elements: infinity, G and -G (the edge cases of the formulas). */
-static void point_edges(const ffu_field *f, unsigned char *first, int64_t n)
-{
-	const ffu_field *fs = f->curve->scalar;
-	unsigned char k[FFU_FIELD_MAX_BYTES];
-	for (int64_t i = 0; i < n && i < 3; i++) {
-		ffu__fp_set_u64(fs, k, i == 2 ? 1 : (uint64_t)i);
-		if (i == 2)
-			ffu__fp_neg(fs, k, k, NULL);
-		ffu__point_gen_mul(f, first + (size_t)i * f->storage_bytes, fs, k);
-	}
-}
-
-static ffu_status make_inputs(const ffu_computation *entry, ffu_value *in, uint64_t seed, ffu_error *e)
-{
-	uint64_t rng = seed ^ 0x5bd1e995u;
-	for (int p = 0; p < entry->n_params; p++) {
-		ffu_status st = ffu__value_alloc(&in[p], &entry->params[p]->shape, e);
-		if (st)
-			return st;
-		ffu__value_random(&in[p], &rng);
-		const ffu_field *f = ffu__shape_field(&in[p].shape);
-		const ffu_shape *s = &in[p].shape; /* a CSR matrix: its first stored values (ir/csr.c) */
-		int64_t n = s->csr ? s->nnz : ffu__shape_count(s);
-		unsigned char *first = in[p].data + (s->csr ? ffu__csr_values_offset(s) : 0);
-		if (f->kind == FFU_ELEM_POINT) {
-			point_edges(f, first, n);
-			continue;
-		}
-		for (int64_t i = 0; i < n && i < 3 && f->kind != FFU_ELEM_PRED; i++) {
-			unsigned char *d = first + (size_t)i * f->storage_bytes;
-			ffu__fp_set_u64(f, d, i == 2 ? 1 : (uint64_t)i);
-			if (i == 2 && f->kind == FFU_ELEM_UINT)
-				memset(d, 0xff, f->storage_bytes);
-			else if (i == 2)
-				ffu__fp_neg(f, d, d, NULL);
-		}
-		if (n == 1 && !s->csr && f->kind == FFU_ELEM_UINT)
-			scalar_int_input(f, first, seed, p);
-	}
-	return FFU_STATUS_OK;
-}
-
-static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse, const ffu_error *batch_err);
-static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, ffu_module **mod, int *out_first,
-			  ffu_value **in, int *np, ffu_value **ref, int *n_ref);
-
-/* Compares outputs with the reference; each differing output is reported against its program. */
-static void compare(soak *s, const uint64_t *seeds, const int *out_first, int n, const ffu_value *out, int n_out,
-		    const ffu_value *ref, int n_ref, const char *where)
+static void compare(soak *s, const batch *b, const ffu_program *gp, void *const *got, const char *where)
 {
 	char what[512];
+	const int n_out = ffu_program_num_outputs(gp), n_ref = ffu_program_num_outputs(b->p);
 	if (n_out != n_ref) {
 		s->errors++;
 		snprintf(what, sizeof what, "%s: %d outputs, the interpreter has %d (batch of %d from seed %llu)", where,
-			 n_out, n_ref, n, (unsigned long long)seeds[0]);
-		report(s, seeds[0], what);
+			 n_out, n_ref, b->n, (unsigned long long)b->seeds[0]);
+		report(s, b->seeds[0], what);
 		return;
 	}
+	bool same = true;
+	for (int o = 0; o < n_ref && same; o++) {
+		ffu_array_info gi = array_info(gp, true, o), ri = array_info(b->p, true, o);
+		same = same_array(&gi, &ri);
+	}
+	/* the whole batch at once; only a difference needs each output alone */
+	if (same) {
+		long long elements = 0;
+		long long bad = ffu_tool_compare(b->p, (const void *const *)got, (const void *const *)b->ref, NULL,
+						 &elements);
+		s->elements += elements;
+		if (!bad)
+			return;
+	}
 	for (int o = 0; o < n_ref; o++) {
-		size_t eb = ffu__shape_elem_bytes(&ref[o].shape);
-		long long bad = 0, first = -1;
-		if (!ffu__shape_eq(&out[o].shape, &ref[o].shape) || out[o].bytes != ref[o].bytes) {
-			bad = 1;
-			first = 0;
-		}
-		const ffu_field *fo = ffu__shape_field(&ref[o].shape);
-		const bool points = fo && fo->kind == FFU_ELEM_POINT;
-		for (size_t i = 0; !bad && eb && i < ref[o].bytes; i += eb)
-			if ((points ? !ffu__fp_eq(fo, out[o].data + i, ref[o].data + i)
-				    : memcmp(out[o].data + i, ref[o].data + i, eb) != 0) &&
-			    bad++ == 0)
-				first = (long long)(i / eb);
-		s->elements += eb ? (long long)(ref[o].bytes / eb) : 0;
+		ffu_array_info gi = array_info(gp, true, o), ri = array_info(b->p, true, o);
+		long long bad = 1, first = 0;
+		/* a value too long for what[] is cut there anyway */
+		char got_text[sizeof what] = "?", want_text[sizeof what] = "?";
+		if (!same)
+			s->elements += (long long)ri.count;
+		if (same_array(&gi, &ri))
+			bad = ffu_tool_compare_output(b->p, o, got[o], b->ref[o], &first, got_text, want_text,
+						      sizeof got_text);
 		if (!bad)
 			continue;
 		s->mismatches += bad;
-		int p = program_of(out_first, n, o);
-		char got[FFU_FIELD_TEXT_MAX] = "?", want[FFU_FIELD_TEXT_MAX] = "?";
-		const ffu_field *f = ffu__shape_field(&ref[o].shape);
-		if (first >= 0 && out[o].bytes == ref[o].bytes && f) {
-			ffu__fp_format(f, got, out[o].data + (size_t)first * eb);
-			ffu__fp_format(f, want, ref[o].data + (size_t)first * eb);
-		}
+		int p = program_of(b->out_first, b->n, o);
 		snprintf(what, sizeof what,
 			 "%s: output %d of the program: %lld elements differ from the interpreter, first %lld (got %s, expected %s)",
-			 where, o - out_first[p], bad, first, got, want);
-		report(s, seeds[p], what);
+			 where, o - b->out_first[p], bad, first, got_text, want_text);
+		report(s, b->seeds[p], what);
 		if (strncmp(where, "host", 4) == 0)
-			mark_bad(s, seeds[p]);
+			mark_bad(s, b->seeds[p]);
 	}
 }
 
+static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse, const ffu_error *batch_err);
+
 /*
- * Host check: the interpreter after each pass against the interpreter before any. A pass
- * that fails outright in a batch is retried program by program to name the culprit.
+ * Host check: the interpreter after each pass against the interpreter before any, each
+ * pass run on the previous one's result. A pass that fails outright in a batch is retried
+ * program by program to name the culprit.
  */
-static void check_passes(soak *s, const ffu_module *src, const uint64_t *seeds, const int *out_first, int n,
-			 const ffu_value *in, int np, const ffu_value *ref, int n_ref)
+static void check_passes(soak *s, const batch *b)
 {
 	ffu_error e = {0};
-	ffu_module *m = NULL;
-	ffu_value *out = NULL;
-	int n_out = 0;
-	char where[160] = "copy";
-	if (!(m = ffu__module_clone(src))) {
-		ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
-		goto fail;
-	}
-	for (int k = 0; k < ffu__pass_count(); k++) {
-		ffu_pass_opts po = {.fuse = true};
-		if (ffu__pass_run_one(m, ffu__pass_name(k), &po, &e) || ffu__interp_run(m, in, np, &out, &n_out, &e)) {
-			snprintf(where, sizeof where, "host, after pass %s", ffu__pass_name(k));
+	ffu_program *after = NULL;
+	void **out = NULL;
+	char where[160] = "";
+	for (int k = 0; k < s->n_passes; k++) {
+		ffu_program *next = NULL;
+		ffu_status st = ffu_tool_program_after_pass(&next, after ? after : b->p, s->passes[k], &e);
+		ffu_program_destroy(&after);
+		after = next;
+		if (st == FFU_STATUS_OK && !(out = arrays_new(after, true)))
+			st = ffu_tool_error(&e, FFU_STATUS_ENOMEM, "out of memory");
+		if (st == FFU_STATUS_OK)
+			st = ffu_program_interpret(after, (const void *const *)b->in, out, &e);
+		if (st) {
+			snprintf(where, sizeof where, "host, after pass %s", s->passes[k]);
 			goto fail;
 		}
-		snprintf(where, sizeof where, "host, interpreter after pass %s", ffu__pass_name(k));
-		compare(s, seeds, out_first, n, out, n_out, ref, n_ref, where);
-		ffu__values_free(out, n_out);
+		snprintf(where, sizeof where, "host, interpreter after pass %s", s->passes[k]);
+		compare(s, b, after, out, where);
+		arrays_free(out);
 		out = NULL;
-		n_out = 0;
 	}
-	ffu__module_free(m);
+	ffu_program_destroy(&after);
 	return;
 fail:
-	ffu__values_free(out, n_out);
-	ffu__module_free(m);
-	if (n > 1) {
-		retry_alone(s, -1, seeds, n, true, &e);
+	arrays_free(out);
+	ffu_program_destroy(&after);
+	if (b->n > 1) {
+		retry_alone(s, -1, b->seeds, b->n, true, &e);
 	} else {
 		char what[1400];
 		s->errors++;
 		snprintf(what, sizeof what, "%s: %s", where, e.message);
-		report(s, seeds[0], what);
-		mark_bad(s, seeds[0]);
+		report(s, b->seeds[0], what);
+		mark_bad(s, b->seeds[0]);
 	}
 	ffu_error_clear(&e);
 }
 
 /*
- * text (fused or not) on cl against ref: 0 when it ran and matched, 1 on a mismatch, -1 when
- * it did not run (*e says why). Mismatches are reported here.
+ * The batch (fused or not) on device d against its reference: 0 when it ran and matched,
+ * 1 on a mismatch, -1 when it did not run (*e says why). Mismatches are reported here.
  */
-static int device_run(soak *s, ffu_cl *cl, const ffu_module *src, const uint64_t *seeds, const int *out_first, int n,
-		      const ffu_value *in, int np, const ffu_value *ref, int n_ref, bool fuse, ffu_error *e)
+static int device_run(soak *s, int d, const batch *b, bool fuse, ffu_error *e)
 {
-	ffu_module *m = NULL;
-	ffu_exec *x = NULL;
-	ffu_value *out = NULL;
-	int n_out = 0, rc = -1;
+	const int n_in = ffu_program_num_inputs(b->p), n_out = ffu_program_num_outputs(b->p);
+	ffu_executable *x = NULL;
+	ffu_buffer **bufs = calloc((size_t)(n_in + n_out) + 1, sizeof *bufs); /* inputs, then outputs */
+	void **out = arrays_new(b->p, true);
+	int rc = -1;
 	char where[300];
 	/* FIELDFUSE_DISABLE_PASSES applies, for bisecting */
-	ffu_compile_opts co = {.no_fuse = !fuse, .fusion_as_asked = true, .file = "soak.hlo"};
+	ffu_tool_exec_opts co = {.no_fuse = !fuse, .fusion_as_asked = 1, .file = "soak.hlo"};
 	s->runs++;
-	if ((!(m = ffu__module_clone(src)) && ffu__err(e, FFU_STATUS_ENOMEM, "out of memory")) ||
-	    ffu__compile(&x, cl, m, &co, e) ||
-	    ffu__exec_upload(x, in, np, e) || ffu__exec_run(x, NULL, NULL, e) ||
-	    ffu__exec_download(x, &out, &n_out, e))
+	if (!bufs || !out) {
+		ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 		goto out;
+	}
+	if (ffu_tool_executable_create(&x, s->devs[d], b->p, &co, e))
+		goto out;
+	/* values in their storage form: copied as they are, as the interpreter reads them */
+	for (int i = 0; i < n_in; i++) {
+		ffu_array_info info = array_info(b->p, false, i);
+		if (ffu_buffer_create_input(&bufs[i], x, i, e) ||
+		    ffu_buffer_upload(bufs[i], b->in[i], info.bytes, ffu_tool_storage_form(info.type), e))
+			goto out;
+	}
+	for (int o = 0; o < n_out; o++)
+		if (ffu_buffer_create_output(&bufs[n_in + o], x, o, e))
+			goto out;
+	if (ffu_executable_run(x, (const ffu_buffer *const *)bufs, n_in, bufs + n_in, n_out, NULL, e))
+		goto out;
+	for (int o = 0; o < n_out; o++) {
+		ffu_array_info info = array_info(b->p, true, o);
+		if (ffu_buffer_download(bufs[n_in + o], out[o], info.bytes, ffu_tool_storage_form(info.type), e))
+			goto out;
+	}
 	long long before = s->mismatches + s->errors;
-	snprintf(where, sizeof where, "%s on %s", fuse ? "fused" : "unfused", cl->dev.name);
-	compare(s, seeds, out_first, n, out, n_out, ref, n_ref, where);
+	snprintf(where, sizeof where, "%s on %s", fuse ? "fused" : "unfused", ffu_device_name(s->devs[d]));
+	compare(s, b, b->p, out, where);
 	rc = s->mismatches + s->errors != before;
 out:
-	ffu__exec_destroy(&x);
-	ffu__values_free(out, n_out);
-	ffu__module_free(m);
+	for (int i = 0; bufs && i < n_in + n_out; i++)
+		ffu_buffer_destroy(&bufs[i]);
+	free(bufs);
+	ffu_executable_destroy(&x);
+	arrays_free(out);
 	return rc;
 }
 
-/*
- * Generates and parses a batch into *mod (the caller's; every check compiles a copy of it),
- * makes its inputs and runs the interpreter; failures are reported.
- */
-static ffu_status prepare(soak *s, const uint64_t *seeds, int n, ffu_strbuf *sb, ffu_module **mod, int *out_first,
-			  ffu_value **in, int *np, ffu_value **ref, int *n_ref)
+/* Frees what prepare made (b->seeds and b->n stay). */
+static void batch_free(batch *b)
 {
+	ffu_program_destroy(&b->p);
+	arrays_free(b->in);
+	arrays_free(b->ref);
+	b->in = b->ref = NULL;
+}
+
+/*
+ * Generates and parses the batch of seeds[0..n) into *b (every check compiles or copies its
+ * program, never changes it), makes its inputs and runs the interpreter; failures are
+ * reported.
+ */
+static ffu_status prepare(soak *s, const uint64_t *seeds, int n, batch *b)
+{
+	ffu_strbuf sb = {0};
 	ffu_error e = {0};
-	ffu_module *m = NULL;
-	ffu_status st = ffu_gen_batch(sb, seeds, n, &s->gen, out_first, &e);
+	b->seeds = seeds;
+	b->n = n;
+	ffu_status st = ffu_gen_batch(&sb, seeds, n, &s->gen, b->out_first, &e);
 	if (st == FFU_STATUS_OK)
-		st = ffu__hlo_parse(&m, sb->data, sb->len, "soak.hlo", &e);
-	if (st == FFU_STATUS_OK) {
-		*np = m->entry->n_params;
-		*in = calloc((size_t)*np + 1, sizeof **in);
-		st = *in ? make_inputs(m->entry, *in, seeds[0], &e) : ffu__err(&e, FFU_STATUS_ENOMEM, "out of memory");
-	}
+		st = ffu_program_parse(&b->p, ffu__sb_cstr(&sb), sb.len, "soak.hlo", &e);
+	if (st == FFU_STATUS_OK && (!(b->in = arrays_new(b->p, false)) || !(b->ref = arrays_new(b->p, true))))
+		st = ffu_tool_error(&e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
-		st = ffu__interp_run(m, *in, *np, ref, n_ref, &e);
+		st = ffu_gen_inputs(b->p, seeds[0], b->in, &e);
+	if (st == FFU_STATUS_OK)
+		st = ffu_program_interpret(b->p, (const void *const *)b->in, b->ref, &e);
 	if (st) {
 		char what[1200];
 		s->errors++;
-		snprintf(what, sizeof what, "generated program does not %s: %s", m ? "run in the interpreter" : "parse",
-			 e.message);
+		snprintf(what, sizeof what, "generated program does not %s: %s",
+			 b->p ? "run in the interpreter" : "parse", e.message);
 		for (int i = 0; i < n; i++) /* which one: each alone */
 			report(s, seeds[i], what);
-		ffu__module_free(m);
-		m = NULL;
+		batch_free(b);
 	}
-	*mod = m;
+	ffu__sb_free(&sb);
 	ffu_error_clear(&e);
 	return st;
 }
@@ -348,42 +371,35 @@ static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse,
 {
 	char what[1400];
 	long long before = s->errors + s->mismatches;
+	const char *dev = d < 0 ? "" : ffu_device_name(s->devs[d]);
 	if (n == 1) { /* nothing to narrow down */
 		s->errors++;
-		snprintf(what, sizeof what, "%s on %s: %s%s%.600s", fuse ? "fused" : "unfused", s->cls[d].dev.name,
-			 batch_err->message, batch_err->build_log ? "\nbuild log:\n" : "",
-			 batch_err->build_log ? batch_err->build_log : "");
+		snprintf(what, sizeof what, "%s on %s: %s%s%.600s", fuse ? "fused" : "unfused", dev, batch_err->message,
+			 batch_err->build_log ? "\nbuild log:\n" : "", batch_err->build_log ? batch_err->build_log : "");
 		report(s, seeds[0], what);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		ffu_strbuf sb = {0};
-		ffu_module *m = NULL;
-		ffu_value *in = NULL, *ref = NULL;
-		int np = 0, n_ref = 0, out_first[2];
+		batch b = {0};
 		ffu_error e = {0};
-		if (prepare(s, &seeds[i], 1, &sb, &m, out_first, &in, &np, &ref, &n_ref) == FFU_STATUS_OK) {
+		if (prepare(s, &seeds[i], 1, &b) == FFU_STATUS_OK) {
 			if (d < 0) {
-				check_passes(s, m, &seeds[i], out_first, 1, in, np, ref, n_ref);
-			} else if (device_run(s, &s->cls[d], m, &seeds[i], out_first, 1, in, np, ref, n_ref, fuse, &e) < 0) {
+				check_passes(s, &b);
+			} else if (device_run(s, d, &b, fuse, &e) < 0) {
 				s->errors++;
-				snprintf(what, sizeof what, "%s on %s: %s%s%.600s", fuse ? "fused" : "unfused",
-					 s->cls[d].dev.name, e.message, e.build_log ? "\nbuild log:\n" : "",
-					 e.build_log ? e.build_log : "");
+				snprintf(what, sizeof what, "%s on %s: %s%s%.600s", fuse ? "fused" : "unfused", dev, e.message,
+					 e.build_log ? "\nbuild log:\n" : "", e.build_log ? e.build_log : "");
 				report(s, seeds[i], what);
 			}
 		}
-		ffu__module_free(m);
-		ffu__values_free(in, np);
-		ffu__values_free(ref, n_ref);
-		ffu__sb_free(&sb);
+		batch_free(&b);
 		ffu_error_clear(&e);
 	}
 	if (s->errors + s->mismatches == before) {
 		s->errors++;
 		snprintf(what, sizeof what, "%s%s%s, batch of %d programs from this seed (each alone runs): %s%s%.600s",
-			 d < 0 ? "host pass check" : fuse ? "fused" : "unfused", d < 0 ? "" : " on ",
-			 d < 0 ? "" : s->cls[d].dev.name, n, batch_err->message, batch_err->build_log ? "\nbuild log:\n" : "",
+			 d < 0 ? "host pass check" : fuse ? "fused" : "unfused", d < 0 ? "" : " on ", dev, n,
+			 batch_err->message, batch_err->build_log ? "\nbuild log:\n" : "",
 			 batch_err->build_log ? batch_err->build_log : "");
 		report(s, seeds[0], what);
 	}
@@ -397,48 +413,35 @@ static void retry_alone(soak *s, int d, const uint64_t *seeds, int n, bool fuse,
  */
 static void soak_one(soak *s, const uint64_t *seeds, int n)
 {
-	ffu_strbuf sb = {0};
-	ffu_module *m = NULL;
-	ffu_value *in = NULL, *ref = NULL;
-	int np = 0, n_ref = 0, out_first[MAX_BATCH + 1];
+	batch b = {0};
 	uint64_t good[MAX_BATCH];
 	s->programs += n;
 	s->n_bad = 0;
-	if (prepare(s, seeds, n, &sb, &m, out_first, &in, &np, &ref, &n_ref))
+	if (prepare(s, seeds, n, &b))
 		goto out;
-	check_passes(s, m, seeds, out_first, n, in, np, ref, n_ref);
+	check_passes(s, &b);
 	int n_good = 0;
 	for (int i = 0; i < n; i++)
 		if (!is_bad(s, seeds[i]))
 			good[n_good++] = seeds[i];
 	if (n_good < n) {
-		ffu__values_free(in, np);
-		ffu__values_free(ref, n_ref);
-		ffu__sb_free(&sb);
-		ffu__module_free(m);
-		m = NULL;
-		in = ref = NULL;
-		np = n_ref = 0;
-		if (!n_good || prepare(s, good, n_good, &sb, &m, out_first, &in, &np, &ref, &n_ref))
+		batch_free(&b);
+		if (!n_good || prepare(s, good, n_good, &b))
 			goto out;
 	}
-	for (int d = 0; d < s->n_cls && !s->host_only; d++) {
-		double t0 = ffu__now_ms();
+	for (int d = 0; d < s->n_devs && !s->host_only; d++) {
+		double t0 = ffu_tool_now_ms();
 		for (int fuse = 1; fuse >= (s->unfused ? 0 : 1); fuse--) {
 			ffu_error e = {0};
-			if (device_run(s, &s->cls[d], m, good, out_first, n_good, in, np, ref, n_ref, fuse, &e) < 0)
-				retry_alone(s, d, good, n_good, fuse, &e);
+			if (device_run(s, d, &b, fuse, &e) < 0)
+				retry_alone(s, d, b.seeds, b.n, fuse, &e);
 			ffu_error_clear(&e);
 		}
-		s->device_ms[d] += ffu__now_ms() - t0;
+		s->device_ms[d] += ffu_tool_now_ms() - t0;
 	}
 out:
-	ffu__module_free(m);
-	ffu__values_free(in, np);
-	ffu__values_free(ref, n_ref);
-	ffu__sb_free(&sb);
+	batch_free(&b);
 }
-
 static int usage(void)
 {
 	fprintf(stderr,
@@ -464,27 +467,37 @@ static bool number(const char *s, unsigned long long *out)
 static int open_devices(soak *s, const char *const *sel, int n_sel)
 {
 	ffu_error e = {0};
-	for (int k = 0; k < n_sel; k++) {
-		ffu_device_info *list = NULL;
+	int rc = 0;
+	for (int k = 0; k < n_sel && !rc; k++) {
+		ffu_tool_device_id *ids = NULL;
 		int n = 0;
-		if (ffu__cl_select_all(&list, &n, sel[k], &e)) {
-			ffu_error_print(stderr, &e);
-			ffu_error_clear(&e);
-			return 1;
+		rc = ffu_tool_device_ids(sel[k], &ids, &n, &e) != FFU_STATUS_OK;
+		for (int d = 0; !rc && d < n && s->n_devs < MAX_DEVICES; d++) {
+			ffu_tool_device_facts f;
+			if ((rc = ffu_device_open(&s->devs[s->n_devs], ids[d].id, &e) != FFU_STATUS_OK))
+				break;
+			ffu_tool_device_facts_get(s->devs[s->n_devs], &f);
+			fprintf(stderr, "soak: device %s %s (%s)\n", f.id, f.name, f.platform);
+			s->n_devs++;
 		}
-		for (int d = 0; d < n && s->n_cls < MAX_DEVICES; d++) {
-			if (ffu__cl_open(&s->cls[s->n_cls], &list[d], &e)) {
-				ffu_error_print(stderr, &e);
-				ffu_error_clear(&e);
-				free(list);
-				return 1;
-			}
-			fprintf(stderr, "soak: device %s %s (%s)\n", list[d].id, list[d].name, list[d].platform_name);
-			s->n_cls++;
-		}
-		free(list);
+		free(ids);
 	}
-	return 0;
+	if (rc)
+		ffu_error_print(stderr, &e);
+	ffu_error_clear(&e);
+	return rc;
+}
+
+/* The pipeline's pass names, in order, from ffu_tool_pass_names ("a, b, c"). */
+static void pass_list(soak *s)
+{
+	for (const char *p = ffu_tool_pass_names(); *p && s->n_passes < MAX_PASSES;) {
+		p += strspn(p, ", ");
+		size_t len = strcspn(p, ", ");
+		if (len)
+			snprintf(s->passes[s->n_passes++], PASS_NAME, "%.*s", (int)len, p);
+		p += len;
+	}
 }
 
 int main(int argc, char **argv)
@@ -555,22 +568,23 @@ int main(int argc, char **argv)
 		sel[n_sel++] = "all";
 	if (!s.host_only && (rc = open_devices(&s, sel, n_sel)))
 		goto out;
+	pass_list(&s);
 
-	double t0 = ffu__now_ms(), deadline = t0 + (double)minutes * 60e3;
+	double t0 = ffu_tool_now_ms(), deadline = t0 + (double)minutes * 60e3;
 	uint64_t seeds[MAX_BATCH];
-	for (unsigned long long i = 0; count ? i < count : ffu__now_ms() < deadline;) {
+	for (unsigned long long i = 0; count ? i < count : ffu_tool_now_ms() < deadline;) {
 		int n = 0;
 		while (n < s.batch && (!count || i < count))
 			seeds[n++] = seed + i++;
 		soak_one(&s, seeds, n);
 	}
 	printf("soak: %lld programs from seed %llu, %lld device runs on %d devices, %lld elements compared, %lld mismatches, %lld errors, %.1f s\n",
-	       s.programs, seed, s.runs, s.n_cls, s.elements, s.mismatches, s.errors, (ffu__now_ms() - t0) / 1e3);
-	for (int d = 0; d < s.n_cls; d++)
-		printf("soak: %s: %.1f s\n", s.cls[d].dev.name, s.device_ms[d] / 1e3);
+	       s.programs, seed, s.runs, s.n_devs, s.elements, s.mismatches, s.errors, (ffu_tool_now_ms() - t0) / 1e3);
+	for (int d = 0; d < s.n_devs; d++)
+		printf("soak: %s: %.1f s\n", ffu_device_name(s.devs[d]), s.device_ms[d] / 1e3);
 	rc = s.mismatches || s.errors || s.programs == 0 ? 1 : 0;
 out:
-	for (int d = 0; d < s.n_cls; d++)
-		ffu__cl_close(&s.cls[d]);
+	for (int d = 0; d < s.n_devs; d++)
+		ffu_device_close(&s.devs[d]);
 	return rc;
 }
