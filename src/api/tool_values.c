@@ -35,14 +35,20 @@ ffu_status ffu_tool_read_input(const ffu_program *p, int i, const char *path, vo
 			       ffu_error *e)
 {
 	ffu_error_clear(e);
-	const ffu_shape *s = p && path && host ? array_shape(p, FFU_TOOL_INPUTS, i) : NULL;
-	if (!s)
+	if (!p || !path || !host || !array_shape(p, FFU_TOOL_INPUTS, i))
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: no input %d", i);
-	if (bytes != p->inputs[i].bytes)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: input %d is %zu bytes, not %zu", i,
-				p->inputs[i].bytes, bytes);
+	/* the whole input: the file of an SPMD program's parameter holds every rank's tile */
+	ffu_array_info whole;
+	ffu_status st = ffu_tool_spmd_input(p, i, &whole, e);
+	if (st)
+		return st;
+	if (bytes != whole.bytes)
+		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: input %d is %zu bytes, not %zu", i, whole.bytes,
+				bytes);
 	ffu_value v = {0};
-	ffu_status st = ffu__values_read(&v, path, s, e);
+	ffu_shape s;
+	ffu__param_whole_shape(p->m, i, &s);
+	st = ffu__values_read(&v, path, &s, e);
 	if (st == FFU_STATUS_OK && v.bytes != bytes)
 		st = ffu__err(e, FFU_STATUS_EINVAL, "%s: %zu bytes read, input %d takes %zu", path, v.bytes, i, bytes);
 	if (st == FFU_STATUS_OK && bytes)

@@ -3,8 +3,9 @@
  * sharding (ir.h, docs/hlo.md "Sharding"), and what that means for a program's inputs and
  * outputs: the shape a parameter's value file holds, each rank's value of a parameter, the
  * program's outputs from every rank's; and the strided block copy the collectives move pieces
- * of a dimension with (interp/collective.c, the CLI's MPI exchange). Owned by the IR's host values; fieldfuse run (its
- * interpreter, one-process and MPI paths) is the user, so the three agree by construction.
+ * of a dimension with (interp/collective.c, the transport exchange of api/tool_spmd.c).
+ * Owned by the IR's host values; fieldfuse run (its interpreter, one-process and MPI paths,
+ * through api/tool_spmd.c) is the user, so the three agree by construction.
  */
 #include <stdlib.h>
 #include <string.h>

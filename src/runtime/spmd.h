@@ -26,8 +26,9 @@ typedef struct ffu_spmd_stats {
  * How a collective step reaches the other ranks. The process holds ranks first ..
  * first + n_local - 1; x[l] is local rank l's operand (NULL for replica-id, partition-id),
  * o[l] its result, allocated with the collective's shape. ffu__spmd_local exchanges among
- * the process's own ranks (all of them: the interpreter's exchange); the CLI's MPI runner
- * (tools/cli/mpi.c) exchanges between processes.
+ * the process's own ranks (all of them: the interpreter's exchange); between processes,
+ * api/tool_spmd.c's exchange packs and places the pieces and a tool's transport moves the
+ * bytes (MPI's: tools/cli/mpi_coll.c).
  */
 typedef struct ffu_spmd_exchange {
 	ffu_status (*run)(void *ctx, const ffu_inst *coll, const ffu_module *m, int first, int n_local,

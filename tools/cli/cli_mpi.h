@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "api/tool.h"
 #include "run.h"
-#include "runtime/spmd.h"
 
 /* ffu_cli_mpi_launched and the --mpi-timeout default: run.h (cmd_run.c asks, on the public API) */
 
@@ -24,20 +24,23 @@ ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_e
 /* MPI_Init, errors returned (not fatal); this process's rank, the world's size and the
    process's rank among those on its node (MPI_COMM_TYPE_SHARED). */
 ffu_status ffu_cli_mpi_init(int *rank, int *size, int *local_rank, ffu_error *e);
-/* Each collective's communicator (its group, MPI_Comm_split) and the reduction op, made
-   once by every rank before any device work (mpi_coll.c); ffu_cli_mpi_finalize frees them. */
-ffu_status ffu_cli_mpi_prepare(const ffu_module *m, int rank, ffu_error *e);
-/* The exchange of this process's one rank with the others (runtime/spmd.h): each
+/* Each exchanging collective's communicator (its group, MPI_Comm_split, from
+   ffu_tool_spmd_collectives) and the reduction op, made once by every rank before any
+   device work (mpi_coll.c); ffu_cli_mpi_finalize frees them. */
+ffu_status ffu_cli_mpi_prepare(const ffu_program *p, int rank, ffu_error *e);
+/* The transport of this process's one rank (api/tool.h, ffu_tool_spmd_run): each
    collective as MPI's own operation on its group's communicator (mpi_coll.c). */
-ffu_spmd_exchange ffu_cli_mpi_exchange(int rank);
+ffu_tool_transport ffu_cli_mpi_transport(int rank);
 /*
- * The outputs rank 0 joins (ir/value_shard.c: a sharded ROOT's tiles, {maximal device=D}'s
- * rank) gathered there: every rank passes its n outputs (mine); *all holds size entries,
- * on rank 0 all[r] (r > 0) rank r's outputs where the join reads them (else NULL), all[0]
- * NULL. Free each all[r] with ffu__values_free(all[r], n), then *all.
+ * The outputs rank 0 joins (ffu_tool_spmd_join_reads: a sharded ROOT's tiles, {maximal
+ * device=D}'s rank) gathered there: every rank passes its outputs (mine[o], the program's
+ * output infos' bytes each); all (size entries, NULL) gets on rank 0 all[r] (r > 0) rank
+ * r's outputs, malloc'd, when the join reads any rank but 0. ffu_cli_mpi_gather_free frees
+ * them.
  */
-ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
-			      ffu_error *e);
+ffu_status ffu_cli_mpi_gather(const ffu_program *p, int rank, int size, void *const *mine, void ***all, ffu_error *e);
+/* Frees what ffu_cli_mpi_gather put in all (n outputs per rank), and all; NULL-safe. */
+void ffu_cli_mpi_gather_free(void ***all, int size, int n);
 /*
  * Synchronisation points (mpi.c): each begins with every rank's status word (0, or the exit
  * code of its failure since the last point). point() returns FFU_STATUS_ECOMM when a rank

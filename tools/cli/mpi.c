@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/value.h"
-
 bool ffu_cli_mpi_launched(void)
 {
 #ifdef FFU_HAVE_MPI
@@ -47,7 +45,7 @@ ffu_status ffu_cli_mpi_err(ffu_error *e, const char *call, int rc)
 	char msg[MPI_MAX_ERROR_STRING];
 	int len = 0;
 	MPI_Error_string(rc, msg, &len);
-	return ffu__err(e, FFU_STATUS_ECOMM, "%s: %.*s", call, len, msg);
+	return ffu_tool_error(e, FFU_STATUS_ECOMM, "%s: %.*s", call, len, msg);
 }
 
 /*
@@ -71,8 +69,8 @@ ffu_status ffu_cli_mpi_wait(int rc, MPI_Request *req, const char *call, ffu_erro
 		double waited = now_s() - start;
 		if (timeout_s > 0 && waited > timeout_s)
 			/* the request stays pending: the caller aborts every rank (MPI_Abort) */
-			return ffu__err(e, FFU_STATUS_ECOMM, "%s: the other ranks did not all arrive within %g s (--mpi-timeout); one of them stopped or is stuck",
-					call, timeout_s);
+			return ffu_tool_error(e, FFU_STATUS_ECOMM, "%s: the other ranks did not all arrive within %g s (--mpi-timeout); one of them stopped or is stuck",
+					      call, timeout_s);
 		if (waited > 1e-3)
 			nanosleep(&(struct timespec){0, 50000}, NULL);
 	}
@@ -97,7 +95,7 @@ ffu_status ffu_cli_mpi_point(int code, ffu_error *e)
 	MPI_Comm_size(status_comm, &size);
 	int *all = calloc((size_t)size + 1, sizeof *all);
 	if (!all)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 	MPI_Request req;
 	ffu_status st = ffu_cli_mpi_wait(MPI_Iallgather(&code, 1, MPI_INT, all, 1, MPI_INT, status_comm, &req), &req,
 					 "MPI_Iallgather (the ranks' status)", e);
@@ -108,7 +106,7 @@ ffu_status ffu_cli_mpi_point(int code, ffu_error *e)
 		}
 	free(all);
 	if (st == FFU_STATUS_OK && failed_rank >= 0)
-		return ffu__err(e, FFU_STATUS_ECOMM, "rank %d failed", failed_rank);
+		return ffu_tool_error(e, FFU_STATUS_ECOMM, "rank %d failed", failed_rank);
 	in_point = st == FFU_STATUS_OK;
 	return st;
 }
@@ -171,41 +169,52 @@ static ffu_status gather(const void *mine, size_t bytes, void *buf, ffu_error *e
 {
 	MPI_Request req;
 	if (bytes > (size_t)INT32_MAX)
-		return ffu__err(e, FFU_STATUS_ELIMIT, "%zu bytes per rank; MPI counts are ints", bytes);
+		return ffu_tool_error(e, FFU_STATUS_ELIMIT, "%zu bytes per rank; MPI counts are ints", bytes);
 	int rc = MPI_Igather(mine, (int)bytes, MPI_BYTE, buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
 	return ffu_cli_mpi_wait(rc, &req, "MPI_Igather", e);
 }
 
-ffu_status ffu_cli_mpi_gather(const ffu_module *m, int rank, int size, const ffu_value *mine, int n, ffu_value ***all,
-			      ffu_error *e)
+ffu_status ffu_cli_mpi_gather(const ffu_program *p, int rank, int size, void *const *mine, void ***all, ffu_error *e)
 {
-	bool need = false; /* every rank decides alike: the program and n are the same everywhere */
+	const int n = ffu_program_num_outputs(p);
+	bool need = false; /* every rank decides alike: the program is the same everywhere */
 	for (int r = 1; r < size && !need; r++)
-		need = ffu__outputs_need_rank(m, r, n);
-	*all = calloc((size_t)size, sizeof **all);
-	if (!*all)
-		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		need = ffu_tool_spmd_join_reads(p, r);
 	if (!need)
 		return FFU_STATUS_OK;
 	ffu_status st = ffu_cli_mpi_point(0, e);
 	for (int r = 1; rank == 0 && r < size && st == FFU_STATUS_OK; r++)
-		if (!((*all)[r] = calloc((size_t)n + 1, sizeof *(*all)[r])))
-			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+		if (!(all[r] = calloc((size_t)n + 1, sizeof *all[r])))
+			st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 	for (int o = 0; o < n && st == FFU_STATUS_OK; o++) {
-		const size_t bytes = mine[o].bytes; /* every rank's output o has one shape */
+		ffu_array_info info = {0};
+		ffu_program_output(p, o, &info);
+		const size_t bytes = info.bytes; /* every rank's output o has one shape */
 		unsigned char *buf = rank == 0 ? malloc(bytes * (size_t)size + 1) : NULL;
 		if (rank == 0 && !buf)
-			st = ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+			st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 		if (st == FFU_STATUS_OK)
-			st = gather(mine[o].data, bytes, buf, e);
+			st = gather(mine[o], bytes, buf, e);
 		for (int r = 1; rank == 0 && r < size && st == FFU_STATUS_OK; r++)
-			if ((st = ffu__value_alloc(&(*all)[r][o], &mine[o].shape, e)) == FFU_STATUS_OK)
-				memcpy((*all)[r][o].data, buf + (size_t)r * bytes, bytes);
+			if (!(all[r][o] = malloc(bytes + 1)))
+				st = ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+			else
+				memcpy(all[r][o], buf + (size_t)r * bytes, bytes);
 		free(buf);
 	}
 	if (st == FFU_STATUS_OK)
 		ffu_cli_mpi_point_end();
 	return st;
+}
+
+void ffu_cli_mpi_gather_free(void ***all, int size, int n)
+{
+	for (int r = 0; all && r < size; r++) {
+		for (int o = 0; all[r] && o < n; o++)
+			free(all[r][o]);
+		free(all[r]);
+	}
+	free(all);
 }
 
 ffu_status ffu_cli_mpi_gather_bytes(const void *mine, size_t bytes, void *all, ffu_error *e)
@@ -220,7 +229,7 @@ ffu_status ffu_cli_mpi_same_program(uint64_t hash, int size, int *differs, ffu_e
 {
 	uint64_t *all = calloc((size_t)size, sizeof *all);
 	MPI_Request req;
-	ffu_status st = all ? ffu_cli_mpi_point(0, e) : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	ffu_status st = all ? ffu_cli_mpi_point(0, e) : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
 	if (st == FFU_STATUS_OK)
 		st = ffu_cli_mpi_wait(MPI_Iallgather(&hash, 8, MPI_BYTE, all, 8, MPI_BYTE, MPI_COMM_WORLD, &req), &req,
 				      "MPI_Iallgather", e);

@@ -2,9 +2,9 @@
  * tools/cli/run.h: what `fieldfuse run`'s files share: its arguments, matching --input
  * specs to inputs, the --device selector's @rank form, the report, and the two entries of
  * an SPMD program (run_spmd.c: under --interp, on one device, or one rank per process under
- * mpirun with mpi*.c). Private to tools/cli/. Only the public headers: cmd_run.c sits on
- * them and api/tool.h; run_spmd.c is the one file of the tools still on the library's
- * internal headers (docs/architecture.md "One compile path" says why).
+ * mpirun with mpi*.c). Private to tools/cli/. Only the public headers: cmd_run.c,
+ * run_spmd.c and mpi*.c sit on them and api/tool.h (docs/architecture.md "One compile
+ * path"), the SPMD runs through its "SPMD programs" section.
  */
 #ifndef FFU_CLI_RUN_H
 #define FFU_CLI_RUN_H
