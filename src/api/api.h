@@ -51,6 +51,10 @@ struct ffu_event {
  */
 ffu_status ffu__program_from_module(ffu_program **out, ffu_module *m, const char *file, ffu_error *e);
 
+/* Input k's (input != 0) or output k's shape, as ffu_program_input / _output describe it
+   (a tuple ROOT's element k); NULL when k is out of range. */
+const ffu_shape *ffu__program_shape(const ffu_program *p, bool input, int k);
+
 /* Describes an array shape for ffu_array_info (what/i/name only name it in errors). */
 ffu_status ffu__api_describe(ffu_array_info *info, const char *name, const ffu_shape *s, const char *what, int i,
 			     ffu_error *e);

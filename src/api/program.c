@@ -95,6 +95,17 @@ ffu_status ffu__api_shape(ffu_shape *out, const char *type, int rank, const int6
 	return FFU_STATUS_OK;
 }
 
+const ffu_shape *ffu__program_shape(const ffu_program *p, bool input, int k)
+{
+	const ffu_computation *entry = p->m->entry;
+	const ffu_shape *root = &entry->root->shape;
+	if (input)
+		return k >= 0 && k < entry->n_params ? &entry->params[k]->shape : NULL;
+	if (root->type != FFU_TYPE_TUPLE)
+		return k == 0 ? root : NULL;
+	return k >= 0 && k < root->n_elems ? &root->elems[k] : NULL;
+}
+
 /* Fills the input and output tables from the entry computation's parameters and ROOT. */
 static ffu_status describe_all(ffu_program *p, ffu_error *e)
 {

@@ -109,15 +109,6 @@ ffu_status ffu_tool_spmd_read_rank(const ffu_program *p, int i, const char *path
 
 /* ---------------------------------------------------------------- host arrays as values */
 
-/* Input or output k's shape (the program's: one rank's). */
-static const ffu_shape *array_shape(const ffu_program *p, bool input, int k)
-{
-	const ffu_inst *root = p->m->entry->root;
-	if (input)
-		return &p->m->entry->params[k]->shape;
-	return root->shape.type == FFU_TYPE_TUPLE ? &root->shape.elems[k] : &root->shape;
-}
-
 /*
  * Rank arrays: n_ranks rows of the program's inputs or outputs as values borrowing the
  * caller's host arrays (rows[r] NULL for a rank not given), what the runtime and the
@@ -158,7 +149,7 @@ static ffu_status rank_values_wrap(const ffu_program *p, bool input, int n_ranks
 			const size_t bytes = input ? p->inputs[k].bytes : p->outputs[k].bytes;
 			if (bytes && !data[r][k])
 				return ffu__err(e, FFU_STATUS_EINVAL, "rank %d's %s %d is NULL", r, what, k);
-			v->rows[r][k] = (ffu_value){.shape = *array_shape(p, input, k), .data = (unsigned char *)data[r][k],
+			v->rows[r][k] = (ffu_value){.shape = *ffu__program_shape(p, input, k), .data = (unsigned char *)data[r][k],
 						    .bytes = bytes};
 		}
 	}

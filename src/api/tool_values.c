@@ -17,13 +17,7 @@
 /* Input i's or output i's shape; NULL when i is out of range. */
 static const ffu_shape *array_shape(const ffu_program *p, ffu_tool_side side, int i)
 {
-	const ffu_computation *entry = p->m->entry;
-	if (side == FFU_TOOL_INPUTS)
-		return i >= 0 && i < entry->n_params ? &entry->params[i]->shape : NULL;
-	const ffu_shape *root = &entry->root->shape;
-	if (i < 0 || i >= p->n_outputs)
-		return NULL;
-	return root->type == FFU_TYPE_TUPLE ? &root->elems[i] : root;
+	return ffu__program_shape(p, side == FFU_TOOL_INPUTS, i);
 }
 
 static const ffu_array_info *array_info(const ffu_program *p, ffu_tool_side side, int i)
