@@ -196,37 +196,22 @@ static ffu_status load_inputs(const run_args *a, const ffu_program *p, arrays *i
 	return st;
 }
 
-int run_rank_selector(const char *sel, char *base, size_t size)
+ffu_status run_open_device(const char *sel, int local_rank, ffu_device **d, ffu_error *e)
 {
 	static const char suffix[] = "@rank";
 	const size_t n = sel ? strlen(sel) : 0, k = sizeof suffix - 1;
 	if (n < k || strcmp(sel + n - k, suffix) != 0)
-		return 0;
-	if (n - k >= size)
-		return -1;
+		return ffu_device_open(d, sel, e);
+	char base[256];
+	if (n - k >= sizeof base) /* parse_args refused an empty SEL */
+		return ffu_tool_error(e, FFU_STATUS_EINVAL, "--device '%s': the selector is too long", sel);
 	memcpy(base, sel, n - k);
 	base[n - k] = '\0';
-	return 1;
-}
-
-/*
- * --device SEL, or SEL@rank: among the devices SEL matches (in listing order), the first:
- * one process is node-local rank 0 (under mpirun, run_spmd.c picks by the local rank:
- * docs/hlo.md "Collectives").
- */
-static ffu_status open_device(const char *sel, ffu_device **d, ffu_error *e)
-{
-	char base[256];
-	int r = run_rank_selector(sel, base, sizeof base);
-	if (r < 0) /* parse_args refused an empty SEL */
-		return ffu_tool_error(e, FFU_STATUS_EINVAL, "--device '%s': the selector is too long", sel);
-	if (r == 0)
-		return ffu_device_open(d, sel, e);
 	ffu_tool_device_id *ids = NULL;
-	int n = 0;
-	ffu_status st = ffu_tool_device_ids(base, &ids, &n, e);
+	int count = 0;
+	ffu_status st = ffu_tool_device_ids(base, &ids, &count, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu_device_open(d, ids[0].id, e);
+		st = ffu_device_open(d, ids[local_rank % count].id, e);
 	free(ids);
 	return st;
 }
@@ -354,7 +339,7 @@ int cmd_run(int argc, char **argv)
 	   included) is refused before inputs are read or made */
 	ffu_tool_exec_opts xo = {.no_fuse = a.no_fuse, .disable_passes = a.disabled[0] ? a.disabled : NULL,
 				 .file = a.path};
-	if ((st = open_device(a.device, &d, &e)) || (st = ffu_tool_executable_create(&x, d, p, &xo, &e)) ||
+	if ((st = run_open_device(a.device, 0, &d, &e)) || (st = ffu_tool_executable_create(&x, d, p, &xo, &e)) ||
 	    (st = load_inputs(&a, p, &in, &e)) || (st = arrays_make(p, FFU_TOOL_OUTPUTS, &outs, &e)))
 		goto out;
 	/* the oracle runs the program as written: the program is never modified */

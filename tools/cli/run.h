@@ -39,9 +39,10 @@ typedef struct spmd_report {
 ffu_status run_match_inputs(const run_args *a, const ffu_program *p, const char **given, ffu_error *e);
 /* --random SEED into *seed (0 when no --random). */
 ffu_status run_seed(const run_args *a, uint64_t *seed, ffu_error *e);
-/* --device SEL@rank: 1 with base := SEL (NUL-terminated, size bytes at most), 0 for any
-   other selector, -1 when SEL does not fit. */
-int run_rank_selector(const char *sel, char *base, size_t size);
+/* --device SEL, or SEL@rank: among the devices SEL matches (in listing order), the one at
+   the node-local rank modulo their count (docs/hlo.md "Collectives": one rank per GPU of a
+   node with gpu@rank); outside mpirun the local rank is 0. */
+ffu_status run_open_device(const char *sel, int local_rank, ffu_device **d, ffu_error *e);
 /* The --json report, or the check line; spmd: an SPMD run's extras, or NULL. */
 void run_report(const run_args *a, const char *device_id, const char *device_name, int kernels, double ms,
 		const spmd_report *spmd, ffu_status st, long long elements);

@@ -185,27 +185,10 @@ static ffu_status check_inputs_fit(const ffu_program *p, const ffu_device *d, ff
 	return FFU_STATUS_OK;
 }
 
-/*
- * --device SEL, or SEL@rank: among the devices SEL matches (in listing order), the one at
- * the node-local rank modulo their count (docs/hlo.md "Collectives": one rank per GPU of a
- * node with gpu@rank); the inputs checked against it. Outside mpirun the local rank is 0.
- */
+/* The device (run_open_device), the inputs checked against it. */
 static ffu_status open_device(const ffu_program *p, const char *sel, int local_rank, ffu_device **d, ffu_error *e)
 {
-	char base[256];
-	ffu_status st;
-	int r = run_rank_selector(sel, base, sizeof base);
-	if (r < 0) /* parse_args refused an empty SEL */
-		return ffu_tool_error(e, FFU_STATUS_EINVAL, "--device '%s': the selector is too long", sel);
-	if (r == 0) {
-		st = ffu_device_open(d, sel, e);
-	} else {
-		ffu_tool_device_id *ids = NULL;
-		int n = 0;
-		if ((st = ffu_tool_device_ids(base, &ids, &n, e)) == FFU_STATUS_OK)
-			st = ffu_device_open(d, ids[local_rank % n].id, e);
-		free(ids);
-	}
+	ffu_status st = run_open_device(sel, local_rank, d, e);
 	return st ? st : check_inputs_fit(p, *d, e);
 }
 
