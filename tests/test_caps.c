@@ -612,6 +612,34 @@ Test(caps, target_lanes_keep_class)
 	cr_expect_str_eq(ffu__device_class_str(t.cls), "gpu");
 }
 
+/*
+ * The NTT's radix for 8-byte fields: PoCL on a CPU with 8 ulong lanes (AVX-512) takes radix
+ * 8 instead of 16, whose passes run scalar there (device/target.c has the measurement);
+ * with 4 lanes (AVX2) and on Rusticl it stays as it was.
+ */
+Test(caps, target_fft_radix_64bit_lanes)
+{
+	ffu_device_info d;
+	ffu_kernel_limits k;
+	ffu_target t;
+	load_fixture("pocl_cpu.json", &d, &k);
+	d.native_vector_long = 4;
+	ffu__target_resolve(&t, &d);
+	cr_expect_eq(t.fft_log_radix[0], 5);
+	cr_expect_eq(t.fft_log_radix[1], 4);
+	cr_expect_eq(t.fft_log_radix_big[1], 4);
+	d.native_vector_long = 8;
+	ffu__target_resolve(&t, &d);
+	cr_expect_eq(t.fft_log_radix[0], 5, "31-bit fields vectorise: unchanged");
+	cr_expect_eq(t.fft_log_radix[1], 3);
+	cr_expect_eq(t.fft_log_radix_big[1], 3);
+	cr_expect_eq(t.fft_log_radix[2], 3);
+	load_fixture("rusticl_llvmpipe.json", &d, &k);
+	d.native_vector_long = 8;
+	ffu__target_resolve(&t, &d);
+	cr_expect_eq(t.fft_log_radix[1], 4, "measured on PoCL only");
+}
+
 /* ---- launch plans -------------------------------------------------------------------- */
 
 /* The properties every automatic plan has; returns its local size. */

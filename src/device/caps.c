@@ -60,6 +60,8 @@ const ffu_cap_row ffu__cap_rows[] = {
 	ROW(DEVICE, UINT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, "preferred_vector_width_int", DEV(pref_vector_int), 0,
 	    false),
 	ROW(DEVICE, UINT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, "native_vector_width_int", DEV(native_vector_int), 0, false),
+	ROW(DEVICE, UINT, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, "native_vector_width_long", DEV(native_vector_long), 0,
+	    false),
 	ROW(DEVICE, UINT, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, "nv_compute_capability_major", DEV(nv_cc_major),
 	    FFU_EXT(NV_ATTRIBUTES), false),
 	ROW(DEVICE, UINT, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, "nv_compute_capability_minor", DEV(nv_cc_minor),

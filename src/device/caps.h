@@ -100,6 +100,7 @@ typedef struct ffu_device_info {
 	size_t max_param_size;
 	cl_uint address_bits;               /* CL_DEVICE_ADDRESS_BITS: work-item ids must fit */
 	cl_uint pref_vector_int, native_vector_int; /* preferred / native vector width of uint */
+	cl_uint native_vector_long;         /* native vector width of ulong (PoCL: 8 with AVX-512, 4 with AVX2) */
 	cl_uint nv_cc_major, nv_cc_minor;   /* NVIDIA compute capability (9.0 Hopper, 12.0 RTX 5090) */
 	cl_uint nv_warp;                    /* CL_DEVICE_WARP_SIZE_NV */
 	cl_uint amd_wavefront;              /* CL_DEVICE_WAVEFRONT_WIDTH_AMD: 64 GCN/CDNA, 32 RDNA */

@@ -106,6 +106,22 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 	if (dev->local_mem && t->fft_tile_bytes > dev->local_mem / 2) /* half: the driver's own use */
 		t->fft_tile_bytes = (size_t)(dev->local_mem / 2);
 	/*
+	 * PoCL on a CPU with 8 ulong lanes (AVX-512): LLVM's SLP vectoriser packs the 64-bit
+	 * products of a Goldilocks pass (its cost model prices vector 64-bit multiplies cheaply
+	 * there), and PoCL's work-group vectoriser then refuses the vector-typed body
+	 * ("instruction return type cannot be vectorized"): every pass runs scalar, at any
+	 * radix. Radix 16's scalar passes are far slower than radix 8's: ntt_goldilocks on a
+	 * 2-core AMD EPYC, PoCL 3.1, radix 16 / 8 / 4: 2^20 42.0 / 14.3 / 13.2 ms (the C
+	 * baseline 6.7); radix 16 / 4 at 2^14..2^22: 1.4-3x. With AVX2 (4 lanes) the passes
+	 * vectorise at radix 16 (docs/tuning.md). An explicit vector instance of the passes
+	 * (as goldilocksx2's element-wise kernels have) is the fix this stands in for.
+	 */
+	if (dev->vendor_class == FFU_VENDOR_POCL && (dev->type & CL_DEVICE_TYPE_CPU) && dev->native_vector_long >= 8 &&
+	    !ffu__config()->fft_log_radix) {
+		t->fft_log_radix[1] = t->fft_log_radix[1] < 3 ? t->fft_log_radix[1] : 3;
+		t->fft_log_radix_big[1] = t->fft_log_radix_big[1] < 3 ? t->fft_log_radix_big[1] : 3;
+	}
+	/*
 	 * llvmpipe (Mesa's CPU driver, under Rusticl) counts the iterations of an outermost loop
 	 * and of every loop nested in it, calls inlined, and silently leaves the loop after
 	 * 65535 of them (gallivm's loop limiter): found as wrong values, not errors (cl/montn.cl,
