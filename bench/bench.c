@@ -99,15 +99,13 @@ static char *sized_text(const char *text, int k)
 
 /* One side's host arrays of a program, each its ffu_array_info.bytes (at least 1 allocated). */
 typedef struct arrays {
-	unsigned char **data;
+	void **data; /* ffu_tool_arrays_alloc's */
 	int n;
 } arrays;
 
 static void arrays_free(arrays *a)
 {
-	for (int i = 0; i < a->n; i++)
-		free(a->data[i]);
-	free(a->data);
+	ffu_tool_arrays_free(a->data);
 	a->data = NULL;
 	a->n = 0;
 }
@@ -120,27 +118,18 @@ static ffu_status array_info(const ffu_program *p, ffu_tool_side side, int i, ff
 	return st ? ffu_tool_error(e, st, "%s has no %s %d", ffu_program_name(p), in ? "input" : "output", i) : st;
 }
 
-/* Allocates p's input or output arrays; *bytes (may be NULL) grows by their sizes. */
+/* Allocates p's input or output arrays (zeroed: a baseline that leaves a byte unwritten
+   must not hash garbage); *bytes (may be NULL) grows by their sizes. */
 static ffu_status arrays_alloc(arrays *a, const ffu_program *p, ffu_tool_side side, size_t *bytes, ffu_error *e)
 {
-	int n = side == FFU_TOOL_INPUTS ? ffu_program_num_inputs(p) : ffu_program_num_outputs(p);
-	a->n = 0;
-	a->data = calloc((size_t)n + 1, sizeof *a->data);
-	if (!a->data)
-		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int i = 0; i < n; i++) {
+	a->n = side == FFU_TOOL_INPUTS ? ffu_program_num_inputs(p) : ffu_program_num_outputs(p);
+	ffu_status st = ffu_tool_arrays_alloc(&a->data, p, side, e);
+	for (int i = 0; i < a->n && st == FFU_STATUS_OK && bytes; i++) {
 		ffu_array_info info;
-		ffu_status st = array_info(p, side, i, &info, e);
-		if (st)
-			return st;
-		/* zeroed: a baseline that leaves a byte unwritten must not hash garbage */
-		if (!(a->data[i] = calloc(1, info.bytes ? info.bytes : 1)))
-			return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
-		a->n = i + 1;
-		if (bytes)
+		if ((st = array_info(p, side, i, &info, e)) == FFU_STATUS_OK)
 			*bytes += info.bytes;
 	}
-	return FFU_STATUS_OK;
+	return st;
 }
 
 /* The workload's program at 2^k and its inputs: random, seeded by k, the same for every mode
@@ -209,58 +198,23 @@ static uint64_t outputs_hash(const timed *t, const ffu_program *p)
 	return h;
 }
 
-/* An executable and its buffers: the workload's inputs and outputs on the device. */
-typedef struct run_state {
-	const ffu_program *p;
-	ffu_executable *x;
-	ffu_buffer **in, **out;
-	int n_in, n_out;
-} run_state;
-
-static ffu_status upload(run_state *s, const arrays *inputs, ffu_error *e)
-{
-	ffu_status st = FFU_STATUS_OK;
-	for (int i = 0; i < s->n_in && st == FFU_STATUS_OK; i++) {
-		ffu_array_info info;
-		st = array_info(s->p, FFU_TOOL_INPUTS, i, &info, e);
-		if (st == FFU_STATUS_OK) /* the storage bytes as they are */
-			st = ffu_buffer_upload(s->in[i], inputs->data[i], info.bytes, ffu_tool_storage_form(info.type),
-					       e);
-	}
-	return st;
-}
-
-static ffu_status download(run_state *s, arrays *outs, ffu_error *e)
-{
-	ffu_status st = FFU_STATUS_OK;
-	for (int i = 0; i < s->n_out && st == FFU_STATUS_OK; i++) {
-		ffu_array_info info;
-		st = array_info(s->p, FFU_TOOL_OUTPUTS, i, &info, e);
-		if (st == FFU_STATUS_OK)
-			st = ffu_buffer_download(s->out[i], outs->data[i], info.bytes, ffu_tool_storage_form(info.type),
-						 e);
-	}
-	return st;
-}
-
 /* One run: kernels only, or (end_to_end) upload + kernels + download on the host clock. */
-static ffu_status run_once(run_state *s, const arrays *inputs, const ffu_bench_opts *o, double *ms, timed *t,
-			   ffu_error *e)
+static ffu_status run_once(ffu_executable *x, ffu_tool_buffers *b, const arrays *inputs, const ffu_bench_opts *o,
+			   double *ms, timed *t, ffu_error *e)
 {
 	if (o->timing == FFU_TIMING_KERNEL) {
 		ffu_run_stats stats = {0};
-		ffu_status st = ffu_executable_run(s->x, (const ffu_buffer *const *)s->in, s->n_in, s->out, s->n_out,
-						   &stats, e);
+		ffu_status st = ffu_tool_buffers_run(x, b, &stats, e);
 		*ms = stats.kernel_ms;
 		t->host_timer = stats.host_timed != 0;
 		return st;
 	}
 	double start = ffu_tool_now_ms();
-	ffu_status st = upload(s, inputs, e);
+	ffu_status st = ffu_tool_buffers_upload(b, (const void *const *)inputs->data, e);
 	if (st == FFU_STATUS_OK)
-		st = ffu_executable_run(s->x, (const ffu_buffer *const *)s->in, s->n_in, s->out, s->n_out, NULL, e);
+		st = ffu_tool_buffers_run(x, b, NULL, e);
 	if (st == FFU_STATUS_OK)
-		st = download(s, &t->outs, e);
+		st = ffu_tool_buffers_download(b, t->outs.data, e);
 	*ms = ffu_tool_now_ms() - start;
 	t->host_timer = true;
 	return st;
@@ -270,41 +224,29 @@ static ffu_status run_once(run_state *s, const arrays *inputs, const ffu_bench_o
 static ffu_status time_mode(ffu_device *d, const ffu_program *p, const char *name, bool fuse, const arrays *inputs,
 			    const ffu_bench_opts *o, timed *t, ffu_error *e)
 {
-	run_state s = {.p = p, .n_in = ffu_program_num_inputs(p), .n_out = ffu_program_num_outputs(p)};
+	ffu_executable *x = NULL;
+	ffu_tool_buffers b = {0};
 	ffu_tool_exec_opts xo = {.no_fuse = !fuse, .fusion_as_asked = 1, .file = name};
 	double *ms = calloc((size_t)o->runs + 1, sizeof *ms);
-	s.in = calloc((size_t)s.n_in + 1, sizeof *s.in);
-	s.out = calloc((size_t)s.n_out + 1, sizeof *s.out);
-	ffu_status st = ms && s.in && s.out ? FFU_STATUS_OK : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
-	if (st == FFU_STATUS_OK)
-		st = ffu_tool_executable_create(&s.x, d, p, &xo, e);
-	for (int i = 0; i < s.n_in && st == FFU_STATUS_OK; i++)
-		st = ffu_buffer_create_input(&s.in[i], s.x, i, e);
-	for (int i = 0; i < s.n_out && st == FFU_STATUS_OK; i++)
-		st = ffu_buffer_create_output(&s.out[i], s.x, i, e);
-	if (st == FFU_STATUS_OK)
-		st = arrays_alloc(&t->outs, p, FFU_TOOL_OUTPUTS, NULL, e);
-	if (st == FFU_STATUS_OK)
-		st = upload(&s, inputs, e);
+	ffu_status st = ms ? FFU_STATUS_OK : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK && (st = ffu_tool_executable_create(&x, d, p, &xo, e)) == FFU_STATUS_OK &&
+	    (st = ffu_tool_buffers_make(&b, x, e)) == FFU_STATUS_OK &&
+	    (st = arrays_alloc(&t->outs, p, FFU_TOOL_OUTPUTS, NULL, e)) == FFU_STATUS_OK)
+		st = ffu_tool_buffers_upload(&b, (const void *const *)inputs->data, e);
 	for (int r = 0; r < o->warmup + o->runs && st == FFU_STATUS_OK; r++) {
 		double k = 0;
-		st = run_once(&s, inputs, o, &k, t, e);
+		st = run_once(x, &b, inputs, o, &k, t, e);
 		if (r >= o->warmup)
 			ms[r - o->warmup] = k;
 	}
 	if (st == FFU_STATUS_OK)
-		st = download(&s, &t->outs, e);
+		st = ffu_tool_buffers_download(&b, t->outs.data, e);
 	if (st == FFU_STATUS_OK) {
-		t->kernels = ffu_executable_kernel_count(s.x);
+		t->kernels = ffu_executable_kernel_count(x);
 		summarise(t, ms, o->runs);
 	}
-	for (int i = 0; s.in && i < s.n_in; i++)
-		ffu_buffer_destroy(&s.in[i]);
-	for (int i = 0; s.out && i < s.n_out; i++)
-		ffu_buffer_destroy(&s.out[i]);
-	ffu_executable_destroy(&s.x);
-	free(s.in);
-	free(s.out);
+	ffu_tool_buffers_free(&b);
+	ffu_executable_destroy(&x);
 	free(ms);
 	return st;
 }

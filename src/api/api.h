@@ -16,8 +16,10 @@
 #include <stdbool.h>
 
 #include "fieldfuse/builder.h"
+#include "api/tool.h"
 #include "fieldfuse/opencl.h"
 #include "ir/ir.h"
+#include "ir/value.h"
 #include "runtime/cl.h"
 #include "runtime/compile.h"
 #include "runtime/exec.h"
@@ -70,6 +72,18 @@ ffu_status ffu__api_shape(ffu_shape *out, const char *type, int rank, const int6
 /* A device buffer of array shape s (a CSR matrix's: ZKX's CSR bytes), contents undefined;
    ffu_buffer_create and the executable's create_input / create_output go through it. */
 ffu_status ffu__buffer_create_shape(ffu_buffer **out, ffu_device *d, const ffu_shape *s, ffu_error *e);
+
+/* data[k] as the value of input (or output) first + k, borrowing it (no copy, no check of
+   the elements); EINVAL for an array out of range or a NULL one that has bytes. */
+ffu_status ffu__program_wrap(const ffu_program *p, bool input, int first, int n, const void *const *data,
+			     ffu_value *vals, ffu_error *e);
+/* Copies n computed values (the program's outputs) into the caller's arrays, checking
+   they have the sizes announced (program.c; the SPMD runs' too). */
+ffu_status ffu__program_copy_outputs(const ffu_program *p, const ffu_value *vals, int n, void *const *outputs,
+				     ffu_error *e);
+
+/* A tool's params (api/tool.h) as the device layer's (tool.c). */
+ffu_params ffu__tool_params(const ffu_tool_params *p);
 
 /* ffu_executable_create with the compile options themselves (the tools' disabled passes,
    file name, fusion switch: api/tool.c); call names the entry point in argument errors. */

@@ -106,6 +106,22 @@ const ffu_shape *ffu__program_shape(const ffu_program *p, bool input, int k)
 	return k >= 0 && k < root->n_elems ? &root->elems[k] : NULL;
 }
 
+ffu_status ffu__program_wrap(const ffu_program *p, bool input, int first, int n, const void *const *data,
+			     ffu_value *vals, ffu_error *e)
+{
+	const char *what = input ? "input" : "output";
+	for (int k = 0; k < n; k++) {
+		const ffu_shape *s = ffu__program_shape(p, input, first + k);
+		if (!s)
+			return ffu__err(e, FFU_STATUS_EINVAL, "no %s %d", what, first + k);
+		const size_t bytes = (input ? p->inputs : p->outputs)[first + k].bytes;
+		if (bytes && !data[k])
+			return ffu__err(e, FFU_STATUS_EINVAL, "%s %d is NULL", what, first + k);
+		vals[k] = (ffu_value){.shape = *s, .data = (unsigned char *)data[k], .bytes = bytes};
+	}
+	return FFU_STATUS_OK;
+}
+
 /* Fills the input and output tables from the entry computation's parameters and ROOT. */
 static ffu_status describe_all(ffu_program *p, ffu_error *e)
 {
@@ -292,9 +308,8 @@ static ffu_status check_outputs(const ffu_program *p, void *const *outputs, ffu_
 	return FFU_STATUS_OK;
 }
 
-/* Copies computed values into the caller's buffers, checking they have the sizes announced. */
-static ffu_status copy_outputs(const ffu_program *p, const ffu_value *vals, int n, void *const *outputs,
-			       ffu_error *e)
+ffu_status ffu__program_copy_outputs(const ffu_program *p, const ffu_value *vals, int n, void *const *outputs,
+				     ffu_error *e)
 {
 	if (n != p->n_outputs)
 		return ffu__err(e, FFU_STATUS_EINVAL, "internal: %d outputs computed, program has %d", n, p->n_outputs);
@@ -335,7 +350,7 @@ ffu_status ffu_program_run(ffu_device *d, const ffu_program *p, ffu_run_options 
 	}
 	if ((st = ffu__compile(&x, &d->cl, m, &co, e)) ||
 	    (st = ffu__exec_upload(x, in, p->n_inputs, e)) || (st = ffu__exec_run(x, &ms, NULL, e)) ||
-	    (st = ffu__exec_download(x, &outs, &n_outs, e)) || (st = copy_outputs(p, outs, n_outs, outputs, e)))
+	    (st = ffu__exec_download(x, &outs, &n_outs, e)) || (st = ffu__program_copy_outputs(p, outs, n_outs, outputs, e)))
 		goto out;
 	if (o) {
 		o->kernel_ms = ms;
@@ -366,7 +381,7 @@ ffu_status ffu_program_interpret(const ffu_program *p, const void *const *inputs
 	if ((st = wrap_inputs(p, inputs, in, e)) || (st = check_outputs(p, outputs, e)) ||
 	    (st = ffu__interp_run(p->m, in, p->n_inputs, &outs, &n_outs, e)))
 		goto out;
-	st = copy_outputs(p, outs, n_outs, outputs, e);
+	st = ffu__program_copy_outputs(p, outs, n_outs, outputs, e);
 out:
 	ffu__values_free(outs, n_outs);
 	free(in);

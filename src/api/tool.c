@@ -9,6 +9,7 @@
 #include "api/api.h"
 #include "codegen/codegen.h"
 #include "device/caps.h"
+#include "fields/field.h"
 #include "device/target.h"
 #include "hlo/hlo.h"
 #include "ir/value.h"
@@ -33,34 +34,10 @@ double ffu_tool_now_ms(void)
 
 ffu_form ffu_tool_storage_form(const char *type)
 {
-	size_t n = type ? strlen(type) : 0;
-	return n > 5 && strcmp(type + n - 5, "_mont") == 0 ? FFU_FORM_MONTGOMERY : FFU_FORM_CANONICAL;
-}
-
-ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, void *host, size_t bytes,
-				 ffu_error *e)
-{
-	ffu_error_clear(e);
-	if (!p || !seed || !host || i < 0 || i >= p->n_inputs)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_random_input: no input %d", i);
-	/* the whole input (an SPMD program's parameter is a rank's tile of it): every rank
-	   draws the same stream, then takes its part */
-	ffu_array_info whole;
-	ffu_status st = ffu_tool_spmd_input(p, i, &whole, e);
-	if (st)
-		return st;
-	if (bytes != whole.bytes)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_random_input: input %d is %zu bytes, not %zu", i,
-				whole.bytes, bytes);
-	ffu_value v = {0};
-	ffu_shape s;
-	ffu__param_whole_shape(p->m, i, &s);
-	if ((st = ffu__value_alloc(&v, &s, e)))
-		return st;
-	ffu__value_random(&v, seed);
-	memcpy(host, v.data, bytes);
-	ffu__value_free(&v);
-	return FFU_STATUS_OK;
+	/* the field table says which types hold Montgomery values (_mont twins, their points) */
+	const ffu_type t = type ? ffu__type_by_name(type, strlen(type)) : FFU_TYPE_INVALID;
+	const ffu_field *f = t >= 0 && (int)t < (int)FFU_ELEM_COUNT ? ffu__field_get((ffu_field_id)t) : NULL;
+	return f && ffu__field_is_mont(f) ? FFU_FORM_MONTGOMERY : FFU_FORM_CANONICAL;
 }
 
 void ffu_tool_device_cache(const ffu_device *d, ffu_tool_cache_stats *s)
@@ -167,6 +144,11 @@ ffu_status ffu_tool_emit_program(char **text, const ffu_program *p, ffu_tool_emi
 	return st;
 }
 
+ffu_params ffu__tool_params(const ffu_tool_params *p)
+{
+	return (ffu_params){.wg = p->wg, .lanes = p->lanes, .vector_width = p->vector_width, .limb_bits = p->limb_bits};
+}
+
 int ffu_tool_program_is_spmd(const ffu_program *p)
 {
 	return p && ffu__module_is_spmd(p->m);
@@ -184,8 +166,7 @@ ffu_status ffu_tool_executable_create(ffu_executable **x, ffu_device *d, const f
 		return ffu__executable_create(x, d, p, &co, "ffu_tool_executable_create", e);
 	/* the override decides generation and launch plans, both made at creation; the
 	   device's own choices are back for whatever it runs next */
-	ffu_params params = {.wg = o->params->wg, .lanes = o->params->lanes, .vector_width = o->params->vector_width,
-			     .limb_bits = o->params->limb_bits};
+	ffu_params params = ffu__tool_params(o->params);
 	ffu_params saved = d->cl.dev.override;
 	ffu__cl_set_override(&d->cl, &params);
 	ffu_status st = ffu__executable_create(x, d, p, &co, "ffu_tool_executable_create", e);

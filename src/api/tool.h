@@ -152,11 +152,37 @@ void ffu_tool_device_facts_get(const ffu_device *d, ffu_tool_device_facts *f);
 
 /* ---------------------------------------------------------------- host values */
 
+/*
+ * An executable's buffers, filled from and read into host arrays (each its info.bytes, in
+ * the type's storage form, copied as it is): what every tool that runs an executable does
+ * around ffu_executable_run. in[i] is input i's buffer, out[o] output o's.
+ */
+typedef struct ffu_tool_buffers {
+	ffu_buffer **in, **out;
+	int n_in, n_out;
+} ffu_tool_buffers;
+/* A buffer for every input and output of x, contents undefined. Free *b with
+   ffu_tool_buffers_free, after a failure too. */
+ffu_status ffu_tool_buffers_make(ffu_tool_buffers *b, const ffu_executable *x, ffu_error *e);
+/* inputs[i] into in[i], every input (validated as ffu_buffer_upload does). */
+ffu_status ffu_tool_buffers_upload(ffu_tool_buffers *b, const void *const *inputs, ffu_error *e);
+/* ffu_executable_run of x on b (stats may be NULL). */
+ffu_status ffu_tool_buffers_run(ffu_executable *x, ffu_tool_buffers *b, ffu_run_stats *stats, ffu_error *e);
+/* out[o] into outputs[o], every output. */
+ffu_status ffu_tool_buffers_download(const ffu_tool_buffers *b, void *const *outputs, ffu_error *e);
+void ffu_tool_buffers_free(ffu_tool_buffers *b);
+
 /* Which of a program's arrays: its inputs (entry parameters) or its outputs. */
 typedef enum ffu_tool_side {
 	FFU_TOOL_INPUTS,
 	FFU_TOOL_OUTPUTS,
 } ffu_tool_side;
+
+/* One zeroed host array per input (side FFU_TOOL_INPUTS) or output of p, each its
+   info.bytes (at least one byte, so an empty array has an address): *data malloc'd and
+   NULL-terminated. Free with ffu_tool_arrays_free, after a failure too. */
+ffu_status ffu_tool_arrays_alloc(void ***data, const ffu_program *p, ffu_tool_side side, ffu_error *e);
+void ffu_tool_arrays_free(void **data);
 
 /*
  * Reads a value file (HLO.md section 4: text, or binary for a .bin path) as input i of p

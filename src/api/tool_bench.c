@@ -7,7 +7,6 @@
 #include "api/tool.h"
 
 #include "api/api.h"
-#include "device/launch.h"
 
 ffu_status ffu_tool_launch_local(const ffu_device *d, size_t n, size_t kernel_max, size_t preferred, size_t *local,
 				 ffu_error *e)
@@ -15,14 +14,9 @@ ffu_status ffu_tool_launch_local(const ffu_device *d, size_t n, size_t kernel_ma
 	ffu_error_clear(e);
 	if (!d || !local)
 		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_launch_local: %s is NULL", !d ? "device" : "local");
-	const ffu_cl *cl = &d->cl;
-	/* as ffu__cl_launch_limited chooses (runtime/cl_launch.c) when the caller names no size */
-	if (cl->target.wg_env_error[0])
-		return ffu__err(e, FFU_STATUS_EINVAL, "%s", cl->target.wg_env_error);
 	ffu_kernel_limits lim = {.max_wg = kernel_max, .preferred_multiple = preferred};
-	ffu_launch_request req = {.offset = 0, .n = n, .wg = 0, .env_wg = cl->target.wg_env};
 	ffu_launch_plan plan;
-	ffu_status st = ffu__launch_plan(&plan, &cl->dev, &lim, &cl->target.profile, &req, e);
+	ffu_status st = ffu__cl_launch_plan(&d->cl, &lim, 0, n, 0, &plan, e);
 	if (st == FFU_STATUS_OK)
 		*local = plan.local;
 	return st;

@@ -10,6 +10,7 @@
  */
 #include "api/tool.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,12 +146,11 @@ static ffu_status rank_values_wrap(const ffu_program *p, bool input, int n_ranks
 			return ffu__err(e, FFU_STATUS_EINVAL, "rank %d's %ss are NULL", r, what);
 		}
 		v->rows[r] = &v->flat[(size_t)r * n];
-		for (int k = 0; k < n; k++) {
-			const size_t bytes = input ? p->inputs[k].bytes : p->outputs[k].bytes;
-			if (bytes && !data[r][k])
-				return ffu__err(e, FFU_STATUS_EINVAL, "rank %d's %s %d is NULL", r, what, k);
-			v->rows[r][k] = (ffu_value){.shape = *ffu__program_shape(p, input, k), .data = (unsigned char *)data[r][k],
-						    .bytes = bytes};
+		ffu_status st = ffu__program_wrap(p, input, 0, n, data[r], v->rows[r], e);
+		if (st) {
+			char msg[sizeof e->message];
+			snprintf(msg, sizeof msg, "%s", e ? e->message : "");
+			return ffu__err(e, st, "rank %d: %s", r, msg);
 		}
 	}
 	return FFU_STATUS_OK;
@@ -161,18 +161,8 @@ static ffu_status rank_values_wrap(const ffu_program *p, bool input, int n_ranks
 static ffu_status take_outputs(const ffu_program *p, int n_ranks, ffu_value **got, int *n_got, void *const *const *out,
 			       ffu_status st, ffu_error *e)
 {
-	for (int r = 0; r < n_ranks && st == FFU_STATUS_OK; r++) {
-		if (n_got[r] != p->n_outputs)
-			st = ffu__err(e, FFU_STATUS_EINVAL, "internal: rank %d has %d outputs, not %d", r, n_got[r],
-				      p->n_outputs);
-		for (int o = 0; o < p->n_outputs && st == FFU_STATUS_OK; o++) {
-			if (got[r][o].bytes != p->outputs[o].bytes)
-				st = ffu__err(e, FFU_STATUS_EINVAL, "internal: output %d is %zu bytes, not %zu", o,
-					      got[r][o].bytes, p->outputs[o].bytes);
-			else if (got[r][o].bytes)
-				memcpy(out[r][o], got[r][o].data, got[r][o].bytes);
-		}
-	}
+	for (int r = 0; r < n_ranks && st == FFU_STATUS_OK; r++)
+		st = ffu__program_copy_outputs(p, got[r], n_got[r], out[r], e);
 	for (int r = 0; r < n_ranks; r++)
 		ffu__values_free(got[r], n_got[r]);
 	return st;

@@ -18,11 +18,6 @@
 #include "device/tuning_db.h"
 #include "util/strbuf.h"
 
-static ffu_params params_of(const ffu_tool_params *p)
-{
-	return (ffu_params){.wg = p->wg, .lanes = p->lanes, .vector_width = p->vector_width, .limb_bits = p->limb_bits};
-}
-
 void ffu_tool_tune_builtin(const ffu_device *d, ffu_tool_params *p, char *source, size_t cap)
 {
 	ffu_profile builtin;
@@ -58,7 +53,7 @@ ffu_status ffu_tool_tune_code(char **text, ffu_device *d, const ffu_program *p, 
 	   do in ffu_tool_executable_create; the device's own choices are back afterwards */
 	ffu_params saved = d->cl.dev.override;
 	if (params) {
-		ffu_params over = params_of(params);
+		ffu_params over = ffu__tool_params(params);
 		ffu__cl_set_override(&d->cl, &over);
 	}
 	ffu_compile_opts co = {.fusion_as_asked = true, .verified = true};
@@ -102,7 +97,7 @@ ffu_status ffu_tool_tune_store(const ffu_device *d, const ffu_tool_params *p, co
 			return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_tune_store: the record is no JSON object");
 		}
 	}
-	ffu_params params = params_of(p);
+	ffu_params params = ffu__tool_params(p);
 	ffu_status st = ffu__tuning_store(&d->cl.dev, &params, tune, e);
 	json_decref(tune);
 	if (st == FFU_STATUS_OK && path)

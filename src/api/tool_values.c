@@ -1,7 +1,8 @@
 /*
  * src/api/tool_values.c: the tools' host values (see tool.h): a program's inputs read from
- * value files, its inputs and outputs written to them, outputs compared as `--check` and
- * bench compare them, and the work a program asks for (bench's rates). The tools hold
+ * value files or drawn at random, its inputs and outputs written to value files, an
+ * executable's buffers filled from and read into host arrays, outputs compared as `--check`
+ * and bench compare them, and the work a program asks for (bench's rates). The tools hold
  * plain host arrays sized by ffu_array_info; the shapes behind them (a CSR matrix's, a
  * point type's) are the program's, looked up here. Owned by the API layer.
  */
@@ -20,53 +21,83 @@ static const ffu_shape *array_shape(const ffu_program *p, ffu_tool_side side, in
 	return ffu__program_shape(p, side == FFU_TOOL_INPUTS, i);
 }
 
-static const ffu_array_info *array_info(const ffu_program *p, ffu_tool_side side, int i)
+ffu_status ffu_tool_arrays_alloc(void ***data, const ffu_program *p, ffu_tool_side side, ffu_error *e)
 {
-	return side == FFU_TOOL_INPUTS ? &p->inputs[i] : &p->outputs[i];
+	ffu_error_clear(e);
+	const bool in = side == FFU_TOOL_INPUTS;
+	const int n = in ? ffu_program_num_inputs(p) : ffu_program_num_outputs(p);
+	if (!(*data = calloc((size_t)n + 1, sizeof **data)))
+		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		const size_t bytes = (in ? p->inputs : p->outputs)[i].bytes;
+		/* zeroed: a baseline or a run that leaves a byte unwritten must not show garbage */
+		if (!((*data)[i] = calloc(1, bytes ? bytes : 1)))
+			return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory (%zu bytes for %s %d)", bytes,
+					in ? "input" : "output", i);
+	}
+	return FFU_STATUS_OK;
+}
+
+void ffu_tool_arrays_free(void **data)
+{
+	for (int i = 0; data && data[i]; i++)
+		free(data[i]);
+	free(data);
+}
+
+/*
+ * Input i's whole shape (what its value file holds: an SPMD program's parameter is one
+ * rank's tile of it) into *s, after checking the caller's array is that many bytes; call
+ * names the entry point in errors.
+ */
+static ffu_status whole_input(const ffu_program *p, int i, const void *host, size_t bytes, const char *call,
+			      ffu_shape *s, ffu_error *e)
+{
+	if (!p || !host || !array_shape(p, FFU_TOOL_INPUTS, i))
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: no input %d", call, i);
+	ffu_array_info whole;
+	ffu_status st = ffu_tool_spmd_input(p, i, &whole, e);
+	if (st)
+		return st;
+	if (bytes != whole.bytes)
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s: input %d is %zu bytes, not %zu", call, i, whole.bytes, bytes);
+	ffu__param_whole_shape(p->m, i, s);
+	return FFU_STATUS_OK;
+}
+
+ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, void *host, size_t bytes,
+				 ffu_error *e)
+{
+	ffu_error_clear(e);
+	ffu_shape s;
+	ffu_value v = {0};
+	ffu_status st = seed ? whole_input(p, i, host, bytes, "ffu_tool_random_input", &s, e)
+			     : ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_random_input: seed is NULL");
+	if (st || (st = ffu__value_alloc(&v, &s, e)))
+		return st;
+	/* every rank of an SPMD program draws the same whole stream, then takes its part */
+	ffu__value_random(&v, seed);
+	memcpy(host, v.data, bytes);
+	ffu__value_free(&v);
+	return FFU_STATUS_OK;
 }
 
 ffu_status ffu_tool_read_input(const ffu_program *p, int i, const char *path, void *host, size_t bytes,
 			       ffu_error *e)
 {
 	ffu_error_clear(e);
-	if (!p || !path || !host || !array_shape(p, FFU_TOOL_INPUTS, i))
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: no input %d", i);
-	/* the whole input: the file of an SPMD program's parameter holds every rank's tile */
-	ffu_array_info whole;
-	ffu_status st = ffu_tool_spmd_input(p, i, &whole, e);
-	if (st)
-		return st;
-	if (bytes != whole.bytes)
-		return ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: input %d is %zu bytes, not %zu", i, whole.bytes,
-				bytes);
-	ffu_value v = {0};
 	ffu_shape s;
-	ffu__param_whole_shape(p->m, i, &s);
-	st = ffu__values_read(&v, path, &s, e);
-	if (st == FFU_STATUS_OK && v.bytes != bytes)
+	ffu_value v = {0};
+	ffu_status st = path ? whole_input(p, i, host, bytes, "ffu_tool_read_input", &s, e)
+			     : ffu__err(e, FFU_STATUS_EINVAL, "ffu_tool_read_input: path is NULL");
+	if (st || (st = ffu__values_read(&v, path, &s, e)))
+		return st;
+	if (v.bytes != bytes)
 		st = ffu__err(e, FFU_STATUS_EINVAL, "%s: %zu bytes read, input %d takes %zu", path, v.bytes, i, bytes);
-	if (st == FFU_STATUS_OK && bytes)
+	else if (bytes)
 		memcpy(host, v.data, bytes);
 	ffu__value_free(&v);
 	return st;
-}
-
-/* data[k] wrapped (not copied) as the value of array first + k; the values borrow it. */
-static ffu_status wrap(const ffu_program *p, ffu_tool_side side, int first, int n, const void *const *data,
-		       ffu_value *vals, ffu_error *e)
-{
-	for (int k = 0; k < n; k++) {
-		const ffu_shape *s = array_shape(p, side, first + k);
-		if (!s)
-			return ffu__err(e, FFU_STATUS_EINVAL, "no %s %d", side == FFU_TOOL_INPUTS ? "input" : "output",
-					first + k);
-		size_t bytes = array_info(p, side, first + k)->bytes;
-		if (bytes && !data[k])
-			return ffu__err(e, FFU_STATUS_EINVAL, "%s %d is NULL", side == FFU_TOOL_INPUTS ? "input" : "output",
-					first + k);
-		vals[k] = (ffu_value){.shape = *s, .data = (unsigned char *)data[k], .bytes = bytes};
-	}
-	return FFU_STATUS_OK;
 }
 
 ffu_status ffu_tool_write_values(const char *path, const ffu_program *p, ffu_tool_side side, int first, int n,
@@ -78,10 +109,66 @@ ffu_status ffu_tool_write_values(const char *path, const ffu_program *p, ffu_too
 	ffu_value *vals = calloc((size_t)n + 1, sizeof *vals);
 	if (!vals)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
-	ffu_status st = wrap(p, side, first, n, data, vals, e);
+	ffu_status st = ffu__program_wrap(p, side == FFU_TOOL_INPUTS, first, n, data, vals, e);
 	if (st == FFU_STATUS_OK)
 		st = ffu__values_write(path, vals, n, e);
 	free(vals); /* the data is the caller's */
+	return st;
+}
+
+/* ---------------------------------------------------------------- an executable's buffers */
+
+void ffu_tool_buffers_free(ffu_tool_buffers *b)
+{
+	for (int i = 0; b->in && i < b->n_in; i++)
+		ffu_buffer_destroy(&b->in[i]);
+	for (int o = 0; b->out && o < b->n_out; o++)
+		ffu_buffer_destroy(&b->out[o]);
+	free(b->in);
+	free(b->out);
+	*b = (ffu_tool_buffers){0};
+}
+
+ffu_status ffu_tool_buffers_make(ffu_tool_buffers *b, const ffu_executable *x, ffu_error *e)
+{
+	ffu_error_clear(e);
+	*b = (ffu_tool_buffers){NULL, NULL, ffu_executable_num_inputs(x), ffu_executable_num_outputs(x)};
+	b->in = calloc((size_t)b->n_in + 1, sizeof *b->in);
+	b->out = calloc((size_t)b->n_out + 1, sizeof *b->out);
+	ffu_status st = b->in && b->out ? FFU_STATUS_OK : ffu__err(e, FFU_STATUS_ENOMEM, "out of memory");
+	for (int i = 0; i < b->n_in && st == FFU_STATUS_OK; i++)
+		st = ffu_buffer_create_input(&b->in[i], x, i, e);
+	for (int o = 0; o < b->n_out && st == FFU_STATUS_OK; o++)
+		st = ffu_buffer_create_output(&b->out[o], x, o, e);
+	return st;
+}
+
+ffu_status ffu_tool_buffers_upload(ffu_tool_buffers *b, const void *const *inputs, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	ffu_error_clear(e);
+	for (int i = 0; i < b->n_in && st == FFU_STATUS_OK; i++) {
+		ffu_array_info info;
+		if ((st = ffu_buffer_info(b->in[i], &info)) == FFU_STATUS_OK)
+			st = ffu_buffer_upload(b->in[i], inputs[i], info.bytes, ffu_tool_storage_form(info.type), e);
+	}
+	return st;
+}
+
+ffu_status ffu_tool_buffers_run(ffu_executable *x, ffu_tool_buffers *b, ffu_run_stats *stats, ffu_error *e)
+{
+	return ffu_executable_run(x, (const ffu_buffer *const *)b->in, b->n_in, b->out, b->n_out, stats, e);
+}
+
+ffu_status ffu_tool_buffers_download(const ffu_tool_buffers *b, void *const *outputs, ffu_error *e)
+{
+	ffu_status st = FFU_STATUS_OK;
+	ffu_error_clear(e);
+	for (int o = 0; o < b->n_out && st == FFU_STATUS_OK; o++) {
+		ffu_array_info info;
+		if ((st = ffu_buffer_info(b->out[o], &info)) == FFU_STATUS_OK)
+			st = ffu_buffer_download(b->out[o], outputs[o], info.bytes, ffu_tool_storage_form(info.type), e);
+	}
 	return st;
 }
 

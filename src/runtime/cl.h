@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "device/caps.h"
+#include "device/launch.h"
 #include "device/target.h"
 #include "util/error.h"
 
@@ -133,6 +134,12 @@ ffu_status ffu__cl_launch(ffu_cl *cl, cl_kernel k, size_t n, size_t wg, ffu_laun
 /* The same for work-item ids offset .. offset + n - 1. */
 ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, size_t wg, ffu_launch_events *ev,
 			     ffu_error *e);
+/* The launch of n work-items from offset with the kernel's limits lim as those calls make it
+   (device/launch.h: wg if non-zero, else the override, FIELDFUSE_WG_SIZE as the target read
+   it, the tuned or profile size); EINVAL for a bad FIELDFUSE_WG_SIZE, ELIMIT beyond a limit.
+   What an executable fixes at creation, and tools launching their own kernels ask. */
+ffu_status ffu__cl_launch_plan(const ffu_cl *cl, const ffu_kernel_limits *lim, size_t offset, size_t n, size_t wg,
+			       ffu_launch_plan *plan, ffu_error *e);
 /* The same with the kernel's limits (ffu__cl_kernel_limits) given: an executable queries
    them once per kernel when it is created, not at every launch. */
 ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limits *lim, size_t offset, size_t n,

@@ -47,12 +47,21 @@ ffu_status ffu__cl_launch_at(ffu_cl *cl, cl_kernel k, size_t offset, size_t n, s
 	return ffu__cl_launch_limited(cl, k, &lim, offset, n, wg, ev, e);
 }
 
+ffu_status ffu__cl_launch_plan(const ffu_cl *cl, const ffu_kernel_limits *lim, size_t offset, size_t n, size_t wg,
+			       ffu_launch_plan *plan, ffu_error *e)
+{
+	/* FIELDFUSE_WG_SIZE as the context's target read it (device/target.h) */
+	if (!wg && cl->target.wg_env_error[0])
+		return ffu__err(e, FFU_STATUS_EINVAL, "%s", cl->target.wg_env_error);
+	ffu_launch_request req = {.offset = offset, .n = n, .wg = wg, .env_wg = wg ? 0 : cl->target.wg_env};
+	return ffu__launch_plan(plan, &cl->dev, lim, &cl->target.profile, &req, e);
+}
+
 ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limits *lim, size_t offset, size_t n,
 				  size_t wg, ffu_launch_events *ev, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
 	ffu_launch_plan plan;
-	ffu_launch_request req = {.offset = offset, .n = n, .wg = wg};
 	cl_int err;
 
 	if (ev)
@@ -61,13 +70,7 @@ ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limi
 		st = ffu__err(e, FFU_STATUS_EINVAL, "a launch needs at least one work-item");
 		goto out;
 	}
-	/* FIELDFUSE_WG_SIZE as the context's target read it (device/target.h) */
-	if (!wg && cl->target.wg_env_error[0]) {
-		st = ffu__err(e, FFU_STATUS_EINVAL, "%s", cl->target.wg_env_error);
-		goto out;
-	}
-	req.env_wg = wg ? 0 : cl->target.wg_env;
-	if ((st = ffu__launch_plan(&plan, &cl->dev, lim, &cl->target.profile, &req, e)))
+	if ((st = ffu__cl_launch_plan(cl, lim, offset, n, wg, &plan, e)))
 		goto out;
 	if (plan.whole > 0) {
 		err = FFU_CL(clEnqueueNDRangeKernel, cl->queue, k, 1, &offset, &plan.whole, &plan.local, 0, NULL,

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/launch.h"
 #include "device/target.h"
 #include "ocl/ocl.h"
 
@@ -108,11 +107,12 @@ static ffu_status plan_reduction(ffu_exec *x, int k, ffu_error *e)
 /*
  * Loop fusion k over its n elements: the wide variant (when there is one) over n / lanes
  * work-items (stride n / lanes), then the loop kernel over the n % lanes elements left, at
- * their offset. Their work-group size is chosen at each launch, except under the API-level
- * override (api/tool.c sets it while it creates an executable, `fieldfuse tune`'s
- * candidates): that size is fixed here, as a launch would take it now, so the executable's
- * runs launch as it was made once the override is gone (and a size beyond a kernel's limit
- * is refused here, with the launch's message).
+ * their offset. Their work-group size is decided here, once, as device/launch.c decides a
+ * launch's (the override, FIELDFUSE_WG_SIZE as the target read it, the tuned or profile
+ * size, within the kernel's limits), so the executable's runs launch as it was made: an
+ * override set only while it was created (api/tool.c, `fieldfuse tune`'s candidates) still
+ * holds after, and a size beyond a kernel's limit is refused here, with the launch's
+ * message.
  */
 static ffu_status plan_loop(ffu_exec *x, int k, ffu_error *e)
 {
@@ -132,13 +132,12 @@ static ffu_status plan_loop(ffu_exec *x, int k, ffu_error *e)
 			xk->ev_slot = 1;
 		}
 	}
-	for (int i = 0; i < fk->n_kernels && x->cl->dev.override.wg; i++) {
+	for (int i = 0; i < fk->n_kernels; i++) {
 		xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
 		ffu_launch_plan plan;
-		ffu_launch_request req = {.offset = xk->offset, .n = xk->n};
 		if (xk->n == 0)
 			continue;
-		ffu_status st = ffu__launch_plan(&plan, &x->cl->dev, &xk->lim, &x->cl->target.profile, &req, e);
+		ffu_status st = ffu__cl_launch_plan(x->cl, &xk->lim, xk->offset, xk->n, 0, &plan, e);
 		if (st)
 			return st;
 		xk->wg = plan.local;

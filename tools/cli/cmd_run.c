@@ -146,9 +146,7 @@ typedef struct arrays {
 
 static void arrays_free(arrays *v)
 {
-	for (int i = 0; v->data && i < v->n; i++)
-		free(v->data[i]);
-	free(v->data);
+	ffu_tool_arrays_free(v->data);
 	free(v->info);
 	*v = (arrays){0};
 }
@@ -156,20 +154,13 @@ static void arrays_free(arrays *v)
 static ffu_status arrays_make(const ffu_program *p, ffu_tool_side side, arrays *v, ffu_error *e)
 {
 	v->n = side == FFU_TOOL_INPUTS ? ffu_program_num_inputs(p) : ffu_program_num_outputs(p);
-	v->info = calloc((size_t)v->n + 1, sizeof *v->info);
-	v->data = calloc((size_t)v->n + 1, sizeof *v->data);
-	if (!v->info || !v->data)
+	if (!(v->info = calloc((size_t)v->n + 1, sizeof *v->info)))
 		return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int i = 0; i < v->n; i++) {
-		ffu_status st = side == FFU_TOOL_INPUTS ? ffu_program_input(p, i, &v->info[i])
-							: ffu_program_output(p, i, &v->info[i]);
-		if (st)
-			return ffu_tool_error(e, st, "internal: no %s %d", side == FFU_TOOL_INPUTS ? "input" : "output", i);
-		if (!(v->data[i] = calloc(1, v->info[i].bytes ? v->info[i].bytes : 1)))
-			return ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory (%zu bytes for %s)", v->info[i].bytes,
-					     v->info[i].name);
-	}
-	return FFU_STATUS_OK;
+	for (int i = 0; i < v->n; i++)
+		if (side == FFU_TOOL_INPUTS ? ffu_program_input(p, i, &v->info[i]) : ffu_program_output(p, i, &v->info[i]))
+			return ffu_tool_error(e, FFU_STATUS_EINVAL, "internal: no %s %d",
+					      side == FFU_TOOL_INPUTS ? "input" : "output", i);
+	return ffu_tool_arrays_alloc(&v->data, p, side, e);
 }
 
 /* The inputs: each from its --input file, else drawn from the --random stream in order. */
@@ -226,13 +217,17 @@ static ffu_status write_outputs(const run_args *a, const ffu_program *p, const a
 	ffu_error we = {0};
 	ffu_status wst = ffu_tool_write_values(a->out ? a->out : "-", p, FFU_TOOL_OUTPUTS, 0, outs->n,
 					       (const void *const *)outs->data, &we);
-	if (wst && st == FFU_STATUS_OK) {
-		st = wst;
+	return run_first_error(st, wst, &we, e);
+}
+
+ffu_status run_first_error(ffu_status st, ffu_status later, ffu_error *later_e, ffu_error *e)
+{
+	if (later && st == FFU_STATUS_OK) {
 		ffu_error_clear(e);
-		*e = we;
-	} else {
-		ffu_error_clear(&we);
+		*e = *later_e;
+		return later;
 	}
+	ffu_error_clear(later_e);
 	return st;
 }
 
@@ -267,41 +262,38 @@ void run_report(const run_args *a, const char *device_id, const char *device_nam
    downloaded. */
 static ffu_status device_run(ffu_executable *x, const arrays *in, arrays *outs, double *ms, ffu_error *e)
 {
-	ffu_buffer **bin = calloc((size_t)in->n + 1, sizeof *bin), **bout = calloc((size_t)outs->n + 1, sizeof *bout);
-	ffu_status st = bin && bout ? FFU_STATUS_OK : ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
-	for (int i = 0; i < in->n && st == FFU_STATUS_OK; i++)
-		if ((st = ffu_buffer_create_input(&bin[i], x, i, e)) == FFU_STATUS_OK)
-			st = ffu_buffer_upload(bin[i], in->data[i], in->info[i].bytes,
-					       ffu_tool_storage_form(in->info[i].type), e);
-	for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
-		st = ffu_buffer_create_output(&bout[o], x, o, e);
+	ffu_tool_buffers b = {0};
 	ffu_run_stats stats = {0};
-	if (st == FFU_STATUS_OK)
-		st = ffu_executable_run(x, (const ffu_buffer *const *)bin, in->n, bout, outs->n, &stats, e);
-	for (int o = 0; o < outs->n && st == FFU_STATUS_OK; o++)
-		st = ffu_buffer_download(bout[o], outs->data[o], outs->info[o].bytes,
-					 ffu_tool_storage_form(outs->info[o].type), e);
+	ffu_status st;
+	if ((st = ffu_tool_buffers_make(&b, x, e)) == FFU_STATUS_OK &&
+	    (st = ffu_tool_buffers_upload(&b, (const void *const *)in->data, e)) == FFU_STATUS_OK &&
+	    (st = ffu_tool_buffers_run(x, &b, &stats, e)) == FFU_STATUS_OK)
+		st = ffu_tool_buffers_download(&b, outs->data, e);
 	*ms = stats.kernel_ms;
-	for (int i = 0; bin && i < in->n; i++)
-		ffu_buffer_destroy(&bin[i]);
-	for (int o = 0; bout && o < outs->n; o++)
-		ffu_buffer_destroy(&bout[o]);
-	free(bin);
-	free(bout);
+	ffu_tool_buffers_free(&b);
 	return st;
 }
 
-/* --check: the device's outputs against the interpreter's, the first differences shown. */
-static ffu_status check(const ffu_program *p, const arrays *outs, const arrays *ref, long long *elements,
-			ffu_error *e)
+ffu_status run_check(const ffu_program *p, int rank, void *const *got, void *const *want, long long *elements,
+		     ffu_error *e)
 {
 	const ffu_tool_compare_opts co = {stderr, RUN_MISMATCHES_SHOWN, "check", "device", "interpreter"};
-	long long bad = ffu_tool_compare(p, (const void *const *)outs->data, (const void *const *)ref->data, &co,
-					 elements);
+	long long n = 0;
+	long long bad = ffu_tool_compare(p, (const void *const *)got, (const void *const *)want, &co, &n);
+	*elements += n;
+	if (bad && rank >= 0)
+		return ffu_tool_error(e, FFU_STATUS_EMISMATCH,
+				      "rank %d: check: %lld of %lld elements differ from the interpreter", rank, bad, n);
 	if (bad)
 		return ffu_tool_error(e, FFU_STATUS_EMISMATCH, "check: %lld of %lld elements differ from the interpreter",
-				     bad, *elements);
+				      bad, n);
 	return FFU_STATUS_OK;
+}
+
+ffu_tool_exec_opts run_exec_opts(const run_args *a)
+{
+	return (ffu_tool_exec_opts){.no_fuse = a->no_fuse, .disable_passes = a->disabled[0] ? a->disabled : NULL,
+				    .file = a->path};
 }
 
 int cmd_run(int argc, char **argv)
@@ -337,8 +329,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* the executable first: a program the device cannot hold (its memory plan, inputs
 	   included) is refused before inputs are read or made */
-	ffu_tool_exec_opts xo = {.no_fuse = a.no_fuse, .disable_passes = a.disabled[0] ? a.disabled : NULL,
-				 .file = a.path};
+	const ffu_tool_exec_opts xo = run_exec_opts(&a);
 	if ((st = run_open_device(a.device, 0, &d, &e)) || (st = ffu_tool_executable_create(&x, d, p, &xo, &e)) ||
 	    (st = load_inputs(&a, p, &in, &e)) || (st = arrays_make(p, FFU_TOOL_OUTPUTS, &outs, &e)))
 		goto out;
@@ -349,7 +340,7 @@ int cmd_run(int argc, char **argv)
 	if ((st = device_run(x, &in, &outs, &ms, &e)))
 		goto out;
 	if (a.check)
-		st = check(p, &outs, &ref, &elements, &e);
+		st = run_check(p, -1, outs.data, ref.data, &elements, &e);
 	/* outputs are written even when the check fails: they are what the device computed */
 	st = write_outputs(&a, p, &outs, st, &e);
 	run_report(&a, ffu_device_id(d), ffu_device_name(d), ffu_executable_kernel_count(x), ms, NULL, st, elements);

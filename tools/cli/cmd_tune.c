@@ -100,38 +100,16 @@ static char *sized_text(const char *text, int k)
 	return out;
 }
 
-static void free_arrays(void **a, int n)
-{
-	for (int i = 0; a && i < n; i++)
-		free(a[i]);
-	free(a);
-}
-
 static void workload_free(workload *w)
 {
 	free(w->text);
 	free(w->code);
-	free_arrays(w->in, w->n_in);
-	free_arrays(w->ref, w->n_ref);
+	ffu_tool_arrays_free(w->in);
+	ffu_tool_arrays_free(w->ref);
 	ffu_program_destroy(&w->p);
 	memset(w, 0, sizeof *w);
 }
 
-/* n host arrays sized as one side of p's arrays (info.bytes each) */
-static ffu_status host_arrays(void ***out, const ffu_program *p, bool inputs, int n, ffu_error *e)
-{
-	if (!(*out = calloc((size_t)n + 1, sizeof **out)))
-		return oom(e);
-	for (int i = 0; i < n; i++) {
-		ffu_array_info info;
-		ffu_status st = inputs ? ffu_program_input(p, i, &info) : ffu_program_output(p, i, &info);
-		if (st)
-			return ffu_tool_error(e, st, "no %s %d", inputs ? "input" : "output", i);
-		if (!((*out)[i] = malloc(info.bytes + 1)))
-			return oom(e);
-	}
-	return FFU_STATUS_OK;
-}
 
 /* Text, random inputs (seeded by k) and the interpreter's outputs for them. */
 static ffu_status workload_load(workload *w, const char *name, int k, ffu_error *e)
@@ -148,7 +126,8 @@ static ffu_status workload_load(workload *w, const char *name, int k, ffu_error 
 		return st;
 	w->n_in = ffu_program_num_inputs(w->p);
 	w->n_ref = ffu_program_num_outputs(w->p);
-	if ((st = host_arrays(&w->in, w->p, true, w->n_in, e)) || (st = host_arrays(&w->ref, w->p, false, w->n_ref, e)))
+	if ((st = ffu_tool_arrays_alloc(&w->in, w->p, FFU_TOOL_INPUTS, e)) ||
+	    (st = ffu_tool_arrays_alloc(&w->ref, w->p, FFU_TOOL_OUTPUTS, e)))
 		return st;
 	for (int i = 0; i < w->n_in; i++) {
 		ffu_array_info info;
@@ -169,87 +148,40 @@ static ffu_status workload_load(workload *w, const char *name, int k, ffu_error 
 typedef struct runner {
 	ffu_tool_params p;
 	ffu_executable *x;
-	ffu_buffer **in, **out;
-	int n_in, n_out;
+	ffu_tool_buffers b;
 } runner;
 
 static void runner_close(runner *r)
 {
-	for (int i = 0; r->in && i < r->n_in; i++)
-		ffu_buffer_destroy(&r->in[i]);
-	for (int o = 0; r->out && o < r->n_out; o++)
-		ffu_buffer_destroy(&r->out[o]);
-	free(r->in);
-	free(r->out);
+	ffu_tool_buffers_free(&r->b);
 	ffu_executable_destroy(&r->x);
 	memset(r, 0, sizeof *r);
-}
-
-static ffu_status runner_run(runner *r, ffu_run_stats *stats, ffu_error *e)
-{
-	return ffu_executable_run(r->x, (const ffu_buffer *const *)r->in, r->n_in, r->out, r->n_out, stats, e);
-}
-
-/* Output o of r into host (info.bytes), in the type's storage form as the interpreter's. */
-static ffu_status runner_download(const runner *r, int o, void **host, size_t *bytes, ffu_error *e)
-{
-	ffu_array_info info;
-	ffu_status st = ffu_executable_output(r->x, o, &info);
-	if (st)
-		return ffu_tool_error(e, st, "no output %d", o);
-	if (!(*host = malloc(info.bytes + 1)))
-		return oom(e);
-	*bytes = info.bytes;
-	return ffu_buffer_download(r->out[o], *host, info.bytes, ffu_tool_storage_form(info.type), e);
 }
 
 /* Compiles, uploads, runs once and compares every output with the interpreter's. */
 static ffu_status runner_open(ffu_device *d, const workload *w, const ffu_tool_params *p, runner *r, ffu_error *e)
 {
 	ffu_tool_exec_opts xo = {.fusion_as_asked = 1, .params = p};
+	void **got = NULL;
 	ffu_status st;
 
 	memset(r, 0, sizeof *r);
 	r->p = *p;
-	if ((st = ffu_tool_executable_create(&r->x, d, w->p, &xo, e)))
+	if ((st = ffu_tool_executable_create(&r->x, d, w->p, &xo, e)) || (st = ffu_tool_buffers_make(&r->b, r->x, e)) ||
+	    (st = ffu_tool_buffers_upload(&r->b, (const void *const *)w->in, e)) ||
+	    (st = ffu_tool_buffers_run(r->x, &r->b, NULL, e)) ||
+	    (st = ffu_tool_arrays_alloc(&got, w->p, FFU_TOOL_OUTPUTS, e)) || (st = ffu_tool_buffers_download(&r->b, got, e)))
 		goto out;
-	r->n_in = ffu_executable_num_inputs(r->x);
-	r->n_out = ffu_executable_num_outputs(r->x);
-	r->in = calloc((size_t)r->n_in + 1, sizeof *r->in);
-	r->out = calloc((size_t)r->n_out + 1, sizeof *r->out);
-	if (!r->in || !r->out) {
-		st = oom(e);
-		goto out;
-	}
-	for (int i = 0; i < r->n_in; i++) {
-		ffu_array_info info;
-		if ((st = ffu_executable_input(r->x, i, &info)) != FFU_STATUS_OK) {
-			st = ffu_tool_error(e, st, "no input %d", i);
-			goto out;
-		}
-		if ((st = ffu_buffer_create_input(&r->in[i], r->x, i, e)) ||
-		    (st = ffu_buffer_upload(r->in[i], w->in[i], info.bytes, ffu_tool_storage_form(info.type), e)))
-			goto out;
-	}
-	for (int o = 0; o < r->n_out; o++)
-		if ((st = ffu_buffer_create_output(&r->out[o], r->x, o, e)))
-			goto out;
-	if ((st = runner_run(r, NULL, e)))
-		goto out;
-	for (int i = 0; i < r->n_out && st == FFU_STATUS_OK; i++) {
+	for (int i = 0; i < w->n_ref && st == FFU_STATUS_OK; i++) {
 		ffu_array_info ref;
-		void *got = NULL;
-		size_t bytes = 0;
-		if ((st = runner_download(r, i, &got, &bytes, e)) == FFU_STATUS_OK &&
-		    (i >= w->n_ref || ffu_program_output(w->p, i, &ref) || bytes != ref.bytes ||
-		     memcmp(got, w->ref[i], bytes)))
+		if (ffu_program_output(w->p, i, &ref) || memcmp(got[i], w->ref[i], ref.bytes))
 			st = ffu_tool_error(e, FFU_STATUS_EMISMATCH,
 					    "%s at 2^%d with work-group size %zu and %d lanes: output %d differs from the "
 					    "reference interpreter on %s",
 					    w->name, w->k, p->wg, p->lanes, i, ffu_device_name(d));
-		free(got);
 	}
 out:
+	ffu_tool_arrays_free(got);
 	if (st)
 		runner_close(r);
 	return st;
@@ -258,7 +190,7 @@ out:
 static ffu_status runner_time(runner *r, double *ms, ffu_error *e)
 {
 	ffu_run_stats stats;
-	ffu_status st = runner_run(r, &stats, e);
+	ffu_status st = ffu_tool_buffers_run(r->x, &r->b, &stats, e);
 	if (st == FFU_STATUS_OK)
 		*ms = stats.kernel_ms;
 	return st;

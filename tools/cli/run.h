@@ -1,10 +1,10 @@
 /*
  * tools/cli/run.h: what `fieldfuse run`'s files share: its arguments, matching --input
- * specs to inputs, the --device selector's @rank form, the report, and the two entries of
- * an SPMD program (run_spmd.c: under --interp, on one device, or one rank per process under
- * mpirun with mpi*.c). Private to tools/cli/. Only the public headers: cmd_run.c,
- * run_spmd.c and mpi*.c sit on them and api/tool.h (docs/architecture.md "One compile
- * path"), the SPMD runs through its "SPMD programs" section.
+ * specs to inputs, the device (SEL@rank), the executable's options, --check, the report,
+ * and the entry of an SPMD program (run_spmd.c: under --interp, on one device, or one rank
+ * per process under mpirun with mpi*.c). Private to tools/cli/. On the public headers and
+ * api/tool.h (docs/architecture.md "One compile path"); the SPMD runs through its "SPMD
+ * programs" section.
  */
 #ifndef FFU_CLI_RUN_H
 #define FFU_CLI_RUN_H
@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/tool.h"
 #include "fieldfuse/fieldfuse.h"
 
 enum { MAX_INPUT_SPECS = 256, RUN_MISMATCHES_SHOWN = 5 };
@@ -43,6 +44,17 @@ ffu_status run_seed(const run_args *a, uint64_t *seed, ffu_error *e);
    the node-local rank modulo their count (docs/hlo.md "Collectives": one rank per GPU of a
    node with gpu@rank); outside mpirun the local rank is 0. */
 ffu_status run_open_device(const char *sel, int local_rank, ffu_device **d, ffu_error *e);
+/* --check: the device's outputs against the interpreter's (the program's, or one rank's:
+   rank >= 0 names it in the error), the first differences shown; *elements += those
+   compared. EMISMATCH when any differs. */
+ffu_status run_check(const ffu_program *p, int rank, void *const *got, void *const *want, long long *elements,
+		     ffu_error *e);
+/* The run's status so far (st, e) and a later step's (later, later_e, e.g. writing the
+   outputs, which a failed check still does): the first failure is reported, the other's
+   error freed. */
+ffu_status run_first_error(ffu_status st, ffu_status later, ffu_error *later_e, ffu_error *e);
+/* The executable's options a run asks for (--no-fuse, --disable-pass, the file's name). */
+ffu_tool_exec_opts run_exec_opts(const run_args *a);
 /* The --json report, or the check line; spmd: an SPMD run's extras, or NULL. */
 void run_report(const run_args *a, const char *device_id, const char *device_name, int kernels, double ms,
 		const spmd_report *spmd, ffu_status st, long long elements);

@@ -244,34 +244,12 @@ static ffu_status write_joined(const run_args *a, const ffu_program *p, void ***
 		return st;
 	ffu_error we = {0};
 	ffu_status wst = ffu_tool_spmd_write_joined(a->out ? a->out : "-", p, in_rows(rows), &we);
-	if (wst && st == FFU_STATUS_OK) {
-		st = wst;
-		ffu_error_clear(e);
-		*e = we;
-	} else {
-		ffu_error_clear(&we);
-	}
-	return st;
-}
-
-/* Rank r's device outputs against the simulation's, the first differences shown; errors
-   name the rank. */
-static ffu_status check_rank(const ffu_program *p, int r, void *const *got, void *const *want, long long *elements,
-			     ffu_error *e)
-{
-	const ffu_tool_compare_opts co = {stderr, RUN_MISMATCHES_SHOWN, "check", "device", "interpreter"};
-	long long k = 0;
-	long long bad = ffu_tool_compare(p, (const void *const *)got, (const void *const *)want, &co, &k);
-	*elements += k;
-	if (bad)
-		return ffu_tool_error(e, FFU_STATUS_EMISMATCH,
-				      "rank %d: check: %lld of %lld elements differ from the interpreter", r, bad, k);
-	return FFU_STATUS_OK;
+	return run_first_error(st, wst, &we, e);
 }
 
 static ffu_tool_spmd_opts spmd_opts(const run_args *a, const ffu_tool_transport *t)
 {
-	return (ffu_tool_spmd_opts){{.no_fuse = a->no_fuse, .disable_passes = a->disabled, .file = a->path}, t};
+	return (ffu_tool_spmd_opts){run_exec_opts(a), t};
 }
 
 /* ---------------------------------------------------------------- one process */
@@ -313,7 +291,7 @@ static ffu_status spmd_here(const run_args *a, const ffu_program *p, ffu_error *
 	const bool ran = st == FFU_STATUS_OK &&
 			 (st = ffu_tool_spmd_run(d, p, &o, in_rows(ri.data), out_rows(ro.rows), &stats, e)) == FFU_STATUS_OK;
 	for (int r = 0; r < R && st == FFU_STATUS_OK && a->check; r++)
-		st = check_rank(p, r, ro.rows[r], ref.rows[r], &elements, e);
+		st = run_check(p, r, ro.rows[r], ref.rows[r], &elements, e);
 	if (ran)
 		st = write_joined(a, p, ro.rows, st, e);
 	if (st == FFU_STATUS_OK || st == FFU_STATUS_EMISMATCH) /* a run to report */
@@ -395,7 +373,7 @@ static ffu_status mpi_run(const run_args *a, const ffu_program *p, int rank, ffu
 	if (st == FFU_STATUS_OK)
 		st = ffu_tool_spmd_run(d, p, &o, in_rows(&ri->data[rank]), out_rows(&mine->rows[rank]), stats, e);
 	if (st == FFU_STATUS_OK && a->check)
-		st = check_rank(p, rank, mine->rows[rank], ref.rows[rank], elements, e);
+		st = run_check(p, rank, mine->rows[rank], ref.rows[rank], elements, e);
 	rank_outputs_free(&ref);
 	return st;
 }

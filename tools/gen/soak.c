@@ -136,29 +136,6 @@ static ffu_array_info array_info(const ffu_program *p, bool output, int i)
 	return info;
 }
 
-/* Frees host arrays made by arrays_new (the list ends at its first NULL). */
-static void arrays_free(void **a)
-{
-	for (int i = 0; a && a[i]; i++)
-		free(a[i]);
-	free(a);
-}
-
-/* One zeroed host array per input (or output) of p, info.bytes each; NULL when out of memory. */
-static void **arrays_new(const ffu_program *p, bool outputs)
-{
-	int n = outputs ? ffu_program_num_outputs(p) : ffu_program_num_inputs(p);
-	void **a = calloc((size_t)n + 1, sizeof *a);
-	for (int i = 0; a && i < n; i++) {
-		size_t bytes = array_info(p, outputs, i).bytes;
-		if (!(a[i] = calloc(bytes ? bytes : 1, 1))) { /* never NULL below n: the list's end */
-			arrays_free(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
 static bool same_array(const ffu_array_info *a, const ffu_array_info *b)
 {
 	if (strcmp(a->type, b->type) != 0 || a->rank != b->rank || a->bytes != b->bytes || a->nnz != b->nnz)
@@ -239,8 +216,8 @@ static void check_passes(soak *s, const batch *b)
 		ffu_status st = ffu_tool_program_after_pass(&next, after ? after : b->p, s->passes[k], &e);
 		ffu_program_destroy(&after);
 		after = next;
-		if (st == FFU_STATUS_OK && !(out = arrays_new(after, true)))
-			st = ffu_tool_error(&e, FFU_STATUS_ENOMEM, "out of memory");
+		if (st == FFU_STATUS_OK)
+			st = ffu_tool_arrays_alloc(&out, after, FFU_TOOL_OUTPUTS, &e);
 		if (st == FFU_STATUS_OK)
 			st = ffu_program_interpret(after, (const void *const *)b->in, out, &e);
 		if (st) {
@@ -249,13 +226,13 @@ static void check_passes(soak *s, const batch *b)
 		}
 		snprintf(where, sizeof where, "host, interpreter after pass %s", s->passes[k]);
 		compare(s, b, after, out, where);
-		arrays_free(out);
+		ffu_tool_arrays_free(out);
 		out = NULL;
 	}
 	ffu_program_destroy(&after);
 	return;
 fail:
-	arrays_free(out);
+	ffu_tool_arrays_free(out);
 	ffu_program_destroy(&after);
 	if (b->n > 1) {
 		retry_alone(s, -1, b->seeds, b->n, true, &e);
@@ -275,48 +252,27 @@ fail:
  */
 static int device_run(soak *s, int d, const batch *b, bool fuse, ffu_error *e)
 {
-	const int n_in = ffu_program_num_inputs(b->p), n_out = ffu_program_num_outputs(b->p);
 	ffu_executable *x = NULL;
-	ffu_buffer **bufs = calloc((size_t)(n_in + n_out) + 1, sizeof *bufs); /* inputs, then outputs */
-	void **out = arrays_new(b->p, true);
+	ffu_tool_buffers bufs = {0};
+	void **out = NULL;
 	int rc = -1;
 	char where[300];
 	/* FIELDFUSE_DISABLE_PASSES applies, for bisecting */
 	ffu_tool_exec_opts co = {.no_fuse = !fuse, .fusion_as_asked = 1, .file = "soak.hlo"};
 	s->runs++;
-	if (!bufs || !out) {
-		ffu_tool_error(e, FFU_STATUS_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (ffu_tool_executable_create(&x, s->devs[d], b->p, &co, e))
-		goto out;
 	/* values in their storage form: copied as they are, as the interpreter reads them */
-	for (int i = 0; i < n_in; i++) {
-		ffu_array_info info = array_info(b->p, false, i);
-		if (ffu_buffer_create_input(&bufs[i], x, i, e) ||
-		    ffu_buffer_upload(bufs[i], b->in[i], info.bytes, ffu_tool_storage_form(info.type), e))
-			goto out;
-	}
-	for (int o = 0; o < n_out; o++)
-		if (ffu_buffer_create_output(&bufs[n_in + o], x, o, e))
-			goto out;
-	if (ffu_executable_run(x, (const ffu_buffer *const *)bufs, n_in, bufs + n_in, n_out, NULL, e))
+	if (ffu_tool_arrays_alloc(&out, b->p, FFU_TOOL_OUTPUTS, e) || ffu_tool_executable_create(&x, s->devs[d], b->p, &co, e) || ffu_tool_buffers_make(&bufs, x, e) ||
+	    ffu_tool_buffers_upload(&bufs, (const void *const *)b->in, e) || ffu_tool_buffers_run(x, &bufs, NULL, e) ||
+	    ffu_tool_buffers_download(&bufs, out, e))
 		goto out;
-	for (int o = 0; o < n_out; o++) {
-		ffu_array_info info = array_info(b->p, true, o);
-		if (ffu_buffer_download(bufs[n_in + o], out[o], info.bytes, ffu_tool_storage_form(info.type), e))
-			goto out;
-	}
 	long long before = s->mismatches + s->errors;
 	snprintf(where, sizeof where, "%s on %s", fuse ? "fused" : "unfused", ffu_device_name(s->devs[d]));
 	compare(s, b, b->p, out, where);
 	rc = s->mismatches + s->errors != before;
 out:
-	for (int i = 0; bufs && i < n_in + n_out; i++)
-		ffu_buffer_destroy(&bufs[i]);
-	free(bufs);
+	ffu_tool_buffers_free(&bufs);
 	ffu_executable_destroy(&x);
-	arrays_free(out);
+	ffu_tool_arrays_free(out);
 	return rc;
 }
 
@@ -324,8 +280,8 @@ out:
 static void batch_free(batch *b)
 {
 	ffu_program_destroy(&b->p);
-	arrays_free(b->in);
-	arrays_free(b->ref);
+	ffu_tool_arrays_free(b->in);
+	ffu_tool_arrays_free(b->ref);
 	b->in = b->ref = NULL;
 }
 
@@ -343,8 +299,8 @@ static ffu_status prepare(soak *s, const uint64_t *seeds, int n, batch *b)
 	ffu_status st = ffu_gen_batch(&sb, seeds, n, &s->gen, b->out_first, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu_program_parse(&b->p, ffu__sb_cstr(&sb), sb.len, "soak.hlo", &e);
-	if (st == FFU_STATUS_OK && (!(b->in = arrays_new(b->p, false)) || !(b->ref = arrays_new(b->p, true))))
-		st = ffu_tool_error(&e, FFU_STATUS_ENOMEM, "out of memory");
+	if (st == FFU_STATUS_OK && (st = ffu_tool_arrays_alloc(&b->in, b->p, FFU_TOOL_INPUTS, &e)) == FFU_STATUS_OK)
+		st = ffu_tool_arrays_alloc(&b->ref, b->p, FFU_TOOL_OUTPUTS, &e);
 	if (st == FFU_STATUS_OK)
 		st = ffu_gen_inputs(b->p, seeds[0], b->in, &e);
 	if (st == FFU_STATUS_OK)

@@ -47,36 +47,20 @@ static char *resize(const char *text, unsigned long long n)
 	return out;
 }
 
-static ffu_status oom(ffu_error *e)
-{
-	memset(e, 0, sizeof *e);
-	e->status = FFU_STATUS_ENOMEM;
-	snprintf(e->message, sizeof e->message, "out of memory");
-	return e->status;
-}
-
 typedef struct phases {
 	double parse, create, upload, run, download, total;
 } phases;
 
-/* Input i of x, drawn at random (not part of the latency) and on the device. */
-static ffu_status random_buffer(ffu_buffer **b, const ffu_executable *x, const ffu_program *p, int i, uint64_t *seed,
-				double *gen_ms, ffu_error *e)
+/* The program's inputs drawn at random (not part of the latency). */
+static ffu_status random_inputs(void ***host, const ffu_program *p, ffu_error *e)
 {
-	ffu_array_info info;
-	ffu_status st = ffu_executable_input(x, i, &info);
-	void *host = NULL;
-	if (st == FFU_STATUS_OK && !(host = malloc(info.bytes + 1)))
-		return oom(e);
-	double t = ffu_tool_now_ms();
-	if (st == FFU_STATUS_OK)
-		st = ffu_tool_random_input(p, i, seed, host, info.bytes, e);
-	*gen_ms += ffu_tool_now_ms() - t;
-	if (st == FFU_STATUS_OK)
-		st = ffu_buffer_create_input(b, x, i, e);
-	if (st == FFU_STATUS_OK)
-		st = ffu_buffer_upload(*b, host, info.bytes, ffu_tool_storage_form(info.type), e);
-	free(host);
+	uint64_t seed = 1;
+	ffu_status st = ffu_tool_arrays_alloc(host, p, FFU_TOOL_INPUTS, e);
+	for (int i = 0; i < ffu_program_num_inputs(p) && st == FFU_STATUS_OK; i++) {
+		ffu_array_info info;
+		if ((st = ffu_program_input(p, i, &info)) == FFU_STATUS_OK)
+			st = ffu_tool_random_input(p, i, &seed, (*host)[i], info.bytes, e);
+	}
 	return st;
 }
 
@@ -84,10 +68,8 @@ static ffu_status once(ffu_device *d, const char *text, const char *name, phases
 {
 	ffu_program *p = NULL;
 	ffu_executable *x = NULL;
-	ffu_buffer **in = NULL, **out = NULL;
-	void **host = NULL;
-	int n_in = 0, n_out = 0;
-	uint64_t seed = 1;
+	ffu_tool_buffers b = {0};
+	void **in = NULL, **out = NULL;
 	double t0 = ffu_tool_now_ms(), t, gen = 0;
 	ffu_status st = ffu_program_parse(&p, text, strlen(text), name, e);
 	t = ffu_tool_now_ms();
@@ -96,43 +78,25 @@ static ffu_status once(ffu_device *d, const char *text, const char *name, phases
 		st = ffu_executable_create(&x, d, p, NULL, e);
 	ph->create = ffu_tool_now_ms() - t;
 	t = ffu_tool_now_ms();
-	if (st == FFU_STATUS_OK) {
-		n_in = ffu_executable_num_inputs(x);
-		n_out = ffu_executable_num_outputs(x);
-		in = calloc((size_t)n_in + 1, sizeof *in);
-		out = calloc((size_t)n_out + 1, sizeof *out);
-		host = calloc((size_t)n_out + 1, sizeof *host);
-		if (!in || !out || !host)
-			st = oom(e);
-	}
-	for (int i = 0; i < n_in && st == FFU_STATUS_OK; i++)
-		st = random_buffer(&in[i], x, p, i, &seed, &gen, e);
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++)
-		st = ffu_buffer_create_output(&out[o], x, o, e);
-	ph->upload = ffu_tool_now_ms() - t - gen; /* input generation is not part of the latency */
+	if (st == FFU_STATUS_OK && (st = random_inputs(&in, p, e)) == FFU_STATUS_OK)
+		st = ffu_tool_arrays_alloc(&out, p, FFU_TOOL_OUTPUTS, e);
+	gen = ffu_tool_now_ms() - t; /* input generation is not part of the latency */
+	t = ffu_tool_now_ms();
+	if (st == FFU_STATUS_OK && (st = ffu_tool_buffers_make(&b, x, e)) == FFU_STATUS_OK)
+		st = ffu_tool_buffers_upload(&b, (const void *const *)in, e);
+	ph->upload = ffu_tool_now_ms() - t;
 	t = ffu_tool_now_ms();
 	if (st == FFU_STATUS_OK)
-		st = ffu_executable_run(x, (const ffu_buffer *const *)in, n_in, out, n_out, NULL, e);
+		st = ffu_tool_buffers_run(x, &b, NULL, e);
 	ph->run = ffu_tool_now_ms() - t;
 	t = ffu_tool_now_ms();
-	for (int o = 0; o < n_out && st == FFU_STATUS_OK; o++) {
-		ffu_array_info info;
-		if ((st = ffu_executable_output(x, o, &info)) == FFU_STATUS_OK && !(host[o] = malloc(info.bytes + 1)))
-			st = oom(e);
-		if (st == FFU_STATUS_OK)
-			st = ffu_buffer_download(out[o], host[o], info.bytes, ffu_tool_storage_form(info.type), e);
-	}
+	if (st == FFU_STATUS_OK)
+		st = ffu_tool_buffers_download(&b, out, e);
 	ph->download = ffu_tool_now_ms() - t;
 	ph->total = ffu_tool_now_ms() - t0 - gen;
-	for (int i = 0; in && i < n_in; i++)
-		ffu_buffer_destroy(&in[i]);
-	for (int o = 0; out && o < n_out; o++) {
-		ffu_buffer_destroy(&out[o]);
-		free(host[o]);
-	}
-	free(in);
-	free(out);
-	free(host);
+	ffu_tool_buffers_free(&b);
+	ffu_tool_arrays_free(in);
+	ffu_tool_arrays_free(out);
 	ffu_executable_destroy(&x);
 	ffu_program_destroy(&p);
 	return st;
