@@ -11,9 +11,9 @@
  * code generator's form tracking valid. Overflows are detected by unsigned compares and
  * corrected with masks, never divergent branches.
  *
- * Vector instance: where FFU_VW is defined (field_cl.c, for CPU wide kernels), FP_t is a
- * vector of FFU_VW elements (ulong8) and element i of the buffer is elements FFU_VW i ..
- * FFU_VW i + FFU_VW - 1. The arithmetic is the same text: only the overflow masks differ
+ * Vector instance: where FFU_VW is defined (field_cl.c, for CPU wide kernels and NTT
+ * passes), FP_t is a vector of FFU_VW elements (ulong8) and element i of the buffer is
+ * elements FFU_VW i .. FFU_VW i + FFU_VW - 1 (load_at / store_at: from element e). The arithmetic is the same text: only the overflow masks differ
  * (a vector compare gives -1, a scalar one 1) and eq compares all lanes.
  */
 
@@ -34,6 +34,17 @@ FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
 FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
 {
 	FFU_CAT(vstore, FFU_VW)(v, i, (__global ulong *)buf);
+}
+
+/* Elements e .. e + FFU_VW - 1, from any e (the NTT's vector passes: codegen/fft_vec.c). */
+FFU_INLINE FP_t FFU_FN(load_at)(__global const uint *buf, size_t e)
+{
+	return FFU_CAT(vload, FFU_VW)(0, (__global const ulong *)buf + e);
+}
+
+FFU_INLINE void FFU_FN(store_at)(__global uint *buf, size_t e, FP_t v)
+{
+	FFU_CAT(vstore, FFU_VW)(v, 0, (__global ulong *)buf + e);
 }
 #else
 typedef ulong FP_t;

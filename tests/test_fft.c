@@ -633,6 +633,72 @@ Test(fft, rusticl_tiles, .timeout = 900)
 }
 
 /*
+ * Vector passes (codegen/fft_vec.c): Goldilocks 8 columns a work-item, as PoCL on a CPU
+ * with 8 ulong lanes gets them; forced here, so that every host runs them, and Rusticl
+ * too. Lengths 2^3 (T < 8: scalar passes only), 2^5 (radix 4, then radix 8 at p = 4: a
+ * scalar pass after a vector one), 2^6, 2^7, 2^11, 2^14 (vector passes at p = 1, 8, 16,
+ * 64, ...), in the four variants (the IFFT's scaling, bit-reversed loads and stores
+ * through the helpers, a twiddles operand); the _mont twin; a batch of rows; fused
+ * producers (an LDE's columns, zero slots) and consumers, and an extension beside them
+ * (scalar: only the prime has a vector instance).
+ */
+static const char *const vector_programs[] = {
+	"ENTRY %m {\n %x = goldilocks_mont[3,2,256] parameter(0)\n"
+	" ROOT %y = goldilocks_mont[3,2,256] fft(%x), fft_type=IFFT, fft_length=256, fft_do_bit_reverse=false\n}\n",
+	"ENTRY %m {\n %e = goldilocks[2,512] parameter(0)\n %sh = goldilocks[2,1024] parameter(1)\n"
+	" %d = goldilocks[2,1024] parameter(2)\n"
+	" %c = goldilocks[2,512] fft(%e), fft_type=IFFT, fft_length=512\n %z0 = goldilocks[] constant(0)\n"
+	" %z = goldilocks[2,512] broadcast(%z0), dimensions={}\n"
+	" %p = goldilocks[2,1024] concatenate(%c, %z), dimensions={1}\n %s = goldilocks[2,1024] multiply(%p, %sh)\n"
+	" %y = goldilocks[2,1024] fft(%s), fft_type=FFT, fft_length=1024\n"
+	" ROOT %u = goldilocks[2,1024] add(%y, %d)\n}\n",
+	"ENTRY %m {\n %a = goldilocks[4096] parameter(0)\n %b = goldilocks[4096] parameter(1)\n"
+	" %c = goldilocks[4096] parameter(2)\n %ab = goldilocks[4096] multiply(%a, %b)\n"
+	" %q = goldilocks[4096] subtract(%ab, %c)\n"
+	" %y = goldilocks[4096] fft(%q), fft_type=IFFT, fft_length=4096\n %z = goldilocks[4096] multiply(%y, %y)\n"
+	" ROOT %t = (goldilocks[4096], goldilocks[4096]) tuple(%z, %y)\n}\n",
+	"ENTRY %m {\n %x = goldilocksx2[256] parameter(0)\n %g = goldilocks[256] parameter(1)\n"
+	" %y = goldilocksx2[256] fft(%x), fft_type=FFT, fft_length=256\n"
+	" %h = goldilocks[256] fft(%g), fft_type=FFT, fft_length=256\n"
+	" ROOT %t = (goldilocksx2[256], goldilocks[256]) tuple(%y, %h)\n}\n",
+};
+
+static void run_vectors(const char *device)
+{
+	static const int k64[] = {3, 5, 6, 7, 11, 14};
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	for (int c = 0; c < 3; c++)
+		cl.target.fft_vector[c] = true;
+	char *text = sizes_program("goldilocks", k64, 6, true);
+	char *src = ffu_test_generate_for(text, &cl.target, NULL, NULL);
+	/* per variant, every pass of 2^6 .. 2^14 (2 + 2 + 3 + 4) and 2^5's first */
+	cr_assert_eq(count(src, "columns a work-item"), 4 * 12, "vector passes");
+	cr_assert(strstr(src, "sub-transforms of 4 so far */"), "2^5: its second pass should be scalar");
+	free(src);
+	device_vs_interp(&cl, text, true, 31);
+	free(text);
+	run_sizes(&cl, "goldilocks_mont", k64 + 2, 2, true);
+	for (size_t i = 0; i < sizeof vector_programs / sizeof vector_programs[0]; i++) {
+		src = ffu_test_generate_for(vector_programs[i], &cl.target, NULL, NULL);
+		cr_assert(strstr(src, "columns a work-item"), "program %zu: no vector passes", i);
+		free(src);
+		device_vs_interp(&cl, vector_programs[i], true, 300 + i);
+	}
+	ffu__cl_close(&cl);
+}
+
+Test(fft, pocl_vectors, .timeout = 600)
+{
+	run_vectors(ffu_test_devices[0]);
+}
+
+Test(fft, rusticl_vectors, .timeout = 600)
+{
+	run_vectors(ffu_test_devices[1]);
+}
+
+/*
  * Random concatenates along the transformed dimension: 2 to 4 pieces, each a parameter or
  * zeros, cut at multiples of n/8 or anywhere (so some slots span two pieces), maybe
  * times a shift and plus a parameter, then FFT or IFFT; fused, against the interpreter.

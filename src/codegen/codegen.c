@@ -351,11 +351,13 @@ ffu_status ffu__codegen_program_kernels(ffu_strbuf *sb, const ffu_module *m, con
 					curve_used[ffu__point_type_of(f->curve, FFU_POINT_AFFINE, false)->id - FFU_FIELD_POINT_FIRST] = true;
 		}
 	}
-	/* the vector instances the wide kernels of some fusions compute in */
+	/* the vector instances the wide kernels and NTT passes of some fusions compute in */
 	bool used_vec[FFU_ELEM_COUNT] = {0};
 	for (int i = 0; i < m->entry->n_insts; i++) {
 		const ffu_inst *in = m->entry->insts[i];
-		const ffu_field *vx = in->op == FFU_OP_FUSION ? plan_wide(in, lanes).vx : NULL;
+		const ffu_field *vx = in->op != FFU_OP_FUSION		   ? NULL
+				      : in->fusion_kind == FFU_FUSION_FFT ? ffu__codegen_fft_vector_field(in, t)
+									  : plan_wide(in, lanes).vx;
 		if (vx)
 			used_vec[vx->id] = true;
 	}

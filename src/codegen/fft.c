@@ -45,7 +45,10 @@
  * passes then cost bandwidth, P reads and writes of the array. Where the target allows
  * (device/target.h fft_log_tile: GPUs), a pass runs two stages that meet in local memory
  * (codegen/fft_tile.c), so a transform takes fewer passes; the stages are the same
- * formulas (fft_impl.h: a stage, a pass), and the passes of one stage are fft_pass.c's.
+ * formulas (fft_impl.h: a stage, a pass), and the passes of one stage are fft_pass.c's,
+ * or fft_vec.c's where the target asks for the prime's vector instance (device/target.h
+ * fft_vector: several columns a work-item, for a vectoriser that gives up on the scalar
+ * passes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,25 +167,30 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->n_out = ffu__kgen_outputs(fc, &outs);
 	ffu__kgen_cl_type(pl->f, pl->ft);
 	ffu__cl_type_name(pl->p, pl->pt);
+	snprintf(pl->fn, sizeof pl->fn, "%s", pl->f->base->name);
+	snprintf(pl->pn, sizeof pl->pn, "%s", pl->p->name);
+	/* vector passes: the prime's elements (or _mont twin's), where its template has an instance */
+	if (t->fft_vector[cls] && pl->f->base == pl->p)
+		pl->vw = ffu__cl_prime_vector_lanes(pl->p);
 	pl->rev_in = !fft->fft.inverse && !fft->fft.bit_reverse && pl->k > 0;
 	pl->cpu = t->cls == FFU_DEVICE_CLASS_CPU;
 	return FFU_STATUS_OK;
 }
 
-void ffu__fft_mont_const(ffu_strbuf *sb, const ffu_field *p, const unsigned char *x)
+void ffu__fft_mont_const(ffu_strbuf *sb, const ffu_field *p, const char *fn, const unsigned char *x)
 {
 	unsigned char m[FFU_FIELD_MAX_BYTES];
 	ffu__fp_to_dev_mont(p, m, x);
-	ffu__sb_printf(sb, "%s_make", p->name);
+	ffu__sb_printf(sb, "%s_make", fn);
 	ffu__cl_emit_const_args(sb, p, m);
 }
 
 void ffu__fft_mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *w)
 {
 	if (pl->f->kind == FFU_ELEM_EXT) /* each coefficient times w (cl/ext*.cl: scale_) */
-		ffu__sb_printf(sb, "%s_scale_(%s, %s_from_base(%s))", pl->f->base->name, a, pl->f->base->name, w);
+		ffu__sb_printf(sb, "%s_scale_(%s, %s_from_base(%s))", pl->fn, a, pl->fn, w);
 	else
-		ffu__sb_printf(sb, "%s_mul(%s, %s)", pl->f->base->name, a, w);
+		ffu__sb_printf(sb, "%s_mul(%s, %s)", pl->fn, a, w);
 }
 
 void ffu__fft_io_args(ffu_strbuf *sb, const fft_plan *pl, bool outputs)
@@ -338,7 +346,7 @@ static bool emit_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan
 		ffu__sb_printf(sb, "\t/* w = the %s root of unity of order %lld; entries e0 .. e0 + %d */\n",
 			       pl->fft->fft.inverse ? "inverse of the" : "", (long long)pl->n, TW_BLOCK - 1);
 		ffu__sb_printf(sb, "\tconst ulong e0 = get_global_id(0) * %dUL;\n\tconst %s w = ", TW_BLOCK, pl->pt);
-		ffu__fft_mont_const(sb, p, w);
+		ffu__fft_mont_const(sb, p, p->name, w);
 		ffu__sb_printf(sb, ";\n\t%s acc = %s_pow_u64(w, e0);\n", pl->pt, p->name);
 		ffu__sb_printf(sb, "\tfor (uint j = 0; j < %d && e0 + j < %lluUL; j++) {\n", TW_BLOCK,
 			       (unsigned long long)pl->h);
@@ -394,6 +402,18 @@ static bool emit_pass_twiddles(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft
 	return true;
 }
 
+const ffu_field *ffu__codegen_fft_vector_field(const ffu_inst *fusion, const ffu_target *t)
+{
+	fft_plan pl;
+	ffu_error e = {0};
+	const ffu_field *p = NULL;
+	if (plan(&pl, fusion, t, &e) == FFU_STATUS_OK)
+		for (int g = 0; g < pl.npass && !p; g++)
+			p = ffu__fft_vector_pass(&pl, g) ? pl.p : NULL;
+	ffu_error_clear(&e);
+	return p;
+}
+
 ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
 				 const ffu_target *t, ffu_error *e)
 {
@@ -423,7 +443,9 @@ ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 	if (pl.table > pl.h && !emit_pass_twiddles(sb, fk, &pl, k))
 		goto oom;
 	for (int g = 0; g < pl.npass; g++)
-		if (!(pl.pass_stages[g] == 2 ? ffu__fft_emit_tile_pass(sb, fk, &pl, k, g) : ffu__fft_emit_pass(sb, fk, &pl, k, g)))
+		if (!(pl.pass_stages[g] == 2      ? ffu__fft_emit_tile_pass(sb, fk, &pl, k, g)
+		      : ffu__fft_vector_pass(&pl, g) ? ffu__fft_emit_vector_pass(sb, fk, &pl, k, g)
+						     : ffu__fft_emit_pass(sb, fk, &pl, k, g)))
 			goto oom;
 	return ffu__sb_status(sb, e);
 oom: /* the caller frees the descriptors made so far */

@@ -1,8 +1,9 @@
 /*
  * codegen/fft_impl.h: the plan of an NTT fusion's kernels, shared by its two emitters and
- * private to them: codegen/fft.c (the plan, the twiddle kernels, the passes of one radix
- * stage in registers) and codegen/fft_tile.c (the passes of two stages that meet in local
- * memory). fft.c's file comment says what the kernels compute.
+ * private to them: codegen/fft.c (the plan, the twiddle kernels), codegen/fft_pass.c (the
+ * passes of one radix stage in registers), codegen/fft_vec.c (the same in a vector
+ * instance, several columns a work-item) and codegen/fft_tile.c (the passes of two stages
+ * that meet in local memory). fft.c's file comment says what the kernels compute.
  *
  * Words: a *stage* is one Stockham step of radix 2^lr[s] (the transform is a chain of
  * them); a *pass* is one kernel, one read and one write of the array, which runs one stage
@@ -44,6 +45,9 @@ typedef struct fft_plan {
 	size_t wg;               /* one-stage passes' work-group size (the target's; at most T) */
 	size_t tile_w, tile_s;   /* tile passes: columns per work-group, work-items per column */
 	char ft[64], pt[64];     /* OpenCL types of the elements and of the prime field */
+	char fn[64], pn[64];     /* their functions' prefix: <base>_add, <prime>_load (a vector
+	                            pass's copy of the plan names the vector instance's) */
+	int vw;                  /* columns a work-item of a vector pass (fft_vec.c); 0: none */
 	bool rev_in;             /* the first pass reads at bit-reversed indices */
 	bool cpu;                /* the target is a CPU (the stores of a pass with p = 1: emit_pass) */
 	/* the first stage's slots (fft.c's "Columns"): cols, slot t's helper class slot[t]
@@ -57,8 +61,9 @@ int ffu__fft_stage_lp(const fft_plan *pl, int s);
 
 /* a * w (w a prime-field twiddle in Montgomery form), for the element type. */
 void ffu__fft_mulw(ffu_strbuf *sb, const fft_plan *pl, const char *a, const char *w);
-/* "<prime>_make(words)" of canonical value x in the device's Montgomery form. */
-void ffu__fft_mont_const(ffu_strbuf *sb, const ffu_field *p, const unsigned char *x);
+/* "<fn>_make(words)" of canonical value x of prime p in the device's Montgomery form (fn:
+   p's name, or its vector instance's, which broadcasts). */
+void ffu__fft_mont_const(ffu_strbuf *sb, const ffu_field *p, const char *fn, const unsigned char *x);
 /* The helpers' input (and output) buffer arguments. */
 void ffu__fft_io_args(ffu_strbuf *sb, const fft_plan *pl, bool outputs);
 
@@ -77,11 +82,17 @@ void ffu__fft_kk(ffu_strbuf *sb, const char *col, const char *lane, int lp, int 
 /* Stage q's values u0 .. u<R-1> of the work-item at column expression col (slot t at col +
    t n / R), from the pass's inputs (first) or src, times the stage's twiddles. */
 void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool first, const char *col);
-/* The first stage's load of slot t at column expression ix of row `base`. */
+/* The first stage's load of slot t at column expression ix of row `base`: an expression. */
 void ffu__fft_load_x(ffu_strbuf *sb, const fft_plan *pl, int k, int t, const char *ix);
 /* The last stage's store of value vt at index ix of row `base` (1/n and bit reversal for
    the IFFT, as its options say); or to dst when it is not the last. */
 void ffu__fft_store(ffu_strbuf *sb, const fft_plan *pl, int k, bool last, const char *ix, const char *vt);
+/* The last stage's hand-over of value v, already scaled, at index ix of row `base` to the
+   consumers (ffu_k<k>_y; at the bit-reversed index where the IFFT's options say). */
+void ffu__fft_store_y(ffu_strbuf *sb, const fft_plan *pl, int k, const char *ix, const char *v);
+/* The DFT's names of stage q's values before its radix-2 steps (cur[j] = u<bitrev(j)>) and
+   which are the constant zero (the first pass's zero slots); false when out of memory. */
+bool ffu__fft_names(const fft_plan *pl, int q, bool first, char (**cur)[16], bool **zero);
 /* Adds the pass's kernel descriptor, with its arguments (inputs and outputs where it is
    first or last, the scratch buffers between, the twiddles); NULL when out of memory. */
 ffu_kernel_desc *ffu__fft_pass_desc(ffu_fusion_kernels *fk, const fft_plan *pl, int k, int g);
@@ -90,6 +101,10 @@ ffu_kernel_desc *ffu__fft_pass_desc(ffu_fusion_kernels *fk, const fft_plan *pl, 
 void ffu__fft_ninv(ffu_strbuf *sb, const fft_plan *pl, bool last);
 /* Pass g of one stage in registers (codegen/fft_pass.c); false when out of memory. */
 bool ffu__fft_emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k, int g);
+/* Whether pass g runs in the vector instance (codegen/fft_vec.c says which can). */
+bool ffu__fft_vector_pass(const fft_plan *pl, int g);
+/* Pass g of one stage in the vector instance (codegen/fft_vec.c); false when out of memory. */
+bool ffu__fft_emit_vector_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k, int g);
 /* Pass g of two stages through local memory (codegen/fft_tile.c); false when out of memory. */
 bool ffu__fft_emit_tile_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *pl, int k, int g);
 

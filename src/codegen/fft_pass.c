@@ -42,15 +42,15 @@ void ffu__fft_load_x(ffu_strbuf *sb, const fft_plan *pl, int k, int t, const cha
 	if (pl->cols) {
 		ffu__sb_printf(sb, "ffu_k%d_x%d(", k, pl->slot[t]);
 		ffu__fft_io_args(sb, pl, false);
-		ffu__sb_printf(sb, "base, %s);\n", ix);
+		ffu__sb_printf(sb, "base, %s)", ix);
 		return;
 	}
 	ffu__sb_printf(sb, "ffu_k%d_x(", k);
 	ffu__fft_io_args(sb, pl, false);
 	if (pl->rev_in)
-		ffu__sb_printf(sb, "base + ffu_bitrev(%s, %du));\n", ix, pl->k);
+		ffu__sb_printf(sb, "base + ffu_bitrev(%s, %du))", ix, pl->k);
 	else
-		ffu__sb_printf(sb, "base + %s);\n", ix);
+		ffu__sb_printf(sb, "base + %s)", ix);
 }
 
 void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool first, const char *col)
@@ -66,13 +66,14 @@ void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool fi
 		if (first)
 			ffu__fft_load_x(sb, pl, k, t, ix);
 		else
-			ffu__sb_printf(sb, "%s_load(src, base + %s);\n", pl->f->base->name, ix);
+			ffu__sb_printf(sb, "%s_load(src, base + %s)", pl->fn, ix);
+		ffu__sb_append(sb, ";\n");
 	}
 	/* twiddles between stages: u[t] *= w^(e t), e = (i mod p) n / (pR) */
 	if (lp > 0)
 		for (int t = 1; t < 1 << r; t++) {
 			char w[96], a[16];
-			snprintf(w, sizeof w, "%s_load(tw, %lluUL + kk)", pl->p->name,
+			snprintf(w, sizeof w, "%s_load(tw, %lluUL + kk)", pl->pn,
 				 (unsigned long long)(pl->off[q] + ((int64_t)(t - 1) << lp)));
 			snprintf(a, sizeof a, "u%d", t);
 			ffu__sb_printf(sb, "\tu%d = ", t);
@@ -84,7 +85,7 @@ void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool fi
 void ffu__fft_dft_consts(ffu_strbuf *sb, const fft_plan *pl, int r, const char *wp)
 {
 	for (int j = 1; j < (1 << r) / 2; j++)
-		ffu__sb_printf(sb, "\tconst %s %s%d = %s_load(tw, %lluUL);\n", pl->pt, wp, j, pl->p->name,
+		ffu__sb_printf(sb, "\tconst %s %s%d = %s_load(tw, %lluUL);\n", pl->pt, wp, j, pl->pn,
 			       (unsigned long long)j << (pl->k - r));
 }
 
@@ -92,7 +93,7 @@ void ffu__fft_dft_consts(ffu_strbuf *sb, const fft_plan *pl, int r, const char *
 void ffu__fft_dft(ffu_strbuf *sb, const fft_plan *pl, int r, char (*cur)[16], bool *zero, const char *wp, int *v)
 {
 	const int R = 1 << r;
-	const char *b = pl->f->base->name;
+	const char *b = pl->fn;
 	for (int m = 2; m <= R; m *= 2)
 		for (int s = 0; s < R; s += m)
 			for (int j = 0; j < m / 2; j++) {
@@ -129,7 +130,6 @@ void ffu__fft_dft(ffu_strbuf *sb, const fft_plan *pl, int r, char (*cur)[16], bo
 
 void ffu__fft_store(ffu_strbuf *sb, const fft_plan *pl, int k, bool last, const char *ix, const char *vt)
 {
-	const bool rev_out = last && pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
 	char v[96];
 	if (last && pl->fft->fft.inverse && pl->n > 1) { /* times 1/n (the pass declares ninv) */
 		ffu_strbuf tmp = {0};
@@ -140,9 +140,15 @@ void ffu__fft_store(ffu_strbuf *sb, const fft_plan *pl, int k, bool last, const 
 		snprintf(v, sizeof v, "%s", vt);
 	}
 	if (!last) {
-		ffu__sb_printf(sb, "\t%s_store(dst, base + %s, %s);\n", pl->f->base->name, ix, v);
+		ffu__sb_printf(sb, "\t%s_store(dst, base + %s, %s);\n", pl->fn, ix, v);
 		return;
 	}
+	ffu__fft_store_y(sb, pl, k, ix, v);
+}
+
+void ffu__fft_store_y(ffu_strbuf *sb, const fft_plan *pl, int k, const char *ix, const char *v)
+{
+	const bool rev_out = pl->fft->fft.inverse && !pl->fft->fft.bit_reverse && pl->k > 0;
 	ffu__sb_printf(sb, "\tffu_k%d_y(", k);
 	ffu__fft_io_args(sb, pl, true);
 	if (rev_out)
@@ -160,8 +166,27 @@ void ffu__fft_ninv(ffu_strbuf *sb, const fft_plan *pl, bool last)
 	ffu__fp_set_u64(pl->p, ninv, (uint64_t)pl->n);
 	ffu__fp_inv(pl->p, ninv, ninv);
 	ffu__sb_printf(sb, "\tconst %s ninv = ", pl->pt);
-	ffu__fft_mont_const(sb, pl->p, ninv);
+	ffu__fft_mont_const(sb, pl->p, pl->pn, ninv);
 	ffu__sb_append(sb, ";\n");
+}
+
+bool ffu__fft_names(const fft_plan *pl, int q, bool first, char (**cur)[16], bool **zero)
+{
+	const int r = pl->lr[q], R = 1 << r;
+	/* zero[j]: cur[j] is the constant zero, which folds (fft.c's "Columns") */
+	*cur = calloc((size_t)R, sizeof **cur);
+	*zero = calloc((size_t)R, sizeof **zero);
+	if (!*cur || !*zero) {
+		free(*cur);
+		free(*zero);
+		return false;
+	}
+	for (int j = 0; j < R; j++) {
+		unsigned t = (unsigned)ffu__bitrev((uint64_t)j, r);
+		snprintf((*cur)[j], sizeof (*cur)[j], "u%u", t);
+		(*zero)[j] = first && pl->cols && pl->slot[t] < 0;
+	}
+	return true;
 }
 
 void ffu__fft_kk(ffu_strbuf *sb, const char *col, const char *lane, int lp, int lt, size_t w)
@@ -203,19 +228,10 @@ bool ffu__fft_emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *
 	ffu__fft_kk(sb, "i", "l", lp, lt, d->wg);
 	ffu__fft_stage_in(sb, pl, k, q, first, "i");
 	ffu__fft_dft_consts(sb, pl, r, "w");
-	/* zero[j]: cur[j] is the constant zero, which folds (fft.c's "Columns") */
-	char (*cur)[16] = calloc((size_t)R, sizeof *cur);
-	bool *zero = calloc((size_t)R, sizeof *zero);
-	if (!cur || !zero) {
-		free(cur);
-		free(zero);
+	char (*cur)[16];
+	bool *zero;
+	if (!ffu__fft_names(pl, q, first, &cur, &zero))
 		return false;
-	}
-	for (int j = 0; j < R; j++) {
-		unsigned t = (unsigned)ffu__bitrev((uint64_t)j, r);
-		snprintf(cur[j], sizeof cur[j], "u%u", t);
-		zero[j] = first && pl->cols && pl->slot[t] < 0;
-	}
 	int v = 0;
 	ffu__fft_dft(sb, pl, r, cur, zero, "w", &v);
 	/* stores: dst[(i - kk) R + kk + t p] */

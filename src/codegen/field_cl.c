@@ -247,8 +247,10 @@ static void emit_small_mul(ffu_strbuf *sb, const char *xn, const char *fn, uint6
  *            256-bit fields one conversion plus CIOS stays the cheaper way
  *   ext_lazy the macro telling cl/ext<d>.cl that it may sum products before one reduction:
  *            dot4_ in cl/mont31.cl (4 products < 4p^2 < 2^64), dot2_ in cl/m31.cl
- *   ext_vw   its extensions' vector instance width (FFU_VW; 0: none), for CPU wide kernels
- *            (ffu__cl_vector_lanes). Goldilocks only: with 64-bit coefficients LLVM's SLP
+ *   vw       its vector instance's width (FFU_VW; 0: none): its extensions' for CPU wide
+ *            kernels (ffu__cl_vector_lanes), its own for the NTT's vector passes
+ *            (ffu__cl_prime_vector_lanes, codegen/fft_vec.c, which says why). Goldilocks
+ *            only. Wide kernels: with 64-bit coefficients LLVM's SLP
  *            vectorizer packs the two coefficients of goldilocksx2 into one register before
  *            PoCL's work-item loop exists, and that loop then stays scalar (8 chained
  *            products at 2^20 on PoCL: 57 ms, against 10 ms in vectors of 8 elements, 19 ms
@@ -265,7 +267,7 @@ static const struct template_traits {
 	const char *tmpl;
 	bool mulc;
 	const char *ext_lazy;
-	int ext_vw;
+	int vw;
 	bool ext_w64;
 	bool mul_const;
 } traits[] = {{"mont31", true, "FX_DOT4", 0, true, true}, {"m31", false, "FX_DOT2", 0, true, false},
@@ -309,7 +311,13 @@ int ffu__cl_vector_lanes(const ffu_field *f)
 {
 	/* cl/ext2.cl's vector instance only; an extension's _mont twin computes in scalars */
 	const struct template_traits *t = ext_traits(f);
-	return t && f->degree == 2 && f->base == f ? t->ext_vw : 0;
+	return t && f->degree == 2 && f->base == f ? t->vw : 0;
+}
+
+int ffu__cl_prime_vector_lanes(const ffu_field *p)
+{
+	const struct template_traits *t = p->prime == p ? traits_of(p) : NULL;
+	return t ? t->vw : 0;
 }
 
 /*
@@ -468,6 +476,14 @@ void ffu__cl_emit_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT])
 void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT])
 {
 	bool prime_done[FFU_FIELD_COUNT] = {0};
+	for (int id = 0; id < FFU_FIELD_COUNT; id++) {
+		const ffu_field *p = ffu__field_get((ffu_field_id)id);
+		int vw = p->prime == p ? ffu__cl_prime_vector_lanes(p) : 0;
+		if (used[id] && vw > 0) {
+			emit_prime(sb, p, (inst){.vw = vw});
+			prime_done[id] = true;
+		}
+	}
 	for (int id = FFU_FIELD_EXT_FIRST; id < FFU_FIELD_EXT_END; id++) {
 		const ffu_field *x = ffu__field_get((ffu_field_id)id);
 		int vw = ffu__cl_vector_lanes(x);

@@ -72,13 +72,17 @@ void ffu__cl_emit_fields_opts(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT], c
    canonical form, cheaper than converting one of them (f is a base field, f->base). */
 bool ffu__cl_has_mulc(const ffu_field *f);
 /*
- * Vector instances for CPU wide kernels (codegen.c): an extension f with
- * ffu__cl_vector_lanes(f) = vw > 0 can also be instantiated over vectors of vw elements,
- * named <name>_v<vw> (with its prime field <prime>_v<vw>): the same functions, each value
- * vw consecutive elements (load/store index i: elements vw i .. vw i + vw - 1).
- * ffu__cl_emit_vector_fields emits those of the used extensions (after ffu__cl_emit_fields).
+ * Vector instances for CPU wide kernels (codegen.c) and NTT passes (codegen/fft_vec.c): an
+ * extension f with ffu__cl_vector_lanes(f) = vw > 0, or a prime field p with
+ * ffu__cl_prime_vector_lanes(p) = vw > 0, can also be instantiated over vectors of vw
+ * elements, named <name>_v<vw> (an extension's with its prime field <prime>_v<vw>): the
+ * same functions, each value vw consecutive elements (load/store index i: elements vw i ..
+ * vw i + vw - 1; the prime's load_at / store_at take the first element's index e, any e).
+ * ffu__cl_emit_vector_fields emits those of the used extensions and prime fields (after
+ * ffu__cl_emit_fields), each once.
  */
 int ffu__cl_vector_lanes(const ffu_field *f);
+int ffu__cl_prime_vector_lanes(const ffu_field *p);
 void ffu__cl_emit_vector_fields(ffu_strbuf *sb, const bool used[FFU_ELEM_COUNT]);
 /* Bytes of one <name>_t value (sizeof on the device) in a program emitted with options o
    (NULL: the defaults): the storage bytes, but twice those for an extension computed in

@@ -125,6 +125,9 @@ ffu_status ffu__codegen_emit_reduction(ffu_strbuf *sb, ffu_fusion_kernels *fk, c
 /* fft.c: an NTT fusion's kernels (kind kFft): its twiddle kernel and passes, for target t. */
 ffu_status ffu__codegen_emit_fft(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
 				 const ffu_target *t, ffu_error *e);
+/* fft.c: the prime field whose vector instance (field_cl.h) some pass of this NTT fusion
+   computes in on target t, or NULL (codegen/fft_vec.c). */
+const ffu_field *ffu__codegen_fft_vector_field(const ffu_inst *fusion, const ffu_target *t);
 /* msm.c: an msm fusion's kernels (kind kMsm): the steps of its bucket method, for target t. */
 ffu_status ffu__codegen_emit_msm(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ffu_inst *fusion, int k,
 				 const ffu_target *t, ffu_error *e);

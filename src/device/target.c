@@ -64,6 +64,9 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	t->fft_tile_bytes = t->cls == FFU_DEVICE_CLASS_CPU ? (size_t)128 << 10 : (size_t)32 << 10;
 	t->fft_tile_w = 16;
 	t->fft_tile_sub = t->cls == FFU_DEVICE_CLASS_CPU ? 1 : 4;
+	/* vector passes (codegen/fft_vec.c): where derive() finds the device wants them, or forced */
+	for (int i = 0; i < 3; i++)
+		t->fft_vector[i] = ffu__config()->fft_vector > 0;
 	/*
 	 * Long dots with few results (passes/dot_reduce.c) as reductions, split over
 	 * work-groups: a GPU below about 4096 result elements has lanes idle with one work-item
@@ -109,18 +112,14 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 	 * PoCL on a CPU with 8 ulong lanes (AVX-512): LLVM's SLP vectoriser packs the 64-bit
 	 * products of a Goldilocks pass (its cost model prices vector 64-bit multiplies cheaply
 	 * there), and PoCL's work-group vectoriser then refuses the vector-typed body
-	 * ("instruction return type cannot be vectorized"): every pass runs scalar, at any
-	 * radix. Radix 16's scalar passes are far slower than radix 8's: ntt_goldilocks on a
-	 * 2-core AMD EPYC, PoCL 3.1, radix 16 / 8 / 4: 2^20 42.0 / 14.3 / 13.2 ms (the C
-	 * baseline 6.7); radix 16 / 4 at 2^14..2^22: 1.4-3x. With AVX2 (4 lanes) the passes
-	 * vectorise at radix 16 (docs/tuning.md). An explicit vector instance of the passes
-	 * (as goldilocksx2's element-wise kernels have) is the fix this stands in for.
+	 * ("instruction return type cannot be vectorized"): every scalar pass runs one column
+	 * at a time, at any radix. So the passes compute in the prime's vector instance, 8
+	 * columns a work-item (codegen/fft_vec.c has the measurements). With AVX2 (4 lanes) the
+	 * scalar passes vectorise (docs/tuning.md).
 	 */
 	if (dev->vendor_class == FFU_VENDOR_POCL && (dev->type & CL_DEVICE_TYPE_CPU) && dev->native_vector_long >= 8 &&
-	    !ffu__config()->fft_log_radix) {
-		t->fft_log_radix[1] = t->fft_log_radix[1] < 3 ? t->fft_log_radix[1] : 3;
-		t->fft_log_radix_big[1] = t->fft_log_radix_big[1] < 3 ? t->fft_log_radix_big[1] : 3;
-	}
+	    ffu__config()->fft_vector < 0)
+		t->fft_vector[1] = true;
 	/*
 	 * llvmpipe (Mesa's CPU driver, under Rusticl) counts the iterations of an outermost loop
 	 * and of every loop nested in it, calls inlined, and silently leaves the loop after

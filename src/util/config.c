@@ -43,6 +43,7 @@ static void load(void)
 	config.lanes = env_int("FIELDFUSE_LANES", 1, 16);
 	config.fft_log_radix = env_int("FIELDFUSE_FFT_RADIX", 1, 6);
 	config.fft_log_tile = env_int_or_off("FIELDFUSE_FFT_TILE", 2, 12);
+	config.fft_vector = env_int_or_off("FIELDFUSE_FFT_VECTOR", 1, 1);
 	config.msm_affine = env_int_or_off("FIELDFUSE_MSM_AFFINE", 1, 1 << 20);
 }
 

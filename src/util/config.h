@@ -18,6 +18,9 @@ typedef struct ffu_config {
 	int fft_log_tile;    /* FIELDFUSE_FFT_TILE=b in 2..12: NTT passes of up to 2^b through local
 	                        memory, 0 none (one stage per pass); -1 when unset or invalid (the
 	                        target's choice, device/target.c), for comparing */
+	int fft_vector;      /* FIELDFUSE_FFT_VECTOR=1: NTT passes in the prime's vector instance
+	                        wherever it has one, 0 never; -1 when unset or invalid (the
+	                        target's choice, device/target.c), for comparing */
 	int msm_affine;      /* FIELDFUSE_MSM_AFFINE=k: k buckets per work-item of the msm's
 	                        batch-affine bucket step, 0 none (xyzz buckets); -1 when unset or
 	                        invalid (the target's choice, device/target.c), for comparing */
