@@ -493,32 +493,33 @@ Test(pipeline, statement_plan)
 		const char *what, *program, *plan;
 	} cases[] = {
 		/* the simplify pass makes x * x a square; BabyBear's canonical product (mulc) takes
-		   two canonical operands with no conversion when neither feeds another product */
+		   two canonical operands with no conversion when neither feeds another product (and
+		   no scalar is read: no zero index x1) */
 		{"x*x - x over BabyBear: mulc, no conversion",
 		 "HloModule t\nENTRY %main {\n  %x = babybear[64] parameter(0)\n  %m = babybear[64] multiply(%x, %x)\n"
 		 "  ROOT %r = babybear[64] subtract(%m, %x)\n}\n",
-		 "index x1\ndef c2 load @i\ndef c1 square (c2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @i\n"},
+		 "def c2 load @i\ndef c1 square (c2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @i\n"},
 		/* a field without mulc: x R * x / R = x^2, canonical, so the subtraction takes it as it is */
 		{"x*x - x over BN254: one conversion, one product",
 		 "HloModule t\nENTRY %main {\n  %x = bn254_sf[64] parameter(0)\n  %m = bn254_sf[64] multiply(%x, %x)\n"
 		 "  ROOT %r = bn254_sf[64] subtract(%m, %x)\n}\n",
-		 "index x1\ndef c2 load @i\ndef m2 to_mont (c2)\ndef c1 square (m2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @i\n"},
+		 "def c2 load @i\ndef m2 to_mont (c2)\ndef c1 square (m2 c2)\ndef c0 subtract (c1 c2)\nstore 0 (c0) @i\n"},
 		{"x * y * y * y: y converted once, each product canonical",
 		 "HloModule t\nENTRY %main {\n  %x = babybear[64] parameter(0)\n  %y = babybear[64] parameter(1)\n"
 		 "  %a = babybear[64] multiply(%x, %y)\n  %b = babybear[64] multiply(%a, %y)\n"
 		 "  ROOT %c = babybear[64] multiply(%b, %y)\n}\n",
-		 "index x1\ndef c4 load @i\ndef c2 load @i\ndef m2 to_mont (c2)\ndef c3 multiply (c4 m2)\n"
+		 "def c4 load @i\ndef c2 load @i\ndef m2 to_mont (c2)\ndef c3 multiply (c4 m2)\n"
 		 "def c1 multiply (c3 m2)\ndef c0 multiply (c1 m2)\nstore 0 (c0) @i\n"},
 		{"a _mont parameter is loaded in Montgomery form, squared and stored as it is",
 		 "HloModule t\nENTRY %main {\n  %x = babybear_mont[64] parameter(0)\n"
 		 "  ROOT %m = babybear_mont[64] multiply(%x, %x)\n}\n",
-		 "index x1\ndef m1 load @i\ndef m0 square (m1)\nstore 0 (m0) @i\n"},
+		 "def m1 load @i\ndef m0 square (m1)\nstore 0 (m0) @i\n"},
 		/* the inversion names the canonical operand (a batch spares each lane its conversion)
 		   and a Montgomery form exists for the one-lane statement */
 		{"divide: an inversion of the divisor, then one product",
 		 "HloModule t\nENTRY %main {\n  %a = bn254_sf[64] parameter(0)\n  %b = bn254_sf[64] parameter(1)\n"
 		 "  ROOT %d = bn254_sf[64] divide(%a, %b)\n}\n",
-		 "index x1\ndef c1 load @i\ndef c2 load @i\ndef m2 to_mont (c2)\ninv w0 (c2)\ndef c0 divide (c1 w0)\nstore 0 (c0) @i\n"},
+		 "def c1 load @i\ndef c2 load @i\ndef m2 to_mont (c2)\ninv w0 (c2)\ndef c0 divide (c1 w0)\nstore 0 (c0) @i\n"},
 		{"a broadcast scalar read at the zero index (x1), a slice at i + 32 (x2)",
 		 "HloModule t\nENTRY %main {\n  %x = goldilocks[64] parameter(0)\n  %s = goldilocks[] parameter(1)\n"
 		 "  %b = goldilocks[32] broadcast(%s), dimensions={}\n  %h = goldilocks[32] slice(%x), slice={[32:64]}\n"

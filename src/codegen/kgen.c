@@ -481,8 +481,16 @@ ffu_status ffu__kgen_emit_body(kgen *g, ffu_error *e)
 {
 	if (g->oom)
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
-	ffu__body_stmt(g->b, FFU_STMT_INDEX, IX_ZERO, FFU_VF_C);
-	ffu__body_printf(g->b, "\tconst ulong %I = 0;\n", IX_ZERO);
+	/* the scalars' index, where some value or index variable reads one */
+	bool zero = false;
+	for (int vn = 0; vn < g->nv && !zero; vn++)
+		zero = g->v[vn].ix == IX_ZERO;
+	for (int k = IX_ZERO + 1; k < g->nix && !zero; k++)
+		zero = !g->ix[k].col && g->ix[k].base == IX_ZERO;
+	if (zero) {
+		ffu__body_stmt(g->b, FFU_STMT_INDEX, IX_ZERO, FFU_VF_C);
+		ffu__body_printf(g->b, "\tconst ulong %I = 0;\n", IX_ZERO);
+	}
 	for (int k = IX_ZERO + 1; k < g->nix; k++) {
 		if (g->ix[k].col) { /* rb and col: the caller's (ffu__kgen_columns); rb / n is uniform */
 			emit_column(g, k);

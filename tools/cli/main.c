@@ -17,7 +17,7 @@ static const struct {
 	 "                          [--dialect auto|fieldfuse|zkx-2026.01] [--mpi-timeout S]\n"
 	 "                          | --interp (the reference interpreter, no device)"},
 	{"compile", cmd_compile,
-	 "compile PROGRAM.hlo [--emit hlo|cl] [--target FIXTURE] [--lanes N] [--no-fuse] [--disable-pass NAME]...\n"
+	 "compile PROGRAM.hlo [--emit hlo|cl|plan] [--target FIXTURE] [--lanes N] [--no-fuse] [--disable-pass NAME]...\n"
 	 "                          [--dump-after PASS|all] [-o FILE] [--dialect auto|fieldfuse|zkx-2026.01]"},
 	{"bench", cmd_bench,
 	 "bench [WORKLOAD...] [--device SEL|all] [--k A..B] [--timing kernel|end_to_end] [--runs N]\n"
