@@ -82,6 +82,9 @@ void ffu__fft_kk(ffu_strbuf *sb, const char *col, const char *lane, int lp, int 
 /* Stage q's values u0 .. u<R-1> of the work-item at column expression col (slot t at col +
    t n / R), from the pass's inputs (first) or src, times the stage's twiddles. */
 void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool first, const char *col);
+/* Stage q's products of u1 .. u<R-1> by its twiddles at kk (none for the first stage),
+   loaded by <pn>_<load>(tw, index). */
+void ffu__fft_twiddle_products(ffu_strbuf *sb, const fft_plan *pl, int q, const char *load);
 /* The first stage's load of slot t at column expression ix of row `base`: an expression. */
 void ffu__fft_load_x(ffu_strbuf *sb, const fft_plan *pl, int k, int t, const char *ix);
 /* The last stage's store of value vt at index ix of row `base` (1/n and bit reversal for

@@ -55,7 +55,7 @@ void ffu__fft_load_x(ffu_strbuf *sb, const fft_plan *pl, int k, int t, const cha
 
 void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool first, const char *col)
 {
-	const int r = pl->lr[q], lp = ffu__fft_stage_lp(pl, q);
+	const int r = pl->lr[q];
 	/* loads; a slot known to be zero is not loaded (fft.c's "Columns") */
 	for (int t = 0; t < 1 << r; t++) {
 		char ix[96];
@@ -69,11 +69,17 @@ void ffu__fft_stage_in(ffu_strbuf *sb, const fft_plan *pl, int k, int q, bool fi
 			ffu__sb_printf(sb, "%s_load(src, base + %s)", pl->fn, ix);
 		ffu__sb_append(sb, ";\n");
 	}
+	ffu__fft_twiddle_products(sb, pl, q, "load");
+}
+
+void ffu__fft_twiddle_products(ffu_strbuf *sb, const fft_plan *pl, int q, const char *load)
+{
+	const int r = pl->lr[q], lp = ffu__fft_stage_lp(pl, q);
 	/* twiddles between stages: u[t] *= w^(e t), e = (i mod p) n / (pR) */
 	if (lp > 0)
 		for (int t = 1; t < 1 << r; t++) {
 			char w[96], a[16];
-			snprintf(w, sizeof w, "%s_load(tw, %lluUL + kk)", pl->pn,
+			snprintf(w, sizeof w, "%s_%s(tw, %lluUL + kk)", pl->pn, load,
 				 (unsigned long long)(pl->off[q] + ((int64_t)(t - 1) << lp)));
 			snprintf(a, sizeof a, "u%d", t);
 			ffu__sb_printf(sb, "\tu%d = ", t);

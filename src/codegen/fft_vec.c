@@ -60,7 +60,7 @@ static void vector_plan(fft_plan *v, const fft_plan *pl)
 /* Stage q's values u<t> of the work-item's columns i .. i + vw - 1, times the twiddles. */
 static void stage_in(ffu_strbuf *sb, const fft_plan *pl, const fft_plan *vp, int k, int q, bool first)
 {
-	const int r = pl->lr[q], lp = ffu__fft_stage_lp(pl, q);
+	const int r = pl->lr[q];
 	for (int t = 0; t < 1 << r; t++) {
 		const unsigned long long col = (unsigned long long)t << (pl->k - r);
 		if (first && pl->cols && pl->slot[t] < 0)
@@ -79,16 +79,7 @@ static void stage_in(ffu_strbuf *sb, const fft_plan *pl, const fft_plan *vp, int
 		}
 		ffu__sb_append(sb, ");\n");
 	}
-	if (lp > 0)
-		for (int t = 1; t < 1 << r; t++) {
-			char w[96], a[16];
-			snprintf(w, sizeof w, "%s_load_at(tw, %lluUL + kk)", vp->pn,
-				 (unsigned long long)(pl->off[q] + ((int64_t)(t - 1) << lp)));
-			snprintf(a, sizeof a, "u%d", t);
-			ffu__sb_printf(sb, "\tu%d = ", t);
-			ffu__fft_mulw(sb, vp, a, w);
-			ffu__sb_append(sb, ";\n");
-		}
+	ffu__fft_twiddle_products(sb, vp, q, "load_at"); /* kk .. kk + vw - 1: one vector */
 	/* the DFT's constants, the same in every lane */
 	for (int j = 1; j < (1 << r) / 2; j++)
 		ffu__sb_printf(sb, "\tconst %s w%d = (%s)(%s_load(tw, %lluUL));\n", vp->pt, j, vp->pt, pl->pn,
