@@ -477,6 +477,28 @@ Test(cli, random_is_deterministic)
 	result_free(&r);
 }
 
+/*
+ * --random gives an fft's twiddles operand ZKX's table (the root's powers), for which alone
+ * the transform is defined: random twiddles made --check report every element.
+ */
+Test(cli, random_twiddles_are_roots)
+{
+	const char *prog = write_text("tw.hlo", "HloModule tw\nENTRY %m {\n"
+						 "  %x = goldilocks_mont[2,64] parameter(0)\n"
+						 "  %w = goldilocks_mont[64] parameter(1)\n"
+						 "  %y = goldilocks_mont[2,64] fft(%x, %w), fft_type=IFFT, fft_length=64\n"
+						 "  %a = babybear[32] parameter(2)\n  %v = babybear[32] parameter(3)\n"
+						 "  %b = babybear[32] fft(%a, %v), fft_type=FFT, fft_length=32\n"
+						 "  ROOT %t = (goldilocks_mont[2,64], babybear[32]) tuple(%y, %b)\n}\n");
+	for (int d = 0; d < 2; d++) {
+		result r = CLI("run", prog, "--random", "5", "--device", d ? "rusticl" : "pocl", "--check", "-o",
+			       tpath("tw.txt"));
+		cr_assert_eq(r.code, 0, "%s", r.err);
+		cr_expect_str_eq(r.out, "check: ok (160 elements)\n");
+		result_free(&r);
+	}
+}
+
 Test(cli, missing_and_unknown_inputs)
 {
 	const char *x, *y;

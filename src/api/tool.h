@@ -40,7 +40,8 @@ ffu_form ffu_tool_storage_form(const char *type);
  * Fills host (bytes long: ffu_program_input's info.bytes; for an SPMD program the whole
  * input's, ffu_tool_spmd_input) with input i of p drawn at random from *seed, as `fieldfuse
  * run --random` draws it: uniform elements of the type in its storage form, valid points of
- * a curve, a CSR matrix's random positions.
+ * a curve, a CSR matrix's random positions; an fft's twiddles operand is not drawn but
+ * ZKX's table of root powers (the seed is still advanced as for a drawn one).
  */
 ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, void *host, size_t bytes,
 				 ffu_error *e);

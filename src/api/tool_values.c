@@ -65,6 +65,41 @@ static ffu_status whole_input(const ffu_program *p, int i, const void *host, siz
 	return FFU_STATUS_OK;
 }
 
+/*
+ * An fft's twiddles operand is defined only as the powers of a primitive root (docs/hlo.md):
+ * drawn at random it made every transform's result meaningless, and --check report every
+ * element. Where input i is one (the second operand of an fft of the entry), *v becomes
+ * ZKX's table instead, w^j for FFT or w^-j for IFFT, j < n, in its type's form.
+ */
+static void twiddles_table(const ffu_program *p, int i, ffu_value *v)
+{
+	const ffu_computation *c = p->m->entry;
+	if (i >= c->n_params)
+		return;
+	const ffu_inst *par = c->params[i];
+	for (int j = 0; j < c->n_insts; j++) {
+		const ffu_inst *in = c->insts[j];
+		if (in->op != FFU_OP_FFT || in->n_operands < 2 || in->operands[1] != par)
+			continue;
+		const ffu_field *tf = ffu__shape_field(&par->shape), *f = tf ? tf->prime : NULL;
+		const int64_t n = par->shape.rank == 1 ? par->shape.dims[0] : 0;
+		unsigned char w[FFU_FIELD_MAX_BYTES], acc[FFU_FIELD_MAX_BYTES];
+		int k = 0;
+		while (k < 63 && (INT64_C(1) << k) < n)
+			k++;
+		if (!f || n < 1 || (INT64_C(1) << k) != n || !ffu__fp_root_of_unity(f, k, w))
+			return; /* the verifier refuses such a program first */
+		if (in->fft.inverse)
+			ffu__fp_inv(f, w, w);
+		ffu__fp_set_u64(f, acc, 1);
+		for (int64_t x = 0; x < n; x++) {
+			ffu__fp_convert(tf, v->data + (size_t)x * tf->storage_bytes, f, acc);
+			ffu__fp_mul(f, acc, acc, w);
+		}
+		return;
+	}
+}
+
 ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, void *host, size_t bytes,
 				 ffu_error *e)
 {
@@ -77,6 +112,7 @@ ffu_status ffu_tool_random_input(const ffu_program *p, int i, uint64_t *seed, vo
 		return st;
 	/* every rank of an SPMD program draws the same whole stream, then takes its part */
 	ffu__value_random(&v, seed);
+	twiddles_table(p, i, &v);
 	memcpy(host, v.data, bytes);
 	ffu__value_free(&v);
 	return FFU_STATUS_OK;
