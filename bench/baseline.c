@@ -339,6 +339,7 @@ static const struct {
 	{"ntt_bn254_sf", ffu__bench_ntt_bn254_sf},
 	{"ntt_bls12_381_sf", ffu__bench_ntt_bls12_381_sf},
 	{"lde_babybear", bb_ntt_lde},
+	{"lde_goldilocks", ffu__bench_lde_goldilocks},
 };
 
 bool ffu__bench_has_baseline(const char *workload)

@@ -147,6 +147,7 @@ FFU_BASE_INLINE uint64_t gl_sub(uint64_t a, uint64_t b)
 #define NTT_R2 1u
 #define NTT_ROOT_R 0x185629dcda58878cull /* 7^((p - 1) / 2^32) */
 #define NTT_S 32
+#define NTT_WITH_LDE
 #define NTT_PREFIX gl_ntt_128_
 #define NTT_ATTR FFU_BASE_CLONES
 #define NTT_MUL(a, b) gl_mul_128(a, b)
@@ -164,4 +165,9 @@ FFU_BASE_INLINE uint64_t gl_sub(uint64_t a, uint64_t b)
 double ffu__bench_ntt_goldilocks(const ffu_bench_array *in, ffu_bench_array *out)
 {
 	return GL_PICK(gl_ntt_vec_run, gl_ntt_128_run)(in, out);
+}
+
+double ffu__bench_lde_goldilocks(const ffu_bench_array *in, ffu_bench_array *out)
+{
+	return GL_PICK(gl_ntt_vec_lde, gl_ntt_128_lde)(in, out);
 }

@@ -13,7 +13,7 @@
  *   NTT_ONE_R, NTT_HALF_R, NTT_R2: R, R/2 and R^2 mod p as NTT_T
  *   NTT_ROOT_R      g^((p - 1) / 2^NTT_S) R, the 2^S-th root that ZKX's roots are powers of
  *   NTT_S           the field's two-adicity
- *   NTT_WITH_LDE    defined: also generate NTT_PREFIX##lde (lde_babybear)
+ *   NTT_WITH_LDE    defined: also generate NTT_PREFIX##lde (lde_babybear, lde_goldilocks)
  *   NTT_NO_SIMD     defined: no `omp simd` on the butterfly loops (the 256-bit fields:
  *                   GCC then keeps their limbs on the stack; a butterfly took 73 ns, 2.2x
  *                   the scalar loop's)
