@@ -24,7 +24,7 @@ run seed-pocl-2core seed_bb seed_bn254 --device pocl --k 20..24 --runs 10
 run fieldops-pocl-2core fieldops --device pocl --k 20 --runs 10
 run workloads-pocl-2core sumcheck sumcheck3 sumcheck_bbx4 fold chain --device pocl --k 20..22 --runs 10
 run quotient-pocl-2core quotient --device pocl --k 18..20 --runs 5
-run ntt-pocl-2core ntt_babybear ntt_goldilocks ntt_bn254_sf ntt_bls12_381_sf lde_babybear fieldops_babybear fieldops_goldilocks --device pocl --k 16..20 --runs 5
+run ntt-pocl-2core ntt_babybear ntt_goldilocks ntt_bn254_sf ntt_bls12_381_sf lde_babybear lde_goldilocks fieldops_babybear fieldops_goldilocks --device pocl --k 16..20 --runs 5
 run ntt-large-pocl-2core ntt_babybear fieldops_babybear ntt_goldilocks fieldops_goldilocks --device pocl --k 22..24 --runs 5
 # Rusticl lists no device unless told which Gallium driver to expose
 RUSTICL_ENABLE=${RUSTICL_ENABLE:-llvmpipe}
