@@ -246,6 +246,11 @@ void ffu__fp_inv(const ffu_field *f, void *out, const void *a);
    uses, g^((p - 1) / 2^log_n), as canonical storage bytes of that prime field (fields/roots.c).
    False when log_n exceeds the prime's two-adicity or f is an integer type. */
 bool ffu__fp_root_of_unity(const ffu_field *f, int log_n, void *out);
+/* out[i] = w^i, or w^-i where inverse, for i < count, w that root of order 2^log_n, as
+   storage bytes of f (a prime field, its _mont twin or an extension over it: the powers in
+   its form, an extension's as constant coefficients): an fft's table (the interpreter's
+   roots, a twiddles operand). False as ffu__fp_root_of_unity. */
+bool ffu__fp_root_powers(const ffu_field *f, int log_n, bool inverse, void *out, int64_t count);
 bool ffu__fp_is_zero(const ffu_field *f, const void *a);
 /* Equal values: equal storage, except for points (the same group element: fields/point.h) */
 bool ffu__fp_eq(const ffu_field *f, const void *a, const void *b);

@@ -40,3 +40,22 @@ bool ffu__fp_root_of_unity(const ffu_field *f, int log_n, void *out)
 	memcpy(out, acc, p->storage_bytes);
 	return true;
 }
+
+bool ffu__fp_root_powers(const ffu_field *f, int log_n, bool inverse, void *out, int64_t count)
+{
+	const ffu_field *p = f ? f->prime : NULL;
+	unsigned char w[FFU_FIELD_MAX_BYTES], wf[FFU_FIELD_MAX_BYTES];
+	if (!ffu__fp_root_of_unity(p, log_n, w))
+		return false;
+	if (inverse)
+		ffu__fp_inv(p, w, w);
+	ffu__fp_convert(f, wf, p, w);
+	const size_t eb = f->storage_bytes;
+	unsigned char *r = out;
+	for (int64_t i = 0; i < count; i++, r += eb)
+		if (i == 0)
+			ffu__fp_set_u64(f, r, 1);
+		else
+			ffu__fp_mul(f, r, r - eb, wf);
+	return true;
+}

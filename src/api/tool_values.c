@@ -81,21 +81,9 @@ static void twiddles_table(const ffu_program *p, int i, ffu_value *v)
 		const ffu_inst *in = c->insts[j];
 		if (in->op != FFU_OP_FFT || in->n_operands < 2 || in->operands[1] != par)
 			continue;
-		const ffu_field *tf = ffu__shape_field(&par->shape), *f = tf ? tf->prime : NULL;
-		const int64_t n = par->shape.rank == 1 ? par->shape.dims[0] : 0;
-		unsigned char w[FFU_FIELD_MAX_BYTES], acc[FFU_FIELD_MAX_BYTES];
-		int k = 0;
-		while (k < 63 && (INT64_C(1) << k) < n)
-			k++;
-		if (!f || n < 1 || (INT64_C(1) << k) != n || !ffu__fp_root_of_unity(f, k, w))
-			return; /* the verifier refuses such a program first */
-		if (in->fft.inverse)
-			ffu__fp_inv(f, w, w);
-		ffu__fp_set_u64(f, acc, 1);
-		for (int64_t x = 0; x < n; x++) {
-			ffu__fp_convert(tf, v->data + (size_t)x * tf->storage_bytes, f, acc);
-			ffu__fp_mul(f, acc, acc, w);
-		}
+		/* the verifier has checked: a T[n] of the fft's field, n its power-of-two length */
+		ffu__fp_root_powers(ffu__shape_field(&par->shape), ffu__log2_pow2(in->fft.length), in->fft.inverse,
+				    v->data, in->fft.length);
 		return;
 	}
 }
@@ -179,16 +167,25 @@ ffu_status ffu_tool_buffers_make(ffu_tool_buffers *b, const ffu_executable *x, f
 	return st;
 }
 
-ffu_status ffu_tool_buffers_upload(ffu_tool_buffers *b, const void *const *inputs, ffu_error *e)
+/* Host arrays to buffers (upload) or back, each in its type's storage form. */
+static ffu_status transfer(ffu_buffer **bufs, int n, void *const *host, bool upload, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
 	ffu_error_clear(e);
-	for (int i = 0; i < b->n_in && st == FFU_STATUS_OK; i++) {
+	for (int i = 0; i < n && st == FFU_STATUS_OK; i++) {
 		ffu_array_info info;
-		if ((st = ffu_buffer_info(b->in[i], &info)) == FFU_STATUS_OK)
-			st = ffu_buffer_upload(b->in[i], inputs[i], info.bytes, ffu_tool_storage_form(info.type), e);
+		if ((st = ffu_buffer_info(bufs[i], &info)) != FFU_STATUS_OK)
+			break;
+		const ffu_form form = ffu_tool_storage_form(info.type);
+		st = upload ? ffu_buffer_upload(bufs[i], host[i], info.bytes, form, e)
+			    : ffu_buffer_download(bufs[i], host[i], info.bytes, form, e);
 	}
 	return st;
+}
+
+ffu_status ffu_tool_buffers_upload(ffu_tool_buffers *b, const void *const *inputs, ffu_error *e)
+{
+	return transfer(b->in, b->n_in, (void *const *)inputs, true, e); /* only read */
 }
 
 ffu_status ffu_tool_buffers_run(ffu_executable *x, ffu_tool_buffers *b, ffu_run_stats *stats, ffu_error *e)
@@ -198,14 +195,7 @@ ffu_status ffu_tool_buffers_run(ffu_executable *x, ffu_tool_buffers *b, ffu_run_
 
 ffu_status ffu_tool_buffers_download(const ffu_tool_buffers *b, void *const *outputs, ffu_error *e)
 {
-	ffu_status st = FFU_STATUS_OK;
-	ffu_error_clear(e);
-	for (int o = 0; o < b->n_out && st == FFU_STATUS_OK; o++) {
-		ffu_array_info info;
-		if ((st = ffu_buffer_info(b->out[o], &info)) == FFU_STATUS_OK)
-			st = ffu_buffer_download(b->out[o], outputs[o], info.bytes, ffu_tool_storage_form(info.type), e);
-	}
-	return st;
+	return transfer(b->out, b->n_out, outputs, false, e);
 }
 
 /* Output k's elements that differ (equal storage, or for points the same group element:

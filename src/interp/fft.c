@@ -26,24 +26,13 @@ static void permute(unsigned char *a, unsigned char *tmp, int64_t n, int k, size
 static void fill_roots(const ffu_inst *in, const ffu_field *f, const ffu_value *tw, unsigned char *roots, int64_t n,
 		       int k)
 {
-	const ffu_field *p = f->prime, *tf = tw ? ffu__shape_field(&tw->shape) : NULL;
-	size_t eb = f->storage_bytes;
-	unsigned char w[FFU_FIELD_MAX_BYTES], wf[FFU_FIELD_MAX_BYTES];
+	const ffu_field *tf = tw ? ffu__shape_field(&tw->shape) : NULL;
 	if (!tw) {
-		ffu__fp_root_of_unity(p, k, w);
-		if (in->fft.inverse)
-			ffu__fp_inv(p, w, w);
-		ffu__fp_convert(f, wf, p, w);
+		ffu__fp_root_powers(f, k, in->fft.inverse, roots, n / 2);
+		return;
 	}
-	for (int64_t i = 0; i < n / 2; i++) {
-		unsigned char *r = roots + (size_t)i * eb;
-		if (tw)
-			ffu__fp_convert(f, r, tf, tw->data + (size_t)i * tf->storage_bytes);
-		else if (i == 0)
-			ffu__fp_set_u64(f, r, 1);
-		else
-			ffu__fp_mul(f, r, r - eb, wf);
-	}
+	for (int64_t i = 0; i < n / 2; i++)
+		ffu__fp_convert(f, roots + (size_t)i * f->storage_bytes, tf, tw->data + (size_t)i * tf->storage_bytes);
 }
 
 ffu_status ffu__interp_fft(const ffu_inst *in, const ffu_value *x, const ffu_value *tw, ffu_value *o, ffu_error *e)
