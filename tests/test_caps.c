@@ -642,6 +642,24 @@ Test(caps, target_fft_vector_64bit_lanes)
 	cr_expect_not(t.fft_vector[1], "measured on PoCL only");
 }
 
+/* The NTT's first-pass radix and small-p work-groups: CPUs (device/target.c), not GPUs. */
+Test(caps, target_fft_first_pass)
+{
+	ffu_device_info d;
+	ffu_kernel_limits k;
+	ffu_target t;
+	load_fixture("pocl_cpu.json", &d, &k);
+	ffu__target_resolve(&t, &d);
+	for (int i = 0; i < 3; i++)
+		cr_expect_eq(t.fft_log_radix_first[i], 3, "class %d", i);
+	cr_expect(t.fft_wg_p);
+	load_fixture("nvidia_h200.json", &d, &k);
+	ffu__target_resolve(&t, &d);
+	for (int i = 0; i < 3; i++)
+		cr_expect_eq(t.fft_log_radix_first[i], 0, "class %d", i);
+	cr_expect_not(t.fft_wg_p);
+}
+
 /* ---- launch plans -------------------------------------------------------------------- */
 
 /* The properties every automatic plan has; returns its local size. */

@@ -856,6 +856,39 @@ Test(fft, first_pass_columns)
 	}
 }
 
+/*
+ * Pass shapes on a CPU (device/target.c says why): the first pass at radix 8 at most, the
+ * other 17 bits in passes of radix 16 at most, and every later pass with addresses uniform
+ * + local id, the one with p = 8 in work-groups of 8. A GPU keeps its tile passes, none in
+ * groups of 8. Device results: run_lengths (2^20 and the short lengths).
+ */
+Test(fft, cpu_pass_shapes)
+{
+	static const char *const text[] = {
+		"HloModule m\nENTRY %e (x: babybear[16,1048576]) -> babybear[16,1048576] {\n"
+		"  %x = babybear[16,1048576] parameter(0)\n"
+		"  ROOT %y = babybear[16,1048576] fft(%x), fft_type=IFFT, fft_length=1048576\n}\n",
+		"HloModule m\nENTRY %e (x: babybear[1048576]) -> babybear[1048576] {\n"
+		"  %x = babybear[1048576] parameter(0)\n"
+		"  ROOT %y = babybear[1048576] fft(%x), fft_type=FFT, fft_length=1048576\n}\n",
+	};
+	for (int j = 0; j < 2; j++) {
+		int radix, cls, one;
+		char *src;
+		first_pass(text[j], 0, 4, &radix, &cls, &one, &src);
+		cr_expect_eq(radix, 8, "program %d: %s", j, src);
+		cr_expect_eq(count(src, "/* pass 2 of 6: radix 8, sub-transforms of 8 so far */"), 1, "program %d", j);
+		cr_expect_eq(count(src, "get_group_id(0) * 8UL"), 1, "program %d: the p = 8 pass", j);
+		cr_expect_eq(count(src, "const ulong kk = i &"), 0, "program %d: masked lanes\n%s", j, src);
+		free(src);
+		/* a GPU: three passes of two stages through local memory, none in groups of 8 */
+		first_pass(text[j], 0, 1, &radix, &cls, &one, &src);
+		cr_expect_eq(count(src, "through local memory, sub-transforms of"), 3, "program %d on a GPU", j);
+		cr_expect_eq(count(src, "get_group_id(0) * 8UL"), 0, "program %d on a GPU", j);
+		free(src);
+	}
+}
+
 /* ffu_build_fft makes what the parser makes; its errors name the call. */
 Test(fft, builder)
 {

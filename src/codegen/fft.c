@@ -68,7 +68,9 @@ static int balanced(int b, int np, int g)
 
 /*
  * Stages and passes (fft_impl.h). Without tiles: ceil(k / rmax) passes of one stage each,
- * radices balanced. With tiles (the target's log_tile > rmax) and where they save passes:
+ * radices balanced; where the target caps the first pass's radix at 2^rfirst below that
+ * (device/target.c says why: CPUs), the first pass takes rfirst bits and the rest are
+ * balanced over ceil((k - rfirst) / rmax) passes. With tiles (the target's log_tile > rmax) and where they save passes:
  * ceil(k / log_tile) passes, balanced, a pass of more than rtile bits running as two
  * stages through a tile of tile_w columns x 2^bits elements, which must fit tile_bytes
  * (else one pass more is tried). rtile, the largest stage in a tile, may exceed rmax: a
@@ -76,7 +78,7 @@ static int balanced(int b, int np, int g)
  * (device/target.c), which a tile's stages read from local memory, not the array. Where
  * tiles save nothing, the one-stage plan.
  */
-static void plan_passes(fft_plan *pl, int log_tile, size_t tile_bytes, int rmax, int rtile)
+static void plan_passes(fft_plan *pl, int log_tile, size_t tile_bytes, int rmax, int rtile, int rfirst)
 {
 	const int k = pl->k;
 	const int np = k == 0 ? 1 : (k + rmax - 1) / rmax;
@@ -92,10 +94,14 @@ static void plan_passes(fft_plan *pl, int log_tile, size_t tile_bytes, int rmax,
 			if ((w << b) * eb <= tile_bytes)
 				break;
 		}
+	/* the first pass's cap: one-stage plans only (a tile's stages meet in local memory) */
+	const int r0 = npt == np && rfirst > 0 && k > 0 && balanced(k, np, 0) > rfirst ? rfirst : 0;
+	if (r0)
+		npt = 1 + (k - r0 + rmax - 1) / rmax;
 	pl->npass = npt;
 	pl->nst = 0;
 	for (int g = 0; g < npt && g < FFT_MAX_PASSES; g++) {
-		const int b = k == 0 ? 0 : balanced(k, npt, g);
+		const int b = k == 0 ? 0 : !r0 ? balanced(k, npt, g) : g == 0 ? r0 : balanced(k - r0, npt - 1, g - 1);
 		pl->pass_first[g] = pl->nst;
 		pl->pass_stages[g] = npt < np && b > rtile ? 2 : 1;
 		if (pl->pass_stages[g] == 2) {
@@ -151,7 +157,12 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->wg = t->fft_wg > 0 ? t->fft_wg : 16;
 	pl->tile_w = t->fft_tile_w > 0 ? t->fft_tile_w : pl->wg;
 	pl->tile_s = t->fft_tile_sub > 0 ? t->fft_tile_sub : 1;
-	plan_passes(pl, t->fft_log_tile[cls], t->fft_tile_bytes, rmax, t->fft_log_radix[cls] < 1 ? 1 : t->fft_log_radix[cls]);
+	/* vector passes: the prime's elements (or _mont twin's), where its template has an
+	   instance; their first pass transposes its stores itself (fft_vec.c), uncapped */
+	if (t->fft_vector[cls] && pl->f->base == pl->p)
+		pl->vw = ffu__cl_prime_vector_lanes(pl->p);
+	plan_passes(pl, t->fft_log_tile[cls], t->fft_tile_bytes, rmax, t->fft_log_radix[cls] < 1 ? 1 : t->fft_log_radix[cls],
+		    pl->vw ? 0 : t->fft_log_radix_first[cls]);
 	if (pl->npass > FFT_MAX_PASSES)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a transform of 2^%d needs %d passes of radix 2^%d (at most %d)",
 				fusion->name, pl->k, pl->npass, rmax, FFT_MAX_PASSES);
@@ -169,11 +180,9 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	ffu__cl_type_name(pl->p, pl->pt);
 	snprintf(pl->fn, sizeof pl->fn, "%s", pl->f->base->name);
 	snprintf(pl->pn, sizeof pl->pn, "%s", pl->p->name);
-	/* vector passes: the prime's elements (or _mont twin's), where its template has an instance */
-	if (t->fft_vector[cls] && pl->f->base == pl->p)
-		pl->vw = ffu__cl_prime_vector_lanes(pl->p);
 	pl->rev_in = !fft->fft.inverse && !fft->fft.bit_reverse && pl->k > 0;
 	pl->cpu = t->cls == FFU_DEVICE_CLASS_CPU;
+	pl->wg_p = t->fft_wg_p;
 	return FFU_STATUS_OK;
 }
 

@@ -43,6 +43,7 @@ typedef struct fft_plan {
 	int64_t table;           /* table entries: the n/2 powers, then every stage's */
 	int n_in, n_out;
 	size_t wg;               /* one-stage passes' work-group size (the target's; at most T) */
+	bool wg_p;               /* ... or p where 1 < p < wg (device/target.h fft_wg_p) */
 	size_t tile_w, tile_s;   /* tile passes: columns per work-group, work-items per column */
 	char ft[64], pt[64];     /* OpenCL types of the elements and of the prime field */
 	char fn[64], pn[64];     /* their functions' prefix: <base>_add, <prime>_load (a vector

@@ -218,6 +218,8 @@ bool ffu__fft_emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *
 		return false;
 	d->items = (size_t)pl->rows << lt;
 	d->wg = (size_t)1 << lt < pl->wg ? (size_t)1 << lt : pl->wg;
+	if (pl->wg_p && lp > 0 && (size_t)1 << lp < d->wg) /* device/target.c says why */
+		d->wg = (size_t)1 << lp;
 	ffu__sb_printf(sb, "/* pass %d of %d: radix %d, sub-transforms of %lld so far */\n", g + 1, pl->npass, R,
 		       (long long)1 << lp);
 	ffu__kernel_print_signature(sb, d);
@@ -226,7 +228,8 @@ bool ffu__fft_emit_pass(ffu_strbuf *sb, ffu_fusion_kernels *fk, const fft_plan *
 	 * g0 is uniform and the local id l runs 0 .. wg - 1, so where p >= wg every address
 	 * below is uniform + l, which PoCL's work-group vectoriser turns into vector loads and
 	 * stores (from get_global_id and masks it could not tell, and gathered: 380 gathers
-	 * and scatters in a radix-32 pass at p = 32, 20 ms at 2^20 instead of 1).
+	 * and scatters in a radix-32 pass at p = 32, 20 ms at 2^20 instead of 1). A CPU target
+	 * runs a pass with 1 < p < wg in groups of p (wg_p), so that this holds there too.
 	 */
 	ffu__sb_printf(sb, "\tconst ulong g0 = get_group_id(0) * %zuUL, l = get_local_id(0);\n", d->wg);
 	ffu__sb_printf(sb, "\tconst ulong i = (g0 & %lluUL) + l, base = (g0 >> %d) << %d;\n",

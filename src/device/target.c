@@ -42,10 +42,26 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	 */
 	static const int cpu_big[3] = {4, 4, 3};
 	t->fft_big_bytes = t->cls == FFU_DEVICE_CLASS_CPU ? (size_t)1 << 20 : 0;
+	/*
+	 * CPUs: the scalar passes' addresses must be uniform + local id for PoCL's work-group
+	 * vectoriser (LLVM's loop vectoriser) to load and store whole vectors. Two cases are not:
+	 * - the first pass (p = 1), whose work-item stores R consecutive elements: LLVM packs
+	 *   such strided stores of all lanes into shuffles and vector stores only for groups of
+	 *   at most 8 (its interleave-group limit), and scatters above. So radix 8 first: 16
+	 *   BabyBear rows of 2^20, that pass 12.5 ms at radix 16 against about 5 at radix 8;
+	 * - a pass with 1 < p < wg (after such a first pass), whose lanes straddle sub-transform
+	 *   blocks (kk = i mod p): gathered twiddles and scattered stores. In work-groups of p
+	 *   they are uniform + local id again: the second pass of 16 BabyBear rows of 2^21,
+	 *   p = 8, 19.8 against 12.0 ms (docs/tuning.md has the whole transforms).
+	 * GPUs: no limit (their passes run one lane a work-item, not vectorised by a compiler).
+	 */
+	static const int cpu_first[3] = {3, 3, 3};
+	t->fft_wg_p = t->cls == FFU_DEVICE_CLASS_CPU;
 	for (int i = 0; i < 3; i++) {
 		int forced = ffu__config()->fft_log_radix;
 		t->fft_log_radix[i] = forced ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? cpu[i] : gpu[i];
 		t->fft_log_radix_big[i] = forced ? forced : t->cls == FFU_DEVICE_CLASS_CPU ? cpu_big[i] : gpu[i];
+		t->fft_log_radix_first[i] = forced || t->cls != FFU_DEVICE_CLASS_CPU ? 0 : cpu_first[i];
 	}
 	/*
 	 * Tile passes (codegen/fft_tile.c): two stages per pass through local memory, so a

@@ -69,6 +69,12 @@ typedef struct ffu_target {
 	int fft_log_radix_big[3];
 	size_t fft_big_bytes;
 	size_t fft_wg;            /* the NTT passes' work-group size (codegen/fft_pass.c) */
+	/* log2 of the first one-stage pass's largest radix by storage class as above, where it
+	   is below the others' (0: the same as theirs), and whether a one-stage pass whose
+	   sub-transforms so far are shorter than fft_wg (1 < p < fft_wg) runs in work-groups of
+	   p instead (codegen/fft.c, fft_pass.c) */
+	int fft_log_radix_first[3];
+	bool fft_wg_p;
 	/* NTT passes of two stages through local memory (codegen/fft_tile.c): log2 of such a
 	   pass's largest radix by storage class as above (0: none), the local memory a tile may
 	   take, its columns per work-group and work-items per column */
