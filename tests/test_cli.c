@@ -499,6 +499,41 @@ Test(cli, random_twiddles_are_roots)
 	}
 }
 
+/* FIELDFUSE_PROFILE=1: one line per launch, every kernel of the plan once (util/config.h). */
+Test(cli, profile_lines)
+{
+	const char *prog = write_text("prof.hlo", "HloModule prof\nENTRY %m {\n"
+						   "  %a = babybear[4,1024] parameter(0)\n"
+						   "  %b = babybear[4,1024] fft(%a), fft_type=IFFT, fft_length=1024\n"
+						   "  ROOT %c = babybear[4,1024] multiply(%b, %b)\n}\n");
+	for (int d = 0; d < 2; d++) {
+		const char *dev = d ? "rusticl" : "pocl";
+		char fixture[512];
+		snprintf(fixture, sizeof fixture, "%s/tests/fixtures/caps/%s.json", getenv("FFU_SOURCE_ROOT"),
+			 d ? "rusticl_llvmpipe" : "pocl_cpu");
+		result plan = CLI("compile", prog, "--emit", "plan", "--target", fixture);
+		cr_assert_eq(plan.code, 0, "%s", plan.err);
+		int kernels = 0;
+		for (const char *q = strstr(plan.out, "  kernel "); q; q = strstr(q + 1, "  kernel "))
+			kernels++;
+		cr_assert_geq(kernels, 5, "%s", plan.out);
+		result r = CLI_ENV("FIELDFUSE_PROFILE=1", "run", prog, "--random", "3", "--device", dev, "--check");
+		cr_assert_eq(r.code, 0, "%s", r.err);
+		int lines = 0;
+		for (const char *q = strstr(r.err, "profile: ffu_k"); q; q = strstr(q + 1, "profile: ffu_k"))
+			lines++;
+		cr_expect_eq(lines, kernels, "%s: %d lines for the plan's %d kernels\n%s", dev, lines, kernels, r.err);
+		cr_expect(strstr(r.err, "profile: ffu_k0_p0: 512 work-items in groups of 16: "), "%s", r.err);
+		cr_expect(strstr(r.err, "check: ok (4096 elements)"), "%s", r.err);
+		result_free(&r);
+		r = CLI_ENV("FIELDFUSE_PROFILE=0", "run", prog, "--random", "3", "--device", dev);
+		cr_assert_eq(r.code, 0, "%s", r.err);
+		cr_expect_null(strstr(r.err, "profile:"), "%s", r.err);
+		result_free(&r);
+		result_free(&plan);
+	}
+}
+
 Test(cli, missing_and_unknown_inputs)
 {
 	const char *x, *y;

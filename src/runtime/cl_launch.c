@@ -10,6 +10,7 @@
 
 #include "device/launch.h"
 #include "ocl/ocl.h"
+#include "util/config.h"
 
 /* ---- launches ------------------------------------------------------------------------ */
 
@@ -57,13 +58,53 @@ ffu_status ffu__cl_launch_plan(const ffu_cl *cl, const ffu_kernel_limits *lim, s
 	return ffu__launch_plan(plan, &cl->dev, lim, &cl->target.profile, &req, e);
 }
 
+/*
+ * FIELDFUSE_PROFILE (util/config.h): the launch's own time, one line on stderr per kernel,
+ * from its events (the host clock around a wait where the driver's timestamps are
+ * placeholders, as Mesa 22's: cl_time.c). Waiting serialises the queue: a diagnostic for
+ * finding the slow kernel of a program (an NTT's passes), not a way to time the whole.
+ */
+static ffu_status profile_launch(ffu_cl *cl, cl_kernel k, const ffu_launch_plan *plan, const ffu_launch_events *ev,
+				 double t0, ffu_error *e)
+{
+	char name[128] = "?";
+	cl_ulong start, end;
+	double ms = 0;
+	bool host = false;
+	for (int i = 0; i < ev->n; i++) {
+		ffu_status st = ffu__cl_event_times(ev->ev[i], &start, &end, e);
+		if (st)
+			return st;
+		host |= !ffu__cl_times_real(start, end);
+		ms += (double)(end - start) * 1e-6;
+	}
+	if (host) {
+		ffu_status st = ffu__cl_finish(cl, e);
+		if (st)
+			return st;
+		ms = ffu__now_ms() - t0;
+	}
+	FFU_CL(clGetKernelInfo, k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+	name[sizeof name - 1] = 0;
+	fprintf(stderr, "profile: %s: %zu work-items in groups of %zu", name, plan->whole + plan->tail, plan->local);
+	if (plan->tail)
+		fprintf(stderr, " (the last %zu in ones)", plan->tail);
+	fprintf(stderr, ": %.3f ms%s\n", ms, host ? " (host-timed)" : "");
+	return FFU_STATUS_OK;
+}
+
 ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limits *lim, size_t offset, size_t n,
 				  size_t wg, ffu_launch_events *ev, ffu_error *e)
 {
 	ffu_status st = FFU_STATUS_OK;
 	ffu_launch_plan plan;
+	ffu_launch_events own;
 	cl_int err;
+	const bool profile = ffu__config()->profile;
+	const double t0 = profile ? ffu__now_ms() : 0;
 
+	if (profile && !ev) /* the caller wants none: events of our own, released below */
+		ev = &own;
 	if (ev)
 		memset(ev, 0, sizeof *ev);
 	if (n == 0) {
@@ -95,7 +136,11 @@ ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limi
 		if (ev)
 			ev->n++;
 	}
+	if (profile)
+		st = profile_launch(cl, k, &plan, ev, t0, e);
 out:
+	if (ev == &own)
+		ffu__cl_launch_events_release(&own);
 	return st;
 }
 

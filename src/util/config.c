@@ -33,6 +33,8 @@ static void load(void)
 {
 	const char *v = getenv("FIELDFUSE_DISABLE_FUSION");
 	config.disable_fusion = v && v[0] && strcmp(v, "0") != 0;
+	v = getenv("FIELDFUSE_PROFILE");
+	config.profile = v && v[0] && strcmp(v, "0") != 0;
 	v = getenv("FIELDFUSE_NO_PTX");
 	config.no_ptx = v && v[0] && strcmp(v, "0") != 0;
 	v = getenv("FIELDFUSE_DISABLE_PASSES");

@@ -24,6 +24,8 @@ typedef struct ffu_config {
 	int msm_affine;      /* FIELDFUSE_MSM_AFFINE=k: k buckets per work-item of the msm's
 	                        batch-affine bucket step, 0 none (xyzz buckets); -1 when unset or
 	                        invalid (the target's choice, device/target.c), for comparing */
+	bool profile;        /* FIELDFUSE_PROFILE set, non-empty and not "0": every kernel launch
+	                        waits for its kernel and prints its time to stderr (runtime/cl_launch.c) */
 	bool no_ptx;         /* FIELDFUSE_NO_PTX set, non-empty and not "0": NVIDIA builds leave
 	                        out the inline-PTX carry chains (cl/carry.cl), for comparing */
 	const char *disable_passes; /* FIELDFUSE_DISABLE_PASSES ("simplify,cse"), NULL when unset;
