@@ -70,13 +70,13 @@ static int balanced(int b, int np, int g)
  * Stages and passes (fft_impl.h). Without tiles: ceil(k / rmax) passes of one stage each,
  * radices balanced; where the target caps the first pass's radix at 2^rfirst below that
  * (device/target.c says why: CPUs), the first pass takes rfirst bits and the rest are
- * balanced over ceil((k - rfirst) / rmax) passes. With tiles (the target's log_tile > rmax) and where they save passes:
- * ceil(k / log_tile) passes, balanced, a pass of more than rtile bits running as two
- * stages through a tile of tile_w columns x 2^bits elements, which must fit tile_bytes
- * (else one pass more is tried). rtile, the largest stage in a tile, may exceed rmax: a
- * CPU keeps large transforms to radix 16 for the strides of the passes' late stages
- * (device/target.c), which a tile's stages read from local memory, not the array. Where
- * tiles save nothing, the one-stage plan.
+ * balanced over ceil((k - rfirst) / rmax) passes. With tiles (the target's log_tile >
+ * rmax) and where they save passes: ceil(k / log_tile) passes, balanced, a pass of more
+ * than rtile bits running as two stages through a tile of tile_w columns x 2^bits
+ * elements, which must fit tile_bytes (else one pass more is tried). rtile, the largest
+ * stage in a tile, may exceed rmax: a CPU keeps large transforms to radix 16 for the
+ * strides of the passes' late stages (device/target.c), which a tile's stages read from
+ * local memory, not the array. Where tiles save nothing, the one-stage plan.
  */
 static void plan_passes(fft_plan *pl, int log_tile, size_t tile_bytes, int rmax, int rtile, int rfirst)
 {
