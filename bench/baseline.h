@@ -82,7 +82,7 @@ ffu__bench_chunk_fn ffu__bench_seed_bn254, ffu__bench_fieldops_bn254_sf, ffu__be
 ffu__bench_whole_fn ffu__bench_ntt_goldilocks, ffu__bench_lde_goldilocks, ffu__bench_ntt_bn254_sf,
 	ffu__bench_ntt_bls12_381_sf;
 /* baseline_msm.c: Pippenger over each curve of its table (msm_bn254_g1, msm_bn254_g2,
-   msm_bls12_381_g1): is workload one of them? */
+   msm_bls12_381_g1, msm_bls12_381_g2): is workload one of them? */
 bool ffu__bench_msm_has(const char *workload);
 /* The msm workload's baseline with windows of c bits (0: chosen from n and the curve's
  * bucket size by ffu__bench_msm_window; every width gives the same point; tests pass

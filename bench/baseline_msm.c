@@ -3,20 +3,22 @@
  * sum of s_i P_i by Pippenger's bucket method in plain C with OpenMP, as a careful C
  * programmer would write it for the host CPU, over each curve of the table at the end:
  * msm_bn254_g1 (y^2 = x^3 + 3 over Fq), msm_bn254_g2 (y^2 = x^3 + 3/(9 + u) over
- * Fq2 = Fq[u]/(u^2 + 1)) and msm_bls12_381_g1 (y^2 = x^3 + 4 over BLS12-381's 381-bit Fq).
+ * Fq2 = Fq[u]/(u^2 + 1)), msm_bls12_381_g1 (y^2 = x^3 + 4 over BLS12-381's 381-bit Fq)
+ * and msm_bls12_381_g2 (y^2 = x^3 + 4(1 + u) over its Fq2 = Fq[u]/(u^2 + 1)).
  * The algorithm is bench/msm_pippenger.h, one text instantiated per curve over the
- * coordinate field's arithmetic defined here.
+ * coordinate field's arithmetic defined here (the quadratic extensions: bench/fq2_tmpl.h).
  *
  * Inputs as the workload's parameters hold them: scalars bn254_sf[n] or bls12_381_sf[n]
  * (32 canonical little-endian bytes each, < r), bases <curve>_affine[n] (x then y, each
  * coordinate's canonical bytes: 32 for BN254's Fq, 64 for its Fq2 (c0 then c1), 48 for
- * BLS12-381's Fq; the point at infinity is all zeros). Output: the sum as a canonical
+ * BLS12-381's Fq, 96 for its Fq2; the point at infinity is all zeros). Output: the sum as a canonical
  * affine point, zeros for infinity: the bytes `fieldfuse run --interp` gives, which bench
  * compares.
  *
  * BN254's Fq is on 4 x 64-bit limbs in Montgomery form (bench/mont256.h); an Fq2 element
  * is two of them, the product by Karatsuba (3 Fq products), the inverse through the norm
- * a0^2 + a1^2 (one Fq inversion, Fermat). BLS12-381's Fq is on 6 limbs (bench/mont384.h).
+ * a0^2 + a1^2 (one Fq inversion, Fermat). BLS12-381's Fq is on 6 limbs (bench/mont384.h),
+ * its Fq2 the same construction.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -88,72 +90,18 @@ FFU_BASE_INLINE void fq_inv(fq *r, const fq *a)
 	mont_pow(r->v, a->v, e, &FQ);
 }
 
-/* ---- Fq2 = Fq[u]/(u^2 + 1): c0 + c1 u, each coefficient in Montgomery form ---- */
+/* ---- Fq2 = Fq[u]/(u^2 + 1) (bench/fq2_tmpl.h) ---- */
 
-typedef struct fq2 {
-	fq c0, c1;
-} fq2;
+#define E2 fq2
+#define B fq
+#define B_BYTES 32
+#include "bench/fq2_tmpl.h"
+#undef E2
+#undef B
+#undef B_BYTES
 static const fq2 FQ2_ONE = {{{0xd35d438dc58f0d9dull, 0x0a78eb28f5c70b3dull, 0x666ea36f7879462cull,
 			      0x0e0a77c19a07df2full}},
 			    {{0, 0, 0, 0}}};
-
-/* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u; r may
-   alias a or b */
-FFU_BASE_INLINE void fq2_mul(fq2 *r, const fq2 *a, const fq2 *b)
-{
-	fq t0, t1, sa, sb, m;
-	fq_mul(&t0, &a->c0, &b->c0);
-	fq_mul(&t1, &a->c1, &b->c1);
-	fq_add(&sa, &a->c0, &a->c1);
-	fq_add(&sb, &b->c0, &b->c1);
-	fq_mul(&m, &sa, &sb);
-	fq_sub(&m, &m, &t0);
-	fq_sub(&r->c1, &m, &t1);
-	fq_sub(&r->c0, &t0, &t1);
-}
-
-FFU_BASE_INLINE void fq2_add(fq2 *r, const fq2 *a, const fq2 *b)
-{
-	fq_add(&r->c0, &a->c0, &b->c0);
-	fq_add(&r->c1, &a->c1, &b->c1);
-}
-
-FFU_BASE_INLINE void fq2_sub(fq2 *r, const fq2 *a, const fq2 *b)
-{
-	fq_sub(&r->c0, &a->c0, &b->c0);
-	fq_sub(&r->c1, &a->c1, &b->c1);
-}
-
-FFU_BASE_INLINE bool fq2_is_zero(const fq2 *a)
-{
-	return fq_is_zero(&a->c0) && fq_is_zero(&a->c1);
-}
-
-FFU_BASE_INLINE void fq2_load(fq2 *r, const unsigned char *s)
-{
-	fq_load(&r->c0, s);
-	fq_load(&r->c1, s + 32);
-}
-
-FFU_BASE_INLINE void fq2_store(unsigned char *s, const fq2 *a)
-{
-	fq_store(s, &a->c0);
-	fq_store(s + 32, &a->c1);
-}
-
-/* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2), the norm in Fq; a != 0 */
-FFU_BASE_INLINE void fq2_inv(fq2 *r, const fq2 *a)
-{
-	static const fq zero;
-	fq n, t;
-	fq_mul(&n, &a->c0, &a->c0);
-	fq_mul(&t, &a->c1, &a->c1);
-	fq_add(&n, &n, &t);
-	fq_inv(&n, &n);
-	fq_mul(&t, &a->c1, &n);
-	fq_mul(&r->c0, &a->c0, &n);
-	fq_sub(&r->c1, &zero, &t);
-}
 
 /*
  * The window width for n points: the cost is about (254 / c) (n mixed additions + 2^c
@@ -254,6 +202,19 @@ FFU_BASE_INLINE void bf_inv(bf *r, const bf *a)
 	mont384_inv(r->v, a->v, BF_ONE.v, &BF);
 }
 
+/* ---- its Fq2 = Fq[u]/(u^2 + 1), G2's coordinates (bench/fq2_tmpl.h) ---- */
+
+#define E2 bf2
+#define B bf
+#define B_BYTES 48
+#include "bench/fq2_tmpl.h"
+#undef E2
+#undef B
+#undef B_BYTES
+static const bf2 BF2_ONE = {{{0x760900000002fffdull, 0xebf4000bc40c0002ull, 0x5f48985753c758baull,
+			      0x77ce585370525745ull, 0x5c071a97a256ec6dull, 0x15f65ec3fa80e493ull}},
+			    {{0, 0, 0, 0, 0, 0}}};
+
 /* ---- the instances: one per curve ---- */
 
 /* FE_ names the coordinate field's functions above (fq_mul, fq2_mul, ...) */
@@ -302,6 +263,17 @@ FFU_BASE_INLINE void bf_inv(bf *r, const bf *a)
 #undef FE
 #undef FE_
 #undef FE_ONE
+
+/* BLS12-381 G2 over its Fq2 */
+#define P(name) bls_g2_##name
+#define FE bf2
+#define FE_ bf2
+#define FE_ONE BF2_ONE
+#include "bench/msm_pippenger.h"
+#undef P
+#undef FE
+#undef FE_
+#undef FE_ONE
 #undef SCALAR_BITS
 
 /* The workloads and their instances: `fieldfuse bench`'s baselines and test_bench_msm */
@@ -312,6 +284,7 @@ static const struct {
 	{"msm_bn254_g1", g1_run},
 	{"msm_bn254_g2", g2_run},
 	{"msm_bls12_381_g1", bls_g1_run},
+	{"msm_bls12_381_g2", bls_g2_run},
 };
 
 double ffu__bench_msm(const char *workload, const ffu_bench_array *in, ffu_bench_array *out, int c)

@@ -1,6 +1,6 @@
 /*
  * tests/test_bench_msm.c: the C baselines of the msm bench workloads (msm_bn254_g1,
- * msm_bn254_g2, msm_bls12_381_g1: bench/baseline_msm.c) against the reference interpreter (`fieldfuse run
+ * msm_bn254_g2, msm_bls12_381_g1, msm_bls12_381_g2: bench/baseline_msm.c) against the reference interpreter (`fieldfuse run
  * --interp`'s msm and convert, fields/point.c) on the same inputs, byte for byte: n = 1, 2,
  * 3, 31, 1000 with zero scalars, infinity bases, repeated bases and P + (-P), at the window
  * width the baseline picks and at others, for each curve of the table below. `fieldfuse
@@ -28,7 +28,8 @@ static const struct {
 	const char *curve, *scalar, *workload;
 } curves[] = {{"bn254_g1", "bn254_sf", "msm_bn254_g1"},
 	      {"bn254_g2", "bn254_sf", "msm_bn254_g2"},
-	      {"bls12_381_g1", "bls12_381_sf", "msm_bls12_381_g1"}};
+	      {"bls12_381_g1", "bls12_381_sf", "msm_bls12_381_g1"},
+	      {"bls12_381_g2", "bls12_381_sf", "msm_bls12_381_g2"}};
 static size_t cur; /* the curve every helper below works on */
 
 /* What to put at each index besides random values */
