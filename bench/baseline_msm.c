@@ -43,8 +43,9 @@ static const mont256 FQ = {
 typedef struct fq {
 	uint64_t v[4];
 } fq;
-/* R mod p: 1 in Montgomery form */
-static const fq FQ_ONE = {{0xd35d438dc58f0d9dull, 0x0a78eb28f5c70b3dull, 0x666ea36f7879462cull, 0x0e0a77c19a07df2full}};
+/* R mod p: 1 in Montgomery form (an initializer too: Fq2's one is (it, 0)) */
+#define FQ_ONE_INIT {{0xd35d438dc58f0d9dull, 0x0a78eb28f5c70b3dull, 0x666ea36f7879462cull, 0x0e0a77c19a07df2full}}
+static const fq FQ_ONE = FQ_ONE_INIT;
 
 FFU_BASE_INLINE void fq_mul(fq *r, const fq *a, const fq *b)
 {
@@ -99,9 +100,7 @@ FFU_BASE_INLINE void fq_inv(fq *r, const fq *a)
 #undef E2
 #undef B
 #undef B_BYTES
-static const fq2 FQ2_ONE = {{{0xd35d438dc58f0d9dull, 0x0a78eb28f5c70b3dull, 0x666ea36f7879462cull,
-			      0x0e0a77c19a07df2full}},
-			    {{0, 0, 0, 0}}};
+static const fq2 FQ2_ONE = {FQ_ONE_INIT, {{0}}};
 
 /*
  * The window width for n points: the cost is about (254 / c) (n mixed additions + 2^c
@@ -158,9 +157,11 @@ static const mont384 BF = {
 typedef struct bf {
 	uint64_t v[6];
 } bf;
-/* R mod p */
-static const bf BF_ONE = {{0x760900000002fffdull, 0xebf4000bc40c0002ull, 0x5f48985753c758baull,
-			   0x77ce585370525745ull, 0x5c071a97a256ec6dull, 0x15f65ec3fa80e493ull}};
+/* R mod p (an initializer too: Fq2's one is (it, 0)) */
+#define BF_ONE_INIT                                                                                     \
+	{{0x760900000002fffdull, 0xebf4000bc40c0002ull, 0x5f48985753c758baull, 0x77ce585370525745ull,     \
+	  0x5c071a97a256ec6dull, 0x15f65ec3fa80e493ull}}
+static const bf BF_ONE = BF_ONE_INIT;
 
 FFU_BASE_INLINE void bf_mul(bf *r, const bf *a, const bf *b)
 {
@@ -211,9 +212,7 @@ FFU_BASE_INLINE void bf_inv(bf *r, const bf *a)
 #undef E2
 #undef B
 #undef B_BYTES
-static const bf2 BF2_ONE = {{{0x760900000002fffdull, 0xebf4000bc40c0002ull, 0x5f48985753c758baull,
-			      0x77ce585370525745ull, 0x5c071a97a256ec6dull, 0x15f65ec3fa80e493ull}},
-			    {{0, 0, 0, 0, 0, 0}}};
+static const bf2 BF2_ONE = {BF_ONE_INIT, {{0}}};
 
 /* ---- the instances: one per curve ---- */
 
