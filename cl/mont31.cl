@@ -9,7 +9,9 @@
  * and add, sub, neg. Every function is correct for any inputs < p, canonical or
  * Montgomery (the code generator relies on mul(a_mont, b) = a * b). No divergent branches:
  * every conditional correction is a min() or a select. FP_t is a uint, or a ulong in the
- * FFU_W64 instance (cl/word31.cl); every function is written for both.
+ * FFU_W64 instance (cl/word31.cl); every function is written for both. The vector
+ * instance (FFU_VW = 16, uint16: the NTT's vector passes) has its own mul, and no mulc or
+ * dot4_ (cl/fp_ops.cl's generic mulc serves it).
  */
 
 /*
@@ -27,6 +29,32 @@
 #define FFU_M31_LO(x) ((uint)(x))
 #endif
 
+#ifdef FFU_VW
+/*
+ * The vector instance's product: the same reduction, lanes in even/odd pairs. FP_t viewed
+ * as FFU_VW / 2 ulongs holds the even lanes in the low words and the odd lanes in the high
+ * ones; x & lo and x >> 32 are 32-bit values in 64-bit lanes, whose products LLVM makes
+ * vpmuludq, and the results' high words are put back in place with one shift and one
+ * permute. q is a 32-bit lane product (vpmulld) of the uint16 view: written as
+ * ((ab & lo) * PINV) & lo, LLVM drops the inner mask (only the low word is used) and
+ * multiplies all 64 bits (vpmullq). Written per element, PoCL widens each product to
+ * 64-bit lanes, takes that vpmullq and narrows again (objdump of its binary of a radix-16
+ * pass: 32 vpmullq, 47 vpmovzxdq and 32 vpmovqd per 8 columns, 561 instructions; in
+ * uint16, 744 per 16 columns).
+ */
+#if FFU_VW != 16
+#error "cl/mont31.cl: the vector instance is written for 16 lanes"
+#endif
+FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
+{
+	const ulong8 lo = (ulong8)0xffffffffUL, a2 = as_ulong8(a), b2 = as_ulong8(b);
+	ulong8 ab0 = (a2 & lo) * (b2 & lo), ab1 = (a2 >> 32) * (b2 >> 32);
+	ulong8 q0 = as_ulong8(as_uint16(ab0) * FP_PINV), q1 = as_ulong8(as_uint16(ab1) * FP_PINV);
+	ulong8 t0 = ab0 + (q0 & lo) * FP_P, t1 = ab1 + (q1 & lo) * FP_P;
+	FP_t t = as_uint16((t0 >> 32) | (t1 & ~lo));
+	return min(t, t - FP_P);
+}
+#else
 FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 {
 	ulong ab = (ulong)a * b;
@@ -34,6 +62,7 @@ FFU_INLINE FP_t FFU_FN(mul)(FP_t a, FP_t b)
 	FP_t t = (FP_t)((ab + (ulong)q * FP_P) >> 32);
 	return min(t, t - FP_P);
 }
+#endif
 
 FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
 {
@@ -52,6 +81,7 @@ FFU_INLINE FP_t FFU_FN(sqr)(FP_t a)
  * products (vpmuludq) instead of full 64-bit ones. Measured on PoCL (AVX-512) for
  * (x + y) * x at 2^20: see docs/fields.md.
  */
+#ifndef FFU_VW /* mulc and dot4_: the scalar instances only (fp_ops.cl has a generic mulc) */
 #if FP_P <= 0x40000000u
 #error "cl/mont31.cl: mulc needs 2^30 < p < 2^31"
 #endif
@@ -85,15 +115,16 @@ FFU_INLINE FP_t FFU_FN(dot4_)(FP_t a0, FP_t b0, FP_t a1, FP_t b1, FP_t a2, FP_t 
 	FP_t r = h + u;
 	return min(r, r - FP_P);
 }
+#endif
 
 FFU_INLINE FP_t FFU_FN(to_mont)(FP_t a)
 {
-	return FFU_FN(mul)(a, (uint)FP_R2);
+	return FFU_FN(mul)(a, (FP_t)FP_R2);
 }
 
 FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
 {
-	return FFU_FN(mul)(a, 1u);
+	return FFU_FN(mul)(a, (FP_t)1u);
 }
 
 /*
@@ -103,7 +134,7 @@ FFU_INLINE FP_t FFU_FN(from_mont)(FP_t a)
 FFU_INLINE FP_t FFU_FN(from_u32)(uint x)
 {
 	uint t = min(x, x - FP_P);
-	return min(t, t - FP_P);
+	return (FP_t)min(t, t - FP_P);
 }
 
 /* x = hi * 2^32 + lo, and hi * 2^32 = hi * R is exactly to_mont(hi). */
@@ -114,7 +145,11 @@ FFU_INLINE FP_t FFU_FN(from_u64)(ulong x)
 
 FFU_INLINE int FFU_FN(eq)(FP_t a, FP_t b)
 {
+#ifdef FFU_VW
+	return all(a == b);
+#else
 	return a == b;
+#endif
 }
 
 #undef FFU_M31_LO

@@ -19,6 +19,35 @@
  * in either type: a wrapped a - p or a - b is at least 2^64 - p, above any value, so
  * min() picks as it does in 32 bits.
  */
+#ifdef FFU_VW
+/*
+ * Vector instance (FFU_VW; field_cl.c, for the NTT's vector passes, codegen/fft_vec.c):
+ * FP_t holds FFU_VW elements, and element i of the buffer is elements FFU_VW i ..
+ * FFU_VW i + FFU_VW - 1 (load_at / store_at: from element e). add, sub and neg are the
+ * same text; cl/mont31.cl has its own product for it.
+ */
+typedef FFU_CAT(uint, FFU_VW) FP_t;
+
+FFU_INLINE FP_t FFU_FN(load)(__global const uint *buf, size_t i)
+{
+	return FFU_CAT(vload, FFU_VW)(i, buf);
+}
+
+FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
+{
+	FFU_CAT(vstore, FFU_VW)(v, i, buf);
+}
+
+FFU_INLINE FP_t FFU_FN(load_at)(__global const uint *buf, size_t e)
+{
+	return FFU_CAT(vload, FFU_VW)(0, buf + e);
+}
+
+FFU_INLINE void FFU_FN(store_at)(__global uint *buf, size_t e, FP_t v)
+{
+	FFU_CAT(vstore, FFU_VW)(v, 0, buf + e);
+}
+#else
 #ifdef FFU_W64
 typedef ulong FP_t;
 #else
@@ -34,10 +63,11 @@ FFU_INLINE void FFU_FN(store)(__global uint *buf, size_t i, FP_t v)
 {
 	buf[i] = v;
 }
+#endif
 
 FFU_INLINE FP_t FFU_FN(make)(uint w0)
 {
-	return w0;
+	return (FP_t)w0;
 }
 
 /*
@@ -68,7 +98,9 @@ FFU_INLINE FP_t FFU_FN(neg)(FP_t a)
  * integer is the canonical one): ordered compares, maximum, minimum and clamp (ir/order.c,
  * src/codegen/kgen.c). Added by the ordered-ops work, not the fields engineer.
  */
+#ifndef FFU_VW /* scalar instances only: the vector one is for the NTT's passes */
 FFU_INLINE int FFU_FN(lt)(FP_t a, FP_t b)
 {
 	return a < b;
 }
+#endif

@@ -615,8 +615,9 @@ Test(caps, target_lanes_keep_class)
 /*
  * The NTT's vector passes (codegen/fft_vec.c): PoCL on a CPU with 8 ulong lanes (AVX-512)
  * computes 8-byte fields' passes in their vector instance, whose scalar passes would run
- * one column at a time there (device/target.c); with 4 lanes (AVX2) and on Rusticl it
- * keeps the scalar passes. The radices stay the CPU's either way.
+ * one column at a time there, every pass; with 16 uint lanes, 4-byte fields' interior
+ * passes (device/target.c). With 4 / 8 lanes (AVX2) and on Rusticl it keeps the scalar
+ * passes. The radices stay the CPU's either way.
  */
 Test(caps, target_fft_vector_64bit_lanes)
 {
@@ -625,21 +626,28 @@ Test(caps, target_fft_vector_64bit_lanes)
 	ffu_target t;
 	load_fixture("pocl_cpu.json", &d, &k);
 	d.native_vector_long = 4;
+	d.native_vector_int = 8;
 	ffu__target_resolve(&t, &d);
 	cr_expect_not(t.fft_vector[1]);
+	cr_expect_not(t.fft_vector[0]);
 	cr_expect_eq(t.fft_log_radix[1], 4);
 	d.native_vector_long = 8;
+	d.native_vector_int = 16;
 	ffu__target_resolve(&t, &d);
 	cr_expect(t.fft_vector[1]);
-	cr_expect_not(t.fft_vector[0], "31-bit fields vectorise across work-items: unchanged");
+	cr_expect(t.fft_vector_ends[1], "Goldilocks: every pass");
+	cr_expect(t.fft_vector[0]);
+	cr_expect_not(t.fft_vector_ends[0], "31-bit fields: interior passes only");
 	cr_expect_not(t.fft_vector[2]);
 	cr_expect_eq(t.fft_log_radix[0], 5);
 	cr_expect_eq(t.fft_log_radix[1], 4);
 	cr_expect_eq(t.fft_log_radix_big[1], 4);
 	load_fixture("rusticl_llvmpipe.json", &d, &k);
 	d.native_vector_long = 8;
+	d.native_vector_int = 16;
 	ffu__target_resolve(&t, &d);
 	cr_expect_not(t.fft_vector[1], "measured on PoCL only");
+	cr_expect_not(t.fft_vector[0], "measured on PoCL only");
 }
 
 /* The NTT's first-pass radix and small-p work-groups: CPUs (device/target.c), not GPUs. */

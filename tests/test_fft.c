@@ -640,7 +640,12 @@ Test(fft, rusticl_tiles, .timeout = 900)
  * 64, ...), in the four variants (the IFFT's scaling, bit-reversed loads and stores
  * through the helpers, a twiddles operand); the _mont twin; a batch of rows; fused
  * producers (an LDE's columns, zero slots) and consumers, and an extension beside them
- * (scalar: only the prime has a vector instance).
+ * (scalar: only the prime has a vector instance). Then (the _31 tests) the 31-bit
+ * fields' instance (16 columns, cl/mont31.cl's even/odd product): lengths 2^4 (T < 16:
+ * scalar only), 2^9 and 2^15, BabyBear with every pass as forced (the four variants; and
+ * KoalaBear) and the _mont twin with the interior ones only, as PoCL with AVX-512 gets
+ * them (device/target.c), and the LDE of mont31_programs both ways. Mesa builds these
+ * slowly: 364 s on Rusticl with 2^6 and 2^15 too and the variants both ways.
  */
 static const char *const vector_programs[] = {
 	"ENTRY %m {\n %x = goldilocks_mont[3,2,256] parameter(0)\n"
@@ -663,13 +668,53 @@ static const char *const vector_programs[] = {
 	" ROOT %t = (goldilocksx2[256], goldilocks[256]) tuple(%y, %h)\n}\n",
 };
 
+static const char *const mont31_programs[] = {
+	"ENTRY %m {\n %e = babybear[2,2048] parameter(0)\n %sh = babybear[2,4096] parameter(1)\n"
+	" %c = babybear[2,2048] fft(%e), fft_type=IFFT, fft_length=2048\n %z0 = babybear[] constant(0)\n"
+	" %z = babybear[2,2048] broadcast(%z0), dimensions={}\n"
+	" %p = babybear[2,4096] concatenate(%c, %z), dimensions={1}\n %s = babybear[2,4096] multiply(%p, %sh)\n"
+	" %y = babybear[2,4096] fft(%s), fft_type=FFT, fft_length=4096\n"
+	" ROOT %u = babybear[2,4096] multiply(%y, %y)\n}\n",
+};
+
+/* The 31-bit fields' vector passes, every pass (ends) or the interior ones only. */
+static void run_vectors_mont31(ffu_cl *cl, bool ends)
+{
+	static const int k32[] = {4, 9, 15};
+	for (int c = 0; c < 3; c++) {
+		cl->target.fft_vector[c] = true;
+		cl->target.fft_vector_ends[c] = ends;
+	}
+	char *text = sizes_program(ends ? "babybear" : "babybear_mont", k32, 3, ends);
+	char *src = ffu_test_generate_for(text, &cl->target, NULL, NULL);
+	cr_assert(strstr(src, "16 columns a work-item"), "no vector passes (ends: %d)", ends);
+	const int firsts = count(src, "sub-transforms of 1 so far, 16 columns a work-item");
+	cr_assert(ends ? firsts > 0 : firsts == 0, "%d vector first passes", firsts);
+	free(src);
+	device_vs_interp(cl, text, true, 41 + ends);
+	free(text);
+	if (ends)
+		run_sizes(cl, "koalabear", k32 + 2, 1, false);
+	for (size_t i = 0; i < sizeof mont31_programs / sizeof mont31_programs[0]; i++)
+		device_vs_interp(cl, mont31_programs[i], true, 400 + i + 10 * ends);
+}
+
+static void run_vectors_31(const char *device)
+{
+	ffu_cl cl = {0};
+	ffu_test_open_device(&cl, device);
+	run_vectors_mont31(&cl, true);
+	run_vectors_mont31(&cl, false);
+	ffu__cl_close(&cl);
+}
+
 static void run_vectors(const char *device)
 {
 	static const int k64[] = {3, 5, 6, 7, 11, 14};
 	ffu_cl cl = {0};
 	ffu_test_open_device(&cl, device);
 	for (int c = 0; c < 3; c++)
-		cl.target.fft_vector[c] = true;
+		cl.target.fft_vector[c] = cl.target.fft_vector_ends[c] = true;
 	char *text = sizes_program("goldilocks", k64, 6, true);
 	char *src = ffu_test_generate_for(text, &cl.target, NULL, NULL);
 	/* per variant, every pass of 2^6 .. 2^14 (2 + 2 + 3 + 4) and 2^5's first */
@@ -696,6 +741,16 @@ Test(fft, pocl_vectors, .timeout = 600)
 Test(fft, rusticl_vectors, .timeout = 600)
 {
 	run_vectors(ffu_test_devices[1]);
+}
+
+Test(fft, pocl_vectors_31, .timeout = 600)
+{
+	run_vectors_31(ffu_test_devices[0]);
+}
+
+Test(fft, rusticl_vectors_31, .timeout = 600)
+{
+	run_vectors_31(ffu_test_devices[1]);
 }
 
 /*

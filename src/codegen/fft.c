@@ -158,11 +158,13 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->tile_w = t->fft_tile_w > 0 ? t->fft_tile_w : pl->wg;
 	pl->tile_s = t->fft_tile_sub > 0 ? t->fft_tile_sub : 1;
 	/* vector passes: the prime's elements (or _mont twin's), where its template has an
-	   instance; their first pass transposes its stores itself (fft_vec.c), uncapped */
-	if (t->fft_vector[cls] && pl->f->base == pl->p)
+	   instance; a vector first pass transposes its stores itself (fft_vec.c), uncapped */
+	if (t->fft_vector[cls] && pl->f->base == pl->p) {
 		pl->vw = ffu__cl_prime_vector_lanes(pl->p);
+		pl->vw_ends = pl->vw > 0 && t->fft_vector_ends[cls];
+	}
 	plan_passes(pl, t->fft_log_tile[cls], t->fft_tile_bytes, rmax, t->fft_log_radix[cls] < 1 ? 1 : t->fft_log_radix[cls],
-		    pl->vw ? 0 : t->fft_log_radix_first[cls]);
+		    pl->vw_ends ? 0 : t->fft_log_radix_first[cls]);
 	if (pl->npass > FFT_MAX_PASSES)
 		return ffu__err(e, FFU_STATUS_EUNSUPPORTED, "%s: a transform of 2^%d needs %d passes of radix 2^%d (at most %d)",
 				fusion->name, pl->k, pl->npass, rmax, FFT_MAX_PASSES);

@@ -49,6 +49,7 @@ typedef struct fft_plan {
 	char fn[64], pn[64];     /* their functions' prefix: <base>_add, <prime>_load (a vector
 	                            pass's copy of the plan names the vector instance's) */
 	int vw;                  /* columns a work-item of a vector pass (fft_vec.c); 0: none */
+	bool vw_ends;            /* the first and last passes may be vector passes too */
 	bool rev_in;             /* the first pass reads at bit-reversed indices */
 	bool cpu;                /* the target is a CPU (the stores of a pass with p = 1: emit_pass) */
 	/* the first stage's slots (fft.c's "Columns"): cols, slot t's helper class slot[t]

@@ -14,7 +14,9 @@
  * passes ran one column at a time: ntt_goldilocks 2^20 on PoCL 3.1, 2-core AMD EPYC,
  * radix 16 / 8: 42 / 14 ms against the C baseline's 6.7 (device/target.c). Written in
  * vectors, nothing is left for either vectoriser to decide: one radix-16 pass at p = 16
- * took 0.49 ms in ulong8 against 9.6 ms scalar, with the same output.
+ * took 0.49 ms in ulong8 against 9.6 ms scalar, with the same output. The 31-bit fields'
+ * scalar passes do vectorise, but in uint16 their product takes a third fewer
+ * instructions (cl/mont31.cl), for 10% of lde_babybear (device/target.c).
  *
  * Which passes: the vw columns must meet consecutive addresses. The loads at i + t T do
  * wherever T >= vw. The stage twiddles and the stores at kk + t p do where p >= vw (kk =
@@ -22,8 +24,10 @@
  * lane j's R values go to elements (i + j) R .. (i + j) R + R - 1, so the work-item's vw R
  * values fill consecutive elements and go out as R vectors assembled lane by lane. Passes
  * with 1 < p < vw (after a first stage of radix 2 or 4) or T < vw stay scalar
- * (fft_pass.c), as do tile passes. The producers fused in front (ffu_k<k>_x) and the
- * consumers behind (ffu_k<k>_y) are scalar helpers, called once per lane.
+ * (fft_pass.c), as do tile passes, and the first and last passes where the target keeps
+ * them scalar (fft_vector_ends: the 31-bit fields). The producers fused in front
+ * (ffu_k<k>_x) and the consumers behind (ffu_k<k>_y) are scalar helpers, called once per
+ * lane.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +45,7 @@ static int log2_int(int x)
 
 bool ffu__fft_vector_pass(const fft_plan *pl, int g)
 {
-	if (pl->vw <= 1 || pl->pass_stages[g] != 1)
+	if (pl->vw <= 1 || pl->pass_stages[g] != 1 || (!pl->vw_ends && (g == 0 || g == pl->npass - 1)))
 		return false;
 	const int q = pl->pass_first[g], lp = ffu__fft_stage_lp(pl, q), lt = pl->k - pl->lr[q], lv = log2_int(pl->vw);
 	return lt >= lv && (lp == 0 || lp >= lv);

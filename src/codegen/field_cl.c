@@ -247,15 +247,18 @@ static void emit_small_mul(ffu_strbuf *sb, const char *xn, const char *fn, uint6
  *            256-bit fields one conversion plus CIOS stays the cheaper way
  *   ext_lazy the macro telling cl/ext<d>.cl that it may sum products before one reduction:
  *            dot4_ in cl/mont31.cl (4 products < 4p^2 < 2^64), dot2_ in cl/m31.cl
- *   vw       its vector instance's width (FFU_VW; 0: none): its extensions' for CPU wide
- *            kernels (ffu__cl_vector_lanes), its own for the NTT's vector passes
- *            (ffu__cl_prime_vector_lanes, codegen/fft_vec.c, which says why). Goldilocks
- *            only. Wide kernels: with 64-bit coefficients LLVM's SLP
- *            vectorizer packs the two coefficients of goldilocksx2 into one register before
- *            PoCL's work-item loop exists, and that loop then stays scalar (8 chained
- *            products at 2^20 on PoCL: 57 ms, against 10 ms in vectors of 8 elements, 19 ms
- *            of 4). The other fields vectorise across work-items without help, and explicit
- *            vectors were slower there (babybearx4 8.0 vs 6.9 ms, goldilocks 3.3 vs 2.7 ms).
+ *   vw       its vector instance's width for the NTT's vector passes (FFU_VW; 0: none;
+ *            ffu__cl_prime_vector_lanes, codegen/fft_vec.c, which says why): Goldilocks
+ *            (ulong8) and the 31-bit Montgomery fields (uint16, whose product in even/odd
+ *            lane pairs cl/mont31.cl describes)
+ *   ext_vw   the same instance's width for its extensions' CPU wide kernels
+ *            (ffu__cl_vector_lanes; cl/ext2.cl), Goldilocks only. With 64-bit
+ *            coefficients LLVM's SLP vectorizer packs the two coefficients of goldilocksx2
+ *            into one register before PoCL's work-item loop exists, and that loop then
+ *            stays scalar (8 chained products at 2^20 on PoCL: 57 ms, against 10 ms in
+ *            vectors of 8 elements, 19 ms of 4). The other fields vectorise across
+ *            work-items without help, and explicit vectors were slower there (babybearx4
+ *            8.0 vs 6.9 ms, goldilocks 3.3 vs 2.7 ms; before mont31's even/odd product).
  *   ext_w64  its extensions compute over its 64-bit-container instance (FFU_W64) where the
  *            program defines FFU_EXT_W64 (the code generator does for CPU devices; on GPUs
  *            64-bit integers are pairs of 32-bit registers): cl/word31.cl says why and
@@ -268,10 +271,11 @@ static const struct template_traits {
 	bool mulc;
 	const char *ext_lazy;
 	int vw;
+	int ext_vw;
 	bool ext_w64;
 	bool mul_const;
-} traits[] = {{"mont31", true, "FX_DOT4", 0, true, true}, {"m31", false, "FX_DOT2", 0, true, false},
-	      {"goldilocks", false, NULL, 8, false, false}};
+} traits[] = {{"mont31", true, "FX_DOT4", 16, 0, true, true}, {"m31", false, "FX_DOT2", 0, 0, true, false},
+	      {"goldilocks", false, NULL, 8, 8, false, false}};
 
 static const struct template_traits *traits_of(const ffu_field *prime)
 {
@@ -311,7 +315,7 @@ int ffu__cl_vector_lanes(const ffu_field *f)
 {
 	/* cl/ext2.cl's vector instance only; an extension's _mont twin computes in scalars */
 	const struct template_traits *t = ext_traits(f);
-	return t && f->degree == 2 && f->base == f ? t->vw : 0;
+	return t && f->degree == 2 && f->base == f ? t->ext_vw : 0;
 }
 
 int ffu__cl_prime_vector_lanes(const ffu_field *p)

@@ -82,7 +82,7 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	t->fft_tile_sub = t->cls == FFU_DEVICE_CLASS_CPU ? 1 : 4;
 	/* vector passes (codegen/fft_vec.c): where derive() finds the device wants them, or forced */
 	for (int i = 0; i < 3; i++)
-		t->fft_vector[i] = ffu__config()->fft_vector > 0;
+		t->fft_vector[i] = t->fft_vector_ends[i] = ffu__config()->fft_vector > 0;
 	/*
 	 * Long dots with few results (passes/dot_reduce.c) as reductions, split over
 	 * work-groups: a GPU below about 4096 result elements has lanes idle with one work-item
@@ -135,9 +135,22 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 	 * passes across work-items itself and ran the vector passes slower: ntt_goldilocks on
 	 * the same host, host-timed, 2^16 / 2^18: 11.9 / 22.4 ms against 3.0 / 7.8 scalar.
 	 */
-	if (dev->vendor_class == FFU_VENDOR_POCL && (dev->type & CL_DEVICE_TYPE_CPU) && dev->native_vector_long >= 8 &&
-	    ffu__config()->fft_vector < 0)
-		t->fft_vector[1] = true;
+	const bool pocl_cpu = dev->vendor_class == FFU_VENDOR_POCL && (dev->type & CL_DEVICE_TYPE_CPU) &&
+			      ffu__config()->fft_vector < 0;
+	if (pocl_cpu && dev->native_vector_long >= 8)
+		t->fft_vector[1] = t->fft_vector_ends[1] = true;
+	/*
+	 * The 31-bit fields' passes do vectorise across work-items there, but each product is
+	 * widened to 64-bit lanes, its q computed by a 64-bit vpmullq and narrowed back; the
+	 * vector instance (uint16, cl/mont31.cl) multiplies in even/odd lane pairs, a third
+	 * fewer instructions per element. Interior passes only: the vector first pass, which
+	 * transposes its stores, and last pass, which hands each lane to the consumers, ran
+	 * slower than the scalar ones. lde_babybear 2^20 on PoCL 3.1, 2-core AMD EPYC
+	 * (AVX-512), alternating: fused 77.0-78.0 ms scalar against 69.6-70.7 with vector
+	 * interior passes, 84.1-84.4 with every pass in vectors.
+	 */
+	if (pocl_cpu && dev->native_vector_int >= 16)
+		t->fft_vector[0] = true;
 	/*
 	 * llvmpipe (Mesa's CPU driver, under Rusticl) counts the iterations of an outermost loop
 	 * and of every loop nested in it, calls inlined, and silently leaves the loop after

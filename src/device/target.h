@@ -81,8 +81,10 @@ typedef struct ffu_target {
 	int fft_log_tile[3];
 	size_t fft_tile_bytes, fft_tile_w, fft_tile_sub;
 	/* one-stage NTT passes computed in the prime field's vector instance, several columns a
-	   work-item, where its template has one (codegen/fft_vec.c), by storage class as above */
-	bool fft_vector[3];
+	   work-item, where its template has one (codegen/fft_vec.c), by storage class as above;
+	   fft_vector_ends: the first and last passes too (else they stay scalar: the first
+	   would transpose its stores, the last hand its values to the consumers lane by lane) */
+	bool fft_vector[3], fft_vector_ends[3];
 	int64_t dot_reduce_results; /* a dot of at most this many result elements and a long
 	                               contraction runs as a reduce of products (passes/dot_reduce.c) */
 	int msm_reduce_items;     /* work-items of an msm's bucket reduction (codegen/msm.c) */
