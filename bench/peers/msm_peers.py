@@ -2,13 +2,15 @@
 """
 bench/peers/msm_peers.py: an MSM of `fieldfuse bench` next to libraries a Python user can
 call, in one run, on the same inputs. Not part of the build or of CI. --workload picks the
-curve: msm_bn254_g1 (default), msm_bn254_g2 or msm_bls12_381_g1; WORKLOADS below holds one row per
-workload (coordinate size, peers, oracle, the peers that cannot run it and why).
+curve: msm_bn254_g1 (default), msm_bn254_g2, msm_bls12_381_g1 or msm_bls12_381_g2; WORKLOADS
+below holds one row per workload (coordinate size, peers, oracle, the peers that cannot run
+it and why).
 
 fieldfuse: `fieldfuse bench WORKLOAD --k A..B --save-values DIR --json FILE` runs first;
 --save-values writes each size's inputs (scalars in0.bin, 32 bytes each; affine bases in1.bin,
-x then y, canonical little-endian, 32 (BN254) or 48 (BLS12-381) bytes a coordinate, infinity
-all zero) and its result (out0.bin, the affine sum, same form). bench times the fused mode on
+x then y, canonical little-endian, 32 (BN254) or 48 (BLS12-381) bytes a coordinate, twice
+that over Fq2 (G2: c0 then c1), infinity all zero) and its result (out0.bin, the affine sum,
+same form). bench times the fused mode on
 --device and, for workloads that have one, the c_baseline (bench/baseline_msm.c, OpenMP, all
 cores), checked against the fused result by bench itself; --baseline-only times the
 c_baseline alone, without a device (BN254 only: msm_bls12_381_g1 has no c_baseline yet).
@@ -31,7 +33,11 @@ into the peer's objects is timed apart (column "in", wall time, once):
   result (y = sqrt(x^3 + 4), p = 3 mod 4). Scalars load by Scalar.from_le_bytes. Threads:
   Rust rayon's global pool, which takes RAYON_NUM_THREADS or every CPU; the script counts the
   threads the pool added to this process (/proc/self/task) and prints them; --ark-threads N
-  sets RAYON_NUM_THREADS before the first msm. Its G1 is BLS12-381's only (no BN254).
+  sets RAYON_NUM_THREADS before the first msm. Its G1 is BLS12-381's only (no BN254). For
+  msm_bls12_381_g2, G2.msm the same way: G2 points compress to 96 bytes (x.c1 then x.c0;
+  the 0x20 flag: y is the larger of y and -y comparing c1 first, c0 where c1 = 0), and the
+  result decompresses with a square root in Fq2 (p = 3 mod 4; Adj and Rodriguez-Henriquez,
+  algorithm 9).
 - blst, BLS12-381: PyPI has no `blst` or `py-blst` distribution (pip index versions: no
   matching distribution). `pyblst` 0.3.15 (Rust bindings) exposes only single-point
   scalar_mul, compress and uncompress, no MSM. Chia's `blspy` 2.0.3 wheel bundles blst and
@@ -39,7 +45,8 @@ into the peer's objects is timed apart (column "in", wall time, once):
   that library with ctypes (as for mcl) and calls blst_p1_deserialize (96-byte uncompressed,
   big-endian), blst_p1s_mult_pippenger (one pointer per point and per 32-byte little-endian
   scalar, 255 bits, scratch of blst_p1s_mult_pippenger_scratch_sizeof bytes) and
-  blst_p1_serialize. blst's C pippenger is single-threaded (the library has no thread
+  blst_p1_serialize; for msm_bls12_381_g2 the blst_p2 functions (192-byte uncompressed
+  points, each coordinate c1 then c0). blst's C pippenger is single-threaded (the library has no thread
   calls; threading is in its Rust binding): one thread. blst has no BN254. Caveat found
   while writing this script: this blst, for at most 64 points, takes a precomputed-window
   path that reads an infinity input (all-zero affine) as the finite point (0, 0, 1), so its
@@ -59,6 +66,7 @@ Install (Debian 12, Python 3.11; bench/peers/.venv is gitignored):
     bench/peers/.venv/bin/pip install mclbn256 py_ecc ark-algebra-py blspy
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 16..16
     bench/peers/.venv/bin/python bench/peers/msm_peers.py --workload msm_bls12_381_g1 --k 16..16
+    bench/peers/.venv/bin/python bench/peers/msm_peers.py --workload msm_bls12_381_g2 --k 16..16
     (ulimit -s unlimited; bench/peers/.venv/bin/python bench/peers/msm_peers.py --k 10..20)
 The last form for 2^18 points and more: mcl's mulVec died with SIGSEGV there under the
 default 8 MiB stack and ran with an unlimited one.
@@ -168,17 +176,88 @@ def bls_decompress(b):
     return x, y
 
 
-def bls_serialize(xy):
-    """96-byte uncompressed BLS12-381 G1 point: big-endian x, y; infinity is the flag 0x40"""
+def bls_serialize(xy, deg=1):
+    """uncompressed BLS12-381 point: big-endian coordinates, x then y; infinity is the flag
+    0x40. G2 (deg 2, 192 bytes): each coordinate c0 + c1 u as c1 then c0"""
     if xy is None:
-        return bytes([FLAG_INFINITY]) + bytes(95)
-    return xy[0].to_bytes(48, "big") + xy[1].to_bytes(48, "big")
+        return bytes([FLAG_INFINITY]) + bytes(96 * deg - 1)
+    return b"".join(c.to_bytes(48, "big") for c in fq2_words(xy, deg))
 
 
-def bls_deserialize(b):
+def bls_deserialize(b, deg=1):
     if b[0] & FLAG_INFINITY:
         return None
-    return int.from_bytes(bytes([b[0] & 0x1F]) + b[1:48], "big"), int.from_bytes(b[48:], "big")
+    w = [int.from_bytes(b[i:i + 48], "big") for i in range(0, 96 * deg, 48)]
+    w[0] &= (1 << 381) - 1
+    return (w[0], w[1]) if deg == 1 else ((w[1], w[0]), (w[3], w[2]))
+
+
+def fq2_words(xy, deg):
+    """the coordinates' numbers in ZCash order: x, y (G1); x.c1, x.c0, y.c1, y.c0 (G2)"""
+    return xy if deg == 1 else (xy[0][1], xy[0][0], xy[1][1], xy[1][0])
+
+
+# Fq2 = Fq[u]/(u^2 + 1) over BLS12-381's p, for G2's compressed form: (c0, c1) pairs
+
+
+def fq2_mul(a, b):
+    p = BLS12_381_P
+    return (a[0] * b[0] - a[1] * b[1]) % p, (a[0] * b[1] + a[1] * b[0]) % p
+
+
+def fq2_pow(a, e):
+    r = (1, 0)
+    while e:
+        if e & 1:
+            r = fq2_mul(r, a)
+        a, e = fq2_mul(a, a), e >> 1
+    return r
+
+
+def fq2_sqrt(a):
+    """a square root in Fq2 (p = 3 mod 4: Adj and Rodriguez-Henriquez, algorithm 9), or None"""
+    p = BLS12_381_P
+    a1 = fq2_pow(a, (p - 3) // 4)
+    alpha = fq2_mul(fq2_mul(a1, a1), a)
+    x0 = fq2_mul(a1, a)
+    if alpha == (p - 1, 0):
+        x = fq2_mul((0, 1), x0)
+    else:
+        x = fq2_mul(fq2_pow(((1 + alpha[0]) % p, alpha[1]), (p - 1) // 2), x0)
+    return x if fq2_mul(x, x) == (a[0] % p, a[1] % p) else None
+
+
+def fq2_largest(y):
+    """ZCash's sign bit of a G2 y: y > -y comparing c1 first, c0 where c1 = 0"""
+    p = BLS12_381_P
+    return y[1] > p - y[1] if y[1] else y[0] > p - y[0]
+
+
+def bls_compress_g2(xy):
+    """96-byte compressed BLS12-381 G2 point: x.c1 then x.c0 big-endian, flags as G1's"""
+    if xy is None:
+        return bytes([FLAG_COMPRESSED | FLAG_INFINITY]) + bytes(95)
+    (x0, x1), y = xy
+    b = bytearray(x1.to_bytes(48, "big") + x0.to_bytes(48, "big"))
+    b[0] |= FLAG_COMPRESSED | (FLAG_LARGEST if fq2_largest(y) else 0)
+    return bytes(b)
+
+
+def bls_decompress_g2(b):
+    """((x0, x1), (y0, y1)) or None from 96 compressed bytes; y from y^2 = x^3 + 4(1 + u)"""
+    if len(b) != 96 or not b[0] & FLAG_COMPRESSED:
+        sys.exit(f"msm_peers: not a compressed BLS12-381 G2 point: {b.hex()}")
+    if b[0] & FLAG_INFINITY:
+        return None
+    p = BLS12_381_P
+    x = (int.from_bytes(b[48:], "big"), int.from_bytes(bytes([b[0] & 0x1F]) + b[1:48], "big"))
+    x3 = fq2_mul(fq2_mul(x, x), x)
+    y = fq2_sqrt(((x3[0] + 4) % p, (x3[1] + 4) % p))
+    if y is None:
+        sys.exit(f"msm_peers: compressed x {x} is not on BLS12-381 G2")
+    if fq2_largest(y) != bool(b[0] & FLAG_LARGEST):
+        y = ((p - y[0]) % p, (p - y[1]) % p)
+    return x, y
 
 
 # ---------------------------------------------------------------- peers
@@ -245,14 +324,15 @@ class McLG2(Mcl):
 
 
 class Arkworks:
-    """ark-algebra-py's G1.msm (BLS12-381), multi-threaded through rayon"""
+    """ark-algebra-py's G1.msm or G2.msm (BLS12-381), multi-threaded through rayon"""
 
     name = "ark"
+    group, deg = "G1", 1
 
     def __init__(self):
-        from ark_algebra_py import G1, Scalar
+        import ark_algebra_py
 
-        self.G1, self.Scalar = G1, Scalar
+        self.G, self.Scalar = getattr(ark_algebra_py, self.group), ark_algebra_py.Scalar
         self.threads_before = process_threads()
         self.pool = None  # threads rayon added, counted after the first msm
 
@@ -261,71 +341,83 @@ class Arkworks:
         env = os.environ.get("RAYON_NUM_THREADS")
         src = f"RAYON_NUM_THREADS={env}" if env else "RAYON_NUM_THREADS unset"
         seen = "?" if self.pool is None else str(self.pool)
-        return f"G1.msm, rayon pool of {seen} threads ({src}, {os.cpu_count()} CPUs)"
+        return f"{self.group}.msm, rayon pool of {seen} threads ({src}, {os.cpu_count()} CPUs)"
 
     def load(self, scalars, bases):
-        G1, Scalar = self.G1, self.Scalar
-        pts = [G1.from_compressed_bytes(bls_compress(point_ints(b))) for b in bases]
+        G, Scalar = self.G, self.Scalar
+        compress = bls_compress if self.deg == 1 else bls_compress_g2
+        pts = [G.from_compressed_bytes(compress(point_ints(b, self.deg))) for b in bases]
         return pts, [Scalar.from_le_bytes(s) for s in scalars]
 
     def msm(self, loaded):
-        r = self.G1.msm(*loaded)
+        r = self.G.msm(*loaded)
         if self.pool is None and self.threads_before is not None:
             self.pool = process_threads() - self.threads_before
         return r
 
     def affine(self, r):
-        return bls_decompress(bytes(r.to_compressed_bytes()))
+        b = bytes(r.to_compressed_bytes())
+        return bls_decompress(b) if self.deg == 1 else bls_decompress_g2(b)
+
+
+class ArkworksG2(Arkworks):
+    group, deg = "G2", 2
 
 
 class Blst:
-    """blst's C API (blst_p1s_mult_pippenger) from the library bundled in the blspy wheel"""
+    """blst's C API (blst_p1s_mult_pippenger, or p2s for G2) from the library bundled in the
+    blspy wheel"""
 
     name = "blst"
-    threads = "blst_p1s_mult_pippenger, one thread"
-    AFFINE, JACOBIAN = 2 * 48, 3 * 48  # sizeof(blst_p1_affine), sizeof(blst_p1)
+    pn, deg = "p1", 1  # blst's name of the group, the coordinates' degree
     NBITS = 255  # r < 2^255
 
     def __init__(self):
         import blspy
 
         lib = ctypes.CDLL(blspy.__file__)
-        lib.blst_p1_deserialize.restype = ctypes.c_int
-        lib.blst_p1_deserialize.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-        lib.blst_p1s_mult_pippenger_scratch_sizeof.restype = ctypes.c_size_t
-        lib.blst_p1s_mult_pippenger_scratch_sizeof.argtypes = [ctypes.c_size_t]
-        lib.blst_p1s_mult_pippenger.restype = None
-        lib.blst_p1s_mult_pippenger.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
-                                                ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
-        lib.blst_p1_serialize.restype = None
-        lib.blst_p1_serialize.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        self.lib = lib
+        self.affine_size, self.jacobian_size = 96 * self.deg, 144 * self.deg  # sizeof(blst_pX_affine), (blst_pX)
+        self.threads = f"blst_{self.pn}s_mult_pippenger, one thread"
+        self.deserialize = self.fn(lib, "deserialize", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p])
+        self.scratch_sizeof = self.fn(lib, "s_mult_pippenger_scratch_sizeof", ctypes.c_size_t, [ctypes.c_size_t])
+        self.pippenger = self.fn(lib, "s_mult_pippenger", None, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                                                  ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p])
+        self.serialize = self.fn(lib, "serialize", None, [ctypes.c_void_p, ctypes.c_void_p])
+
+    def fn(self, lib, what, restype, argtypes):
+        sep = "" if what.startswith("s_") else "_"
+        f = getattr(lib, f"blst_{self.pn}{sep}{what}")
+        f.restype, f.argtypes = restype, argtypes
+        return f
 
     def load(self, scalars, bases):
-        n = len(scalars)
-        pts = (ctypes.c_ubyte * (self.AFFINE * n))()
+        n, size = len(scalars), self.affine_size
+        pts = (ctypes.c_ubyte * (size * n))()
         base = ctypes.addressof(pts)
         for i, b in enumerate(bases):
-            rc = self.lib.blst_p1_deserialize(base + self.AFFINE * i, bls_serialize(point_ints(b)))
+            rc = self.deserialize(base + size * i, bls_serialize(point_ints(b, self.deg), self.deg))
             if rc != 0:
-                sys.exit(f"msm_peers: blst_p1_deserialize rejects point {i} (BLST_ERROR {rc})")
+                sys.exit(f"msm_peers: blst_{self.pn}_deserialize rejects point {i} (BLST_ERROR {rc})")
         sc = ctypes.create_string_buffer(b"".join(scalars), SCALAR_BYTES * n)
-        pp = (ctypes.c_void_p * n)(*(base + self.AFFINE * i for i in range(n)))
+        pp = (ctypes.c_void_p * n)(*(base + size * i for i in range(n)))
         sp = (ctypes.c_void_p * n)(*(ctypes.addressof(sc) + SCALAR_BYTES * i for i in range(n)))
-        size = self.lib.blst_p1s_mult_pippenger_scratch_sizeof(n)
-        scratch = (ctypes.c_uint64 * ((size + 7) // 8))()
+        scratch = (ctypes.c_uint64 * ((self.scratch_sizeof(n) + 7) // 8))()
         return pts, sc, pp, sp, scratch, n  # pts and sc keep pp's and sp's targets alive
 
     def msm(self, loaded):
         _, _, pp, sp, scratch, n = loaded
-        r = (ctypes.c_ubyte * self.JACOBIAN)()
-        self.lib.blst_p1s_mult_pippenger(r, pp, n, sp, self.NBITS, scratch)
+        r = (ctypes.c_ubyte * self.jacobian_size)()
+        self.pippenger(r, pp, n, sp, self.NBITS, scratch)
         return r
 
     def affine(self, r):
-        out = (ctypes.c_ubyte * self.AFFINE)()
-        self.lib.blst_p1_serialize(out, r)
-        return bls_deserialize(bytes(out))
+        out = (ctypes.c_ubyte * self.affine_size)()
+        self.serialize(out, r)
+        return bls_deserialize(bytes(out), self.deg)
+
+
+class BlstG2(Blst):
+    pn, deg = "p2", 2
 
 
 # ---------------------------------------------------------------- py_ecc (oracle)
@@ -373,6 +465,9 @@ WORKLOADS = {
                              (lambda: "arkworks: not run: ark-algebra-py exposes no BN254",
                               lambda: "blst: not run: blst has BLS12-381 only")),
     "msm_bls12_381_g1": Workload("BLS12-381 G1", 48, 1, (Arkworks, Blst), "py_ecc.optimized_bls12_381",
+                                 (lambda: "mcl: not run: the mclbn256 wheel has 256-bit fields only "
+                                          "(mclBn_init(MCL_BLS12_381) fails)",)),
+    "msm_bls12_381_g2": Workload("BLS12-381 G2", 96, 2, (ArkworksG2, BlstG2), "py_ecc.optimized_bls12_381",
                                  (lambda: "mcl: not run: the mclbn256 wheel has 256-bit fields only "
                                           "(mclBn_init(MCL_BLS12_381) fails)",)),
 }

@@ -147,7 +147,9 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 	 * transposes its stores, and last pass, which hands each lane to the consumers, ran
 	 * slower than the scalar ones. lde_babybear 2^20 on PoCL 3.1, 2-core AMD EPYC
 	 * (AVX-512), alternating: fused 77.0-78.0 ms scalar against 69.6-70.7 with vector
-	 * interior passes, 84.1-84.4 with every pass in vectors.
+	 * interior passes, 84.1-84.4 with every pass in vectors; in the host's slower-memory
+	 * state (its copy 8-9.5 ms instead of 4.7-5.0) equal within noise, 84.4-86.8 against
+	 * 80.7-92.2.
 	 */
 	if (pocl_cpu && dev->native_vector_int >= 16)
 		t->fft_vector[0] = true;
