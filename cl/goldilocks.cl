@@ -46,6 +46,12 @@ FFU_INLINE void FFU_FN(store_at)(__global uint *buf, size_t e, FP_t v)
 {
 	FFU_CAT(vstore, FFU_VW)(v, 0, (__global ulong *)buf + e);
 }
+
+/* The same store past the caches (cl/word31.cl says when; e is a multiple of FFU_VW). */
+FFU_INLINE void FFU_FN(store_at_nt)(__global uint *buf, size_t e, FP_t v)
+{
+	__builtin_nontemporal_store(v, (__global FP_t *)((__global ulong *)buf + e));
+}
 #else
 typedef ulong FP_t;
 #define FFU_GL_MASK(c) (0UL - (ulong)(c))

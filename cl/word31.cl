@@ -47,6 +47,16 @@ FFU_INLINE void FFU_FN(store_at)(__global uint *buf, size_t e, FP_t v)
 {
 	FFU_CAT(vstore, FFU_VW)(v, 0, buf + e);
 }
+
+/*
+ * The same store past the caches (a streaming store of whole lines, no read for
+ * ownership): the NTT's vector passes over arrays far beyond the caches (device/target.h
+ * fft_stream_bytes). e is a multiple of FFU_VW there, so the vector is one aligned line.
+ */
+FFU_INLINE void FFU_FN(store_at_nt)(__global uint *buf, size_t e, FP_t v)
+{
+	__builtin_nontemporal_store(v, (__global FP_t *)(buf + e));
+}
 #else
 #ifdef FFU_W64
 typedef ulong FP_t;

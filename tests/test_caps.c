@@ -639,6 +639,7 @@ Test(caps, target_fft_vector_64bit_lanes)
 	cr_expect(t.fft_vector[0]);
 	cr_expect_not(t.fft_vector_ends[0], "31-bit fields: interior passes only");
 	cr_expect_not(t.fft_vector[2]);
+	cr_expect_eq(t.fft_stream_bytes, (size_t)32 << 20, "their stores streamed beyond 32 MiB");
 	cr_expect_eq(t.fft_log_radix[0], 5);
 	cr_expect_eq(t.fft_log_radix[1], 4);
 	cr_expect_eq(t.fft_log_radix_big[1], 4);
@@ -666,6 +667,7 @@ Test(caps, target_fft_first_pass)
 	for (int i = 0; i < 3; i++)
 		cr_expect_eq(t.fft_log_radix_first[i], 0, "class %d", i);
 	cr_expect_not(t.fft_wg_p);
+	cr_expect_eq(t.fft_stream_bytes, 0, "GPUs take no vector passes, nor streamed stores");
 }
 
 /* ---- launch plans -------------------------------------------------------------------- */

@@ -640,11 +640,14 @@ Test(fft, rusticl_tiles, .timeout = 900)
  * 64, ...), in the four variants (the IFFT's scaling, bit-reversed loads and stores
  * through the helpers, a twiddles operand); the _mont twin; a batch of rows; fused
  * producers (an LDE's columns, zero slots) and consumers, and an extension beside them
- * (scalar: only the prime has a vector instance). Then (the _31 tests) the 31-bit
+ * (scalar: only the prime has a vector instance); every store between passes streamed
+ * past the caches (store_at_nt, as PoCL's target takes for batches over 32 MiB). Then (the _31 tests) the 31-bit
  * fields' instance (16 columns, cl/mont31.cl's even/odd product): lengths 2^4 (T < 16:
  * scalar only), 2^9 and 2^15, BabyBear with every pass as forced (the four variants; and
  * KoalaBear) and the _mont twin with the interior ones only, as PoCL with AVX-512 gets
- * them (device/target.c), and the LDE of mont31_programs both ways. Mesa builds these
+ * them (device/target.c: the last pass too where the fusion's output is the transform
+ * itself, stored as whole vectors), and the LDE of mont31_programs both ways; the stores
+ * of the first shape streamed past the caches, the second's not. Mesa builds these
  * slowly: 364 s on Rusticl with 2^6 and 2^15 too and the variants both ways.
  */
 static const char *const vector_programs[] = {
@@ -685,9 +688,13 @@ static void run_vectors_mont31(ffu_cl *cl, bool ends)
 		cl->target.fft_vector[c] = true;
 		cl->target.fft_vector_ends[c] = ends;
 	}
+	cl->target.fft_stream_bytes = ends ? 1 : 0; /* streaming stores with the ends: both kinds of store */
 	char *text = sizes_program(ends ? "babybear" : "babybear_mont", k32, 3, ends);
 	char *src = ffu_test_generate_for(text, &cl->target, NULL, NULL);
 	cr_assert(strstr(src, "16 columns a work-item"), "no vector passes (ends: %d)", ends);
+	cr_assert(ends == (strstr(src, "_store_at_nt(dst") != NULL), "streaming stores (ends: %d)", ends);
+	/* a forward transform whose output is the fusion's: its vector last pass stores whole vectors */
+	cr_assert(ends || strstr(src, "babybear_v16_store_at(out0"), "no vector last pass");
 	const int firsts = count(src, "sub-transforms of 1 so far, 16 columns a work-item");
 	cr_assert(ends ? firsts > 0 : firsts == 0, "%d vector first passes", firsts);
 	free(src);
@@ -715,8 +722,10 @@ static void run_vectors(const char *device)
 	ffu_test_open_device(&cl, device);
 	for (int c = 0; c < 3; c++)
 		cl.target.fft_vector[c] = cl.target.fft_vector_ends[c] = true;
+	cl.target.fft_stream_bytes = 1; /* every vector pass's stores streamed (device/target.h) */
 	char *text = sizes_program("goldilocks", k64, 6, true);
 	char *src = ffu_test_generate_for(text, &cl.target, NULL, NULL);
+	cr_assert(strstr(src, "goldilocks_v8_store_at_nt(dst"), "no streaming stores");
 	/* per variant, every pass of 2^6 .. 2^14 (2 + 2 + 3 + 4) and 2^5's first */
 	cr_assert_eq(count(src, "columns a work-item"), 4 * 12, "vector passes");
 	cr_assert(strstr(src, "sub-transforms of 4 so far */"), "2^5: its second pass should be scalar");

@@ -162,6 +162,7 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	if (t->fft_vector[cls] && pl->f->base == pl->p) {
 		pl->vw = ffu__cl_prime_vector_lanes(pl->p);
 		pl->vw_ends = pl->vw > 0 && t->fft_vector_ends[cls];
+		pl->nt = pl->vw > 0 && t->fft_stream_bytes && (uint64_t)(pl->rows * pl->n) * sb > t->fft_stream_bytes;
 	}
 	plan_passes(pl, t->fft_log_tile[cls], t->fft_tile_bytes, rmax, t->fft_log_radix[cls] < 1 ? 1 : t->fft_log_radix[cls],
 		    pl->vw_ends ? 0 : t->fft_log_radix_first[cls]);
@@ -178,6 +179,7 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	}
 	pl->n_in = fc->n_params;
 	pl->n_out = ffu__kgen_outputs(fc, &outs);
+	pl->direct_out = pl->n_out == 1 && outs[0] == fft && !(fft->fft.inverse && !fft->fft.bit_reverse && pl->k > 0);
 	ffu__kgen_cl_type(pl->f, pl->ft);
 	ffu__cl_type_name(pl->p, pl->pt);
 	snprintf(pl->fn, sizeof pl->fn, "%s", pl->f->base->name);

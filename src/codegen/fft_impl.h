@@ -50,6 +50,9 @@ typedef struct fft_plan {
 	                            pass's copy of the plan names the vector instance's) */
 	int vw;                  /* columns a work-item of a vector pass (fft_vec.c); 0: none */
 	bool vw_ends;            /* the first and last passes may be vector passes too */
+	bool nt;                 /* vector passes store past the caches (device/target.h fft_stream_bytes) */
+	bool direct_out;         /* the fusion's one output is the transform, in natural order: the
+	                            last pass may store it itself (a vector pass: whole vectors) */
 	bool rev_in;             /* the first pass reads at bit-reversed indices */
 	bool cpu;                /* the target is a CPU (the stores of a pass with p = 1: emit_pass) */
 	/* the first stage's slots (fft.c's "Columns"): cols, slot t's helper class slot[t]

@@ -25,9 +25,11 @@
  * values fill consecutive elements and go out as R vectors assembled lane by lane. Passes
  * with 1 < p < vw (after a first stage of radix 2 or 4) or T < vw stay scalar
  * (fft_pass.c), as do tile passes, and the first and last passes where the target keeps
- * them scalar (fft_vector_ends: the 31-bit fields). The producers fused in front
- * (ffu_k<k>_x) and the consumers behind (ffu_k<k>_y) are scalar helpers, called once per
- * lane.
+ * them scalar (fft_vector_ends: the 31-bit fields), except a last pass without consumers
+ * (the plan's direct_out), which stores whole vectors to the output. The producers fused
+ * in front (ffu_k<k>_x) and the consumers behind (ffu_k<k>_y) are scalar helpers, called
+ * once per lane. Between passes, and to a direct output, the stores of a batch beyond the
+ * target's fft_stream_bytes bypass the caches (store_at_nt).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -45,7 +47,8 @@ static int log2_int(int x)
 
 bool ffu__fft_vector_pass(const fft_plan *pl, int g)
 {
-	if (pl->vw <= 1 || pl->pass_stages[g] != 1 || (!pl->vw_ends && (g == 0 || g == pl->npass - 1)))
+	const bool last = g == pl->npass - 1;
+	if (pl->vw <= 1 || pl->pass_stages[g] != 1 || (!pl->vw_ends && (g == 0 || (last && !pl->direct_out))))
 		return false;
 	const int q = pl->pass_first[g], lp = ffu__fft_stage_lp(pl, q), lt = pl->k - pl->lr[q], lv = log2_int(pl->vw);
 	return lt >= lv && (lp == 0 || lp >= lv);
@@ -94,16 +97,17 @@ static void stage_in(ffu_strbuf *sb, const fft_plan *pl, const fft_plan *vp, int
 static void stores(ffu_strbuf *sb, const fft_plan *pl, const fft_plan *vp, int k, int q, bool last, char (*cur)[16])
 {
 	const int r = pl->lr[q], R = 1 << r, lp = ffu__fft_stage_lp(pl, q), vw = pl->vw;
+	const char *store = pl->nt ? "store_at_nt" : "store_at"; /* whole aligned lines either way */
 	ffu__sb_printf(sb, "\tconst ulong o = (blk << %d) + kk;\n", r);
 	if (!last && lp > 0) {
 		for (int t = 0; t < R; t++)
-			ffu__sb_printf(sb, "\t%s_store_at(dst, base + o + %lluUL, %s);\n", vp->fn, (unsigned long long)t << lp,
-				       cur[t]);
+			ffu__sb_printf(sb, "\t%s_%s(dst, base + o + %lluUL, %s);\n", vp->fn, store,
+				       (unsigned long long)t << lp, cur[t]);
 		return;
 	}
 	if (!last) { /* p = 1: element m of the work-item's vw R is lane m / R of value m mod R */
 		for (int c = 0; c < R; c++) {
-			ffu__sb_printf(sb, "\t%s_store_at(dst, base + o + %dUL, (%s)(", vp->fn, c * vw, vp->ft);
+			ffu__sb_printf(sb, "\t%s_%s(dst, base + o + %dUL, (%s)(", vp->fn, store, c * vw, vp->ft);
 			for (int e = 0; e < vw; e++) {
 				const int m = c * vw + e;
 				ffu__sb_printf(sb, "%s%s.s%x", e ? ", " : "", cur[m % R], (unsigned)(m / R));
@@ -121,6 +125,18 @@ static void stores(ffu_strbuf *sb, const fft_plan *pl, const fft_plan *vp, int k
 		ffu__sb_append(sb, ";\n");
 	}
 	/* p >= vw here: a pass with p = 1 is last only in a one-pass transform, whose T = 1 < vw */
+	if (pl->direct_out) { /* no consumers: the output is the transform, element o + tp */
+		for (int t = 0; t < R; t++) {
+			char v[32];
+			if (scale)
+				snprintf(v, sizeof v, "s%d", t);
+			else
+				snprintf(v, sizeof v, "%s", cur[t]);
+			ffu__sb_printf(sb, "\t%s_%s(out0, base + o + %lluUL, %s);\n", vp->fn, store,
+				       (unsigned long long)t << lp, v);
+		}
+		return;
+	}
 	for (int t = 0; t < R; t++)
 		for (int j = 0; j < vw; j++) {
 			char ix[64], v[32];

@@ -43,6 +43,17 @@ void ffu__target_set_class(ffu_target *t, ffu_device_class cls)
 	static const int cpu_big[3] = {4, 4, 3};
 	t->fft_big_bytes = t->cls == FFU_DEVICE_CLASS_CPU ? (size_t)1 << 20 : 0;
 	/*
+	 * CPUs, batches beyond 32 MiB (a whole L3 of the AMD EPYC measured; the next pass finds
+	 * nothing of them in cache anyway): the vector passes store past the caches. Their
+	 * stores at kk + tp are whole lines, but R streams of them at a power-of-two stride
+	 * land in one cache set; streamed, the lines are neither read for ownership nor evict
+	 * what the loads prefetched. PoCL 3.1, 2-core AMD EPYC, alternating: lde_babybear 2^20
+	 * fused 74.3-82.7 -> 63.6-67.0 ms (the radix-16 pass at p = 8192 10.4 -> 6.6 ms),
+	 * ntt_babybear 2^24 32.6-35.3 -> 27.0-28.9; 2^22 (16 MiB) and 2^20 equal within noise.
+	 * GPUs take no vector passes.
+	 */
+	t->fft_stream_bytes = t->cls == FFU_DEVICE_CLASS_CPU ? (size_t)32 << 20 : 0;
+	/*
 	 * CPUs: the scalar passes' addresses must be uniform + local id for PoCL's work-group
 	 * vectoriser (LLVM's loop vectoriser) to load and store whole vectors. Two cases are not:
 	 * - the first pass (p = 1), whose work-item stores R consecutive elements: LLVM packs
@@ -143,9 +154,10 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 	 * The 31-bit fields' passes do vectorise across work-items there, but each product is
 	 * widened to 64-bit lanes, its q computed by a 64-bit vpmullq and narrowed back; the
 	 * vector instance (uint16, cl/mont31.cl) multiplies in even/odd lane pairs, a third
-	 * fewer instructions per element. Interior passes only: the vector first pass, which
-	 * transposes its stores, and last pass, which hands each lane to the consumers, ran
-	 * slower than the scalar ones. lde_babybear 2^20 on PoCL 3.1, 2-core AMD EPYC
+	 * fewer instructions per element. Interior passes only (and a last pass without
+	 * consumers, which stores whole vectors: codegen/fft_vec.c): the vector first pass,
+	 * which transposes its stores, and last pass, which hands each lane to the consumers,
+	 * ran slower than the scalar ones. lde_babybear 2^20 on PoCL 3.1, 2-core AMD EPYC
 	 * (AVX-512), alternating: fused 77.0-78.0 ms scalar against 69.6-70.7 with vector
 	 * interior passes, 84.1-84.4 with every pass in vectors; in the host's slower-memory
 	 * state (its copy 8-9.5 ms instead of 4.7-5.0) equal within noise, 84.4-86.8 against
@@ -153,6 +165,7 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 	 */
 	if (pocl_cpu && dev->native_vector_int >= 16)
 		t->fft_vector[0] = true;
+
 	/*
 	 * llvmpipe (Mesa's CPU driver, under Rusticl) counts the iterations of an outermost loop
 	 * and of every loop nested in it, calls inlined, and silently leaves the loop after

@@ -85,6 +85,9 @@ typedef struct ffu_target {
 	   fft_vector_ends: the first and last passes too (else they stay scalar: the first
 	   would transpose its stores, the last hand its values to the consumers lane by lane) */
 	bool fft_vector[3], fft_vector_ends[3];
+	/* vector passes over transforms whose batch holds more than this store past the caches
+	   (non-temporal stores of whole lines: cl/word31.cl store_at_nt); 0: never */
+	size_t fft_stream_bytes;
 	int64_t dot_reduce_results; /* a dot of at most this many result elements and a long
 	                               contraction runs as a reduce of products (passes/dot_reduce.c) */
 	int msm_reduce_items;     /* work-items of an msm's bucket reduction (codegen/msm.c) */
