@@ -570,6 +570,67 @@ Test(runs, wrap_caller_mem_rusticl, .timeout = 120)
 }
 
 /*
+ * A caller's cl_mem on an unaligned host pointer (CL_MEM_USE_HOST_PTR, 4 bytes past an
+ * aligned allocation) as the output of an NTT of 48 MiB: on PoCL with AVX-512 its last
+ * pass streams whole vectors past the caches (device/target.c fft_stream_bytes), whose
+ * aligned store would fault on this pointer (cl/word31.cl store_at_nt). Its output must
+ * equal the same run's into a buffer fieldfuse allocated.
+ */
+static void unaligned_ntt_output(const char *sel)
+{
+	enum { ROWS = 3, LEN = 1 << 22 };
+	const size_t count = (size_t)ROWS * LEN, bytes = count * sizeof(uint32_t);
+	char text[256];
+	snprintf(text, sizeof text,
+		 "HloModule ntt\nENTRY %%main {\n  %%x = babybear[%d,%d] parameter(0)\n"
+		 "  ROOT %%y = babybear[%d,%d] fft(%%x), fft_type=FFT, fft_length=%d\n}\n",
+		 ROWS, LEN, ROWS, LEN, LEN);
+	ffu_device *d = open_ok(sel);
+	ffu_program *p = parse_ok(text);
+	ffu_executable *x = compile_ok(d, p, NULL);
+	ffu_error e = {0};
+	const int64_t dims[] = {ROWS, LEN};
+	uint32_t *xv = malloc(bytes), *want = malloc(bytes), *host = aligned_alloc(64, bytes + 64);
+	cr_assert(xv && want && host);
+	fill(xv, count, BB_P, 9);
+	ffu_buffer *bx = buffer_ok(d, "babybear", 2, dims), *by = buffer_ok(d, "babybear", 2, dims), *bu = NULL;
+	upload_ok(bx, xv, bytes);
+	const ffu_buffer *in[] = {bx};
+	cr_assert_eq(ffu_executable_run(x, in, 1, &by, 1, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	download_ok(by, want, bytes);
+	cl_int err;
+	cl_mem mu = clCreateBuffer(ffu_device_cl_context(d), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, host + 1,
+				   &err);
+	cr_assert_eq(err, CL_SUCCESS, "clCreateBuffer(CL_MEM_USE_HOST_PTR): %d", err);
+	cr_assert_eq(ffu_buffer_wrap_cl(&bu, d, mu, "babybear", 2, dims, &e), FFU_STATUS_OK, "%s", e.message);
+	cr_assert_eq(ffu_executable_run(x, in, 1, &bu, 1, NULL, &e), FFU_STATUS_OK, "%s", e.message);
+	memset(xv, 0, bytes);
+	download_ok(bu, xv, bytes);
+	cr_assert(memcmp(xv, want, bytes) == 0, "%s: the unaligned output differs", sel);
+	ffu_buffer_destroy(&bu);
+	clReleaseMemObject(mu);
+	ffu_buffer_destroy(&bx);
+	ffu_buffer_destroy(&by);
+	free(xv);
+	free(want);
+	free(host);
+	ffu_executable_destroy(&x);
+	ffu_program_destroy(&p);
+	ffu_device_close(&d);
+	ffu_error_clear(&e);
+}
+
+Test(runs, unaligned_ntt_output_pocl, .timeout = 300)
+{
+	unaligned_ntt_output("pocl");
+}
+
+Test(runs, unaligned_ntt_output_rusticl, .timeout = 300)
+{
+	unaligned_ntt_output("rusticl");
+}
+
+/*
  * The caller's own context and in-order queue (no profiling): fieldfuse adopts the context,
  * runs on the caller's queue, and the caller reads the result on that queue after the event.
  */
