@@ -378,15 +378,15 @@ class Blst:
         lib = ctypes.CDLL(blspy.__file__)
         self.affine_size, self.jacobian_size = 96 * self.deg, 144 * self.deg  # sizeof(blst_pX_affine), (blst_pX)
         self.threads = f"blst_{self.pn}s_mult_pippenger, one thread"
-        self.deserialize = self.fn(lib, "deserialize", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p])
+        self.deserialize = self.fn(lib, "_deserialize", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p])
         self.scratch_sizeof = self.fn(lib, "s_mult_pippenger_scratch_sizeof", ctypes.c_size_t, [ctypes.c_size_t])
         self.pippenger = self.fn(lib, "s_mult_pippenger", None, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
                                                                   ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p])
-        self.serialize = self.fn(lib, "serialize", None, [ctypes.c_void_p, ctypes.c_void_p])
+        self.serialize = self.fn(lib, "_serialize", None, [ctypes.c_void_p, ctypes.c_void_p])
 
-    def fn(self, lib, what, restype, argtypes):
-        sep = "" if what.startswith("s_") else "_"
-        f = getattr(lib, f"blst_{self.pn}{sep}{what}")
+    def fn(self, lib, suffix, restype, argtypes):
+        """blst_p1<suffix> (or p2): the group's C function, typed"""
+        f = getattr(lib, f"blst_{self.pn}{suffix}")
         f.restype, f.argtypes = restype, argtypes
         return f
 

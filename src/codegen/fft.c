@@ -151,7 +151,8 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	pl->h = pl->n / 2;
 	size_t sb = pl->f->storage_bytes;
 	const int cls = sb <= 4 ? 0 : sb <= 8 ? 1 : 2;
-	const bool big = t->fft_big_bytes && (uint64_t)(pl->rows * pl->n) * sb > t->fft_big_bytes;
+	const uint64_t bytes = (uint64_t)(pl->rows * pl->n) * sb; /* the batch */
+	const bool big = t->fft_big_bytes && bytes > t->fft_big_bytes;
 	int rmax = big ? t->fft_log_radix_big[cls] : t->fft_log_radix[cls];
 	rmax = rmax < 1 ? 1 : rmax;
 	pl->wg = t->fft_wg > 0 ? t->fft_wg : 16;
@@ -162,7 +163,7 @@ static ffu_status plan(fft_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	if (t->fft_vector[cls] && pl->f->base == pl->p) {
 		pl->vw = ffu__cl_prime_vector_lanes(pl->p);
 		pl->vw_ends = pl->vw > 0 && t->fft_vector_ends[cls];
-		pl->nt = pl->vw > 0 && t->fft_stream_bytes && (uint64_t)(pl->rows * pl->n) * sb > t->fft_stream_bytes;
+		pl->nt = pl->vw > 0 && t->fft_stream_bytes && bytes > t->fft_stream_bytes;
 	}
 	plan_passes(pl, t->fft_log_tile[cls], t->fft_tile_bytes, rmax, t->fft_log_radix[cls] < 1 ? 1 : t->fft_log_radix[cls],
 		    pl->vw_ends ? 0 : t->fft_log_radix_first[cls]);
