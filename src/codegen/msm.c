@@ -50,32 +50,10 @@
 #include "codegen/field_cl.h"
 #include "codegen/helper.h"
 #include "codegen/kgen.h"
+#include "codegen/msm_impl.h"
 #include "device/target.h"
-#include "point.h"
 
 enum { MAX_WINDOW = 20, AUTO_MAX_WINDOW = 16, ALIGN_WORDS = 16 };
-enum { ALL_INPUTS = -2 }; /* step(): every input of the fusion (the scalars' producers read them) */
-
-typedef struct msm_plan {
-	const ffu_inst *msm;     /* in the fused computation */
-	const ffu_field *fs;     /* scalars' type */
-	const ffu_field *fb;     /* bases' point type */
-	const ffu_field *fo;     /* the fusion's result: a point type of the same curve */
-	const ffu_curve *cv;
-	int in_s, in_b;          /* the fusion's inputs holding scalars (-1: computed) and bases */
-	int n_in;                /* the fusion's inputs */
-	int64_t n;
-	int c, w, log_s, log_l;  /* window bits, windows, log2 of segments per window and of their length */
-	int64_t nb, tb;          /* buckets per window, in all */
-	int64_t kb;              /* buckets per work-item of the batch-affine bucket step; 0: xyzz */
-	int64_t amin;            /* the fewest additions a batch-affine round inverts for */
-	int sw, cw;              /* 32-bit words of a scalar, of a coordinate */
-	bool scalar_mont, base_mont; /* stored in the device's Montgomery form (read as they are) */
-	/* regions of the scratch buffer, in words */
-	uint64_t cnt, off, pos, dig, idx, scl, bas, bkt, acc, prd, seg, win, words;
-	size_t loop_wg;          /* work-group size of the steps whose work-items loop long (target) */
-	char P[64], B[64], S[64]; /* the curve's prefix, the coordinate and scalar fields' */
-} msm_plan;
 
 static int64_t windows(int bits, int c)
 {
@@ -159,21 +137,34 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 				"%s: msm of %lld points: this driver silently leaves a loop after %u iterations, and one bucket "
 				"may hold every point; at most %u points here (PoCL or a GPU take more)",
 				fusion->name, (long long)pl->n, t->loop_limit, t->loop_limit);
-	while (t->loop_limit && pl->c > 1 && ((uint64_t)1 << (pl->c - 1)) > t->loop_limit)
+	pl->one_add = t->msm_one_add;
+	/* a window width whose loops all stay within the limit (one_add: its phases' additions) */
+	for (;;) {
+		pl->w = (int)windows(bits, pl->c);
+		pl->nb = (int64_t)1 << (pl->c - 1);
+		pl->tb = pl->w * pl->nb;
+		/*
+		 * Segments: about t->msm_reduce_items work-items over all windows, a power of two S
+		 * per window, and at most sqrt(NB): a _reduce work-item adds 2 L points in a chain
+		 * and a _window one 3 S, so S much above L would only move the serial work to
+		 * fewer items.
+		 */
+		int64_t want = t->msm_reduce_items > 0 ? t->msm_reduce_items / pl->w : 1;
+		pl->log_s = 0;
+		while (((int64_t)2 << pl->log_s) <= want && ((int64_t)4 << (2 * pl->log_s)) <= pl->nb)
+			pl->log_s++;
+		pl->log_l = pl->c - 1 - pl->log_s;
+		uint64_t longest = (uint64_t)pl->nb;
+		if (pl->one_add) {
+			uint64_t phases[3];
+			ffu__msm_one_add_steps(pl, phases);
+			for (int i = 0; i < 3; i++)
+				longest = phases[i] > longest ? phases[i] : longest;
+		}
+		if (!t->loop_limit || pl->c == 1 || longest <= t->loop_limit)
+			break;
 		pl->c--;
-	pl->w = (int)windows(bits, pl->c);
-	pl->nb = (int64_t)1 << (pl->c - 1);
-	pl->tb = pl->w * pl->nb;
-	/*
-	 * Segments: about t->msm_reduce_items work-items over all windows, a power of two S per
-	 * window, and at most sqrt(NB): a _reduce work-item adds 2 L points in a chain and a
-	 * _window one 3 S, so S much above L would only move the serial work to fewer items.
-	 */
-	int64_t want = t->msm_reduce_items > 0 ? t->msm_reduce_items / pl->w : 1;
-	pl->log_s = 0;
-	while (((int64_t)2 << pl->log_s) <= want && ((int64_t)4 << (2 * pl->log_s)) <= pl->nb)
-		pl->log_s++;
-	pl->log_l = pl->c - 1 - pl->log_s;
+	}
 	pl->sw = (int)(pl->fs->storage_bytes / 4);
 	pl->cw = (int)(pl->cv->coord->storage_bytes / 4);
 	uint64_t at = 0, pt = 4 * (uint64_t)pl->cw;
@@ -192,7 +183,7 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	 * 1.5 bits products by Fermat) when it saves that much over mixed xyzz additions
 	 * (about 4 products each, 3 times more in Fq2): amin additions at least.
 	 */
-	if (pl->fb->form == FFU_POINT_AFFINE && t->msm_affine_buckets > 0) {
+	if (pl->fb->form == FFU_POINT_AFFINE && t->msm_affine_buckets > 0 && !pl->one_add) {
 		pl->kb = t->msm_affine_buckets < pl->tb ? t->msm_affine_buckets : pl->tb;
 		pl->amin = 2 * pl->cv->coord->prime->bits / 5 / (pl->cv->coord->degree > 1 ? 3 : 1);
 		pl->acc = region(&at, (uint64_t)pl->tb * pt / 2);
@@ -200,6 +191,10 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 	}
 	pl->seg = region(&at, ((uint64_t)pl->w << pl->log_s) * 2 * pt);
 	pl->win = region(&at, (uint64_t)pl->w * pt);
+	if (pl->one_add) {
+		pl->tmp = region(&at, 2 * (uint64_t)pl->w * pt);
+		pl->fin = region(&at, pt);
+	}
 	pl->words = at;
 	snprintf(pl->P, sizeof pl->P, "%s", pl->cv->name);
 	snprintf(pl->B, sizeof pl->B, "%s", pl->cv->coord->name);
@@ -208,14 +203,13 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 }
 
 /*
- * A step: its descriptor (items work-items; the scratch buffer, then the given slots, then
- * the plan's numbers as `const ulong` arguments: n, c, nw (windows), nb (buckets per
- * window), log_s, log_l and the regions' word offsets o_*). The text names them only, so
- * msms of one type and any size or window width are one program, built once (PoCL took
- * 17 s and Rusticl 83 s to build one).
+ * A step's descriptor (msm_impl.h): the plan's numbers n, c, nw (windows), nb (buckets per
+ * window), log_s, log_l, the regions' word offsets o_*, kb, amin and phase. The text names
+ * them only, so msms of one type and any size or window width are one program, built once
+ * (PoCL took 17 s and Rusticl 83 s to build one).
  */
-static ffu_kernel_desc *step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k, const char *suffix,
-			     uint64_t items, int in, bool out, const char *what)
+ffu_kernel_desc *ffu__msm_desc(ffu_fusion_kernels *fk, const msm_plan *pl, int k, const char *suffix, uint64_t items,
+			       int in, bool out, uint64_t phase)
 {
 	const struct {
 		const char *name;
@@ -227,7 +221,8 @@ static ffu_kernel_desc *step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_p
 		{"o_dig", pl->dig},	  {"o_idx", pl->idx},		  {"o_scl", pl->scl},
 		{"o_bas", pl->bas},	  {"o_bkt", pl->bkt},		  {"o_seg", pl->seg},
 		{"o_win", pl->win},	  {"kb", (uint64_t)pl->kb},	  {"amin", (uint64_t)pl->amin},
-		{"o_acc", pl->acc},	  {"o_prd", pl->prd},
+		{"o_acc", pl->acc},	  {"o_prd", pl->prd},		  {"o_tmp", pl->tmp},
+		{"o_fin", pl->fin},	  {"phase", phase},
 	};
 	const int nv = (int)(sizeof values / sizeof values[0]);
 	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_MSM_STEP, k, suffix, 1, pl->n_in + 2 + nv);
@@ -241,6 +236,15 @@ static ffu_kernel_desc *step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_p
 		ffu__kernel_slot(d, FFU_ARG_OUTPUT, 0, NULL);
 	for (int i = 0; i < nv; i++)
 		ffu__kernel_value(d, values[i].name, values[i].v);
+	return d;
+}
+
+ffu_kernel_desc *ffu__msm_step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k, const char *suffix,
+			       uint64_t items, int in, bool out, const char *what)
+{
+	ffu_kernel_desc *d = ffu__msm_desc(fk, pl, k, suffix, items, in, out, 0);
+	if (!d)
+		return NULL;
 	ffu__sb_printf(sb, "/* %s */\n", what);
 	ffu__kernel_print_signature(sb, d);
 	return d;
@@ -251,14 +255,14 @@ static ffu_kernel_desc *step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_p
 static ffu_kernel_desc *loop_step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k,
 				  const char *suffix, uint64_t items, int in, const char *what)
 {
-	ffu_kernel_desc *d = step(sb, fk, pl, k, suffix, items, in, false, what);
+	ffu_kernel_desc *d = ffu__msm_step(sb, fk, pl, k, suffix, items, in, false, what);
 	if (d)
 		d->wg = pl->loop_wg;
 	return d;
 }
 
-/* Base i's load in the bucket step: the device-form affine or xyzz point, from BAS or as stored. */
-static void print_base_load(ffu_strbuf *sb, const msm_plan *pl, const char *var, const char *ix)
+/* msm_impl.h */
+void ffu__msm_base_load(ffu_strbuf *sb, const msm_plan *pl, const char *var, const char *ix)
 {
 	if (pl->fb->form != FFU_POINT_AFFINE)
 		ffu__sb_printf(sb, "%s_xyzz %s = %s_xyzz_load_m(scr + o_bas, %s);\n", pl->P, var, pl->P, ix);
@@ -270,7 +274,7 @@ static void print_base_load(ffu_strbuf *sb, const msm_plan *pl, const char *var,
 
 static bool emit_zero(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
 {
-	if (!step(sb, fk, pl, k, "_zero", (uint64_t)pl->tb, -1, false, "bucket sizes to zero"))
+	if (!ffu__msm_step(sb, fk, pl, k, "_zero", (uint64_t)pl->tb, -1, false, "bucket sizes to zero"))
 		return false;
 	ffu__sb_append(sb, "\tscr[o_cnt + get_global_id(0)] = 0u;\n}\n\n");
 	return true;
@@ -281,7 +285,7 @@ static bool emit_bases(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *p
 	const char *P = pl->P, *B = pl->B;
 	if (pl->fb->form == FFU_POINT_AFFINE && pl->base_mont)
 		return true;
-	if (!step(sb, fk, pl, k, "_bases", (uint64_t)pl->n, pl->in_b, false, "the bases in the device's form, once"))
+	if (!ffu__msm_step(sb, fk, pl, k, "_bases", (uint64_t)pl->n, pl->in_b, false, "the bases in the device's form, once"))
 		return false;
 	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n\t__global uint *bas = scr + o_bas;\n");
 	int nc = pl->fb->ncoords;
@@ -303,7 +307,7 @@ static bool emit_bases(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *p
 /* The digits (the module comment's windows): window w's c bits at bit w c, plus the carry. */
 static bool emit_digits(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
 {
-	if (!step(sb, fk, pl, k, "_digits", (uint64_t)pl->n, pl->in_s < 0 ? ALL_INPUTS : pl->in_s, false,
+	if (!ffu__msm_step(sb, fk, pl, k, "_digits", (uint64_t)pl->n, pl->in_s < 0 ? ALL_INPUTS : pl->in_s, false,
 		  "signed digits of scalar i in every window, the buckets' sizes counted"))
 		return false;
 	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n");
@@ -348,7 +352,7 @@ static bool emit_sort(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl
 	ffu__sb_append(sb, "\tconst size_t w = get_global_id(0);\n\tuint at = (uint)(w * n);\n"
 			   "\tfor (size_t j = w * nb; j < (w + 1) * nb; j++) {\n"
 			   "\t\tscr[o_off + j] = at;\n\t\tscr[o_pos + j] = at;\n\t\tat += scr[o_cnt + j];\n\t}\n}\n\n");
-	if (!step(sb, fk, pl, k, "_scatter", (uint64_t)pl->n, -1, false, "point i's entry into each of its buckets"))
+	if (!ffu__msm_step(sb, fk, pl, k, "_scatter", (uint64_t)pl->n, -1, false, "point i's entry into each of its buckets"))
 		return false;
 	ffu__sb_append(sb, "\tconst size_t i = get_global_id(0);\n"
 			   "\tfor (size_t w = 0; w < nw; w++) {\n"
@@ -360,12 +364,11 @@ static bool emit_sort(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl
 	return true;
 }
 
-/* Entry e's base as an affine point in the device form, negated where e's sign bit says
-   (affine bases only): `aff var`, at the given indent. */
-static void print_signed_base(ffu_strbuf *sb, const msm_plan *pl, const char *var, const char *indent)
+/* msm_impl.h */
+void ffu__msm_signed_base(ffu_strbuf *sb, const msm_plan *pl, const char *var, const char *indent)
 {
 	ffu__sb_append(sb, indent);
-	print_base_load(sb, pl, var, "e >> 1");
+	ffu__msm_base_load(sb, pl, var, "e >> 1");
 	ffu__sb_printf(sb, "%sif (e & 1u)\n%s\t%s.y = %s_neg(%s.y);\n", indent, indent, var, pl->B, var);
 }
 
@@ -381,11 +384,11 @@ static void print_bucket_loop(ffu_strbuf *sb, const msm_plan *pl, const char *ac
 	ffu__sb_printf(sb, "%sfor (uint t = %s; t < count; t++) {\n%sconst uint e = scr[o_idx + first + t];\n", in, from,
 		       in2);
 	if (pl->fb->form == FFU_POINT_AFFINE) {
-		print_signed_base(sb, pl, "q", in2);
+		ffu__msm_signed_base(sb, pl, "q", in2);
 		ffu__sb_printf(sb, "%s%s = %s_xyzz_madd(%s, q);\n", in2, acc, pl->P, acc);
 	} else {
 		ffu__sb_append(sb, in2);
-		print_base_load(sb, pl, "q", "e >> 1");
+		ffu__msm_base_load(sb, pl, "q", "e >> 1");
 		ffu__sb_printf(sb, "%sif (e & 1u)\n%s\tq = %s_xyzz_neg(q);\n%s%s = %s_xyzz_add(%s, q);\n", in2, in2, pl->P,
 			       in2, acc, pl->P, acc);
 	}
@@ -396,7 +399,7 @@ static bool emit_buckets(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan 
 {
 	const char *P = pl->P;
 	bool as_is = pl->fb->form == FFU_POINT_AFFINE && pl->base_mont;
-	if (!step(sb, fk, pl, k, "_bucket", (uint64_t)pl->tb, as_is ? pl->in_b : -1, false,
+	if (!ffu__msm_step(sb, fk, pl, k, "_bucket", (uint64_t)pl->tb, as_is ? pl->in_b : -1, false,
 		  "bucket j: the sum of its points, each negated where its digit is"))
 		return false;
 	ffu__sb_printf(sb,
@@ -436,7 +439,7 @@ static bool emit_buckets_affine(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ms
 		       "\t\tif (scr[o_cnt + j]) {\n"
 		       "\t\t\tconst uint e = scr[o_idx + scr[o_off + j]];\n",
 		       P, B);
-	print_signed_base(sb, pl, "b", "\t\t\t");
+	ffu__msm_signed_base(sb, pl, "b", "\t\t\t");
 	ffu__sb_printf(sb,
 		       "\t\t\tq = b;\n\t\t}\n\t\t%s_aff_store_m(acc, j, q);\n\t}\n"
 		       "\tuint r = 1, more = 1;\n"
@@ -446,7 +449,7 @@ static bool emit_buckets_affine(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ms
 		       "\t\t\tif (scr[o_cnt + j] > r) {\n"
 		       "\t\t\t\tconst uint e = scr[o_idx + scr[o_off + j] + r];\n",
 		       P, B, B);
-	print_signed_base(sb, pl, "q", "\t\t\t\t");
+	ffu__msm_signed_base(sb, pl, "q", "\t\t\t\t");
 	ffu__sb_printf(sb,
 		       "\t\t\t\tconst %s_aff_step st = %s_aff_den(%s_aff_load_m(acc, j), q);\n"
 		       "\t\t\t\tif (st.kind >= FFU_AFF_ADD) {\n"
@@ -459,7 +462,7 @@ static bool emit_buckets_affine(ffu_strbuf *sb, ffu_fusion_kernels *fk, const ms
 		       "\t\t\tif (scr[o_cnt + j] > r) {\n"
 		       "\t\t\t\tconst uint e = scr[o_idx + scr[o_off + j] + r];\n",
 		       P, P, P, B, B, B, B);
-	print_signed_base(sb, pl, "q", "\t\t\t\t");
+	ffu__msm_signed_base(sb, pl, "q", "\t\t\t\t");
 	ffu__sb_printf(sb,
 		       "\t\t\t\tconst %s_aff a = %s_aff_load_m(acc, j);\n"
 		       "\t\t\t\tconst %s_aff_step st = %s_aff_den(a, q);\n"
@@ -512,14 +515,18 @@ static bool emit_reduce(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *
 static bool emit_final(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k)
 {
 	const char *P = pl->P, *B = pl->B;
-	if (!step(sb, fk, pl, k, "_final", 1, -1, true, "the windows combined from the top; the point, normalised"))
+	if (!ffu__msm_step(sb, fk, pl, k, "_final", 1, -1, true,
+			   pl->one_add ? "the point, normalised" : "the windows combined from the top; the point, normalised"))
 		return false;
-	ffu__sb_printf(sb,
-		       "\t%s_xyzz acc = %s_xyzz_zero();\n"
-		       "\tfor (size_t w = nw; w-- > 0;) {\n"
-		       "\t\tfor (ulong d = 0; d < c; d++)\n\t\t\tacc = %s_xyzz_dbl(acc);\n"
-		       "\t\tacc = %s_xyzz_add(acc, %s_xyzz_load_m(scr + o_win, w));\n\t}\n",
-		       P, P, P, P, P);
+	if (pl->one_add)
+		ffu__sb_printf(sb, "\tconst %s_xyzz acc = %s_xyzz_load_m(scr + o_fin, 0);\n", P, P);
+	else
+		ffu__sb_printf(sb,
+			       "\t%s_xyzz acc = %s_xyzz_zero();\n"
+			       "\tfor (size_t w = nw; w-- > 0;) {\n"
+			       "\t\tfor (ulong d = 0; d < c; d++)\n\t\t\tacc = %s_xyzz_dbl(acc);\n"
+			       "\t\tacc = %s_xyzz_add(acc, %s_xyzz_load_m(scr + o_win, w));\n\t}\n",
+			       P, P, P, P, P);
 	/* coordinates in the device form: x, y, then 1s (jacobian Z; xyzz ZZ, ZZZ) */
 	int nc = pl->fo->ncoords;
 	ffu__sb_printf(sb,
@@ -562,8 +569,9 @@ ffu_status ffu__codegen_emit_msm(ffu_strbuf *sb, ffu_fusion_kernels *fk, const f
 	}
 	if (!emit_zero(sb, fk, &pl, k) || !emit_bases(sb, fk, &pl, k) || !emit_digits(sb, fk, &pl, k) ||
 	    !emit_sort(sb, fk, &pl, k) ||
-	    !(pl.kb ? emit_buckets_affine(sb, fk, &pl, k) : emit_buckets(sb, fk, &pl, k)) ||
-	    !emit_reduce(sb, fk, &pl, k) ||
+	    !(pl.one_add ? ffu__msm_emit_one_add(sb, fk, &pl, k)
+			 : (pl.kb ? emit_buckets_affine(sb, fk, &pl, k) : emit_buckets(sb, fk, &pl, k)) &&
+				   emit_reduce(sb, fk, &pl, k)) ||
 	    !emit_final(sb, fk, &pl, k))
 		return ffu__err(e, FFU_STATUS_ENOMEM, "out of memory generating kernels");
 	return ffu__sb_status(sb, e);

@@ -177,6 +177,16 @@ static void derive(ffu_target *t, const ffu_device_info *dev)
 		if (ffu__config()->msm_affine < 0)
 			t->msm_affine_buckets = 0; /* its rounds' loops nest: no bound */
 	}
+	/*
+	 * Mesa's NIR (Rusticl, any Mesa driver) inlines every call into the kernel, and its
+	 * build time grows faster than the code: a BN254 G1 chain of 8 / 16 / 64 / 128
+	 * products built in 0.6 / 1.1 / 11 / 60 s on llvmpipe, and a BN254 G2 msm program with
+	 * a point addition in each of its steps never finished (stopped after 20 minutes). So
+	 * there the msm's additions run in one kernel with one call site (codegen/msm_one_add.c).
+	 */
+	t->msm_one_add = dev->vendor_class == FFU_VENDOR_RUSTICL;
+	if (ffu__config()->msm_one_add >= 0)
+		t->msm_one_add = ffu__config()->msm_one_add > 0;
 	ffu__profile_build_options(&t->profile, t->build_options, sizeof t->build_options);
 }
 

@@ -95,6 +95,9 @@ typedef struct ffu_target {
 	                             each bucket one work-item summing in xyzz (codegen/msm.c) */
 	int msm_loop_wg;          /* work-group size of its steps whose few work-items each loop over
 	                             many points or buckets; 0: the driver's choice */
+	bool msm_one_add;         /* its point additions in one kernel that calls the addition from
+	                             one place (codegen/msm_one_add.c): for drivers that inline every
+	                             call and build in time that grows faster than the code (Mesa) */
 	unsigned loop_limit;      /* iterations of a kernel's outermost loop, those of the loops in it
 	                             counted in, past which the driver silently leaves it (llvmpipe:
 	                             65535; target.c); 0: no limit */

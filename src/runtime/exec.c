@@ -297,13 +297,32 @@ ffu_status ffu__exec_create_opts(ffu_exec **out, ffu_cl *cl, const ffu_module *m
 		if ((st = ffu__cl_build(cl, &x->program, ffu__sb_cstr(&x->source), NULL, e)))
 			goto fail;
 	}
-	/* every kernel by its descriptor's name, its limits once, then its launches */
+	/*
+	 * every kernel by its descriptor's name, its limits once, then its launches. Descriptors
+	 * that launch one kernel with other arguments (an msm's one-addition phases) share one
+	 * cl_kernel: the arguments are bound before each launch, and a driver that builds a
+	 * kernel's code per cl_kernel (llvmpipe, at the first launch) builds it once.
+	 */
 	for (int k = 0; k < x->pk.n; k++) {
 		const ffu_fusion_kernels *fk = &x->pk.fusions[k];
 		x->n_kernels++;
 		for (int i = 0; i < fk->n_kernels && st == FFU_STATUS_OK; i++) {
 			xkernel *xk = &x->xk[FFU_MAX_FUSION_KERNELS * k + i];
 			xk->d = &fk->kernels[i];
+			const xkernel *same = NULL;
+			for (int j = 0; j < i && !same; j++)
+				if (strcmp(fk->kernels[j].name, xk->d->name) == 0)
+					same = &x->xk[FFU_MAX_FUSION_KERNELS * k + j];
+			if (same) {
+				cl_int err = FFU_CL(clRetainKernel, same->k);
+				if (err != CL_SUCCESS)
+					st = ffu__err_cl(e, "clRetainKernel", err, "kernel '%s'", xk->d->name);
+				else {
+					xk->k = same->k;
+					xk->lim = same->lim;
+				}
+				continue;
+			}
 			st = ffu__cl_kernel(x->program, &xk->k, xk->d->name, e);
 			if (st == FFU_STATUS_OK)
 				st = ffu__cl_kernel_limits(cl, xk->k, &xk->lim, e);

@@ -47,6 +47,7 @@ static void load(void)
 	config.fft_log_tile = env_int_or_off("FIELDFUSE_FFT_TILE", 2, 12);
 	config.fft_vector = env_int_or_off("FIELDFUSE_FFT_VECTOR", 1, 1);
 	config.msm_affine = env_int_or_off("FIELDFUSE_MSM_AFFINE", 1, 1 << 20);
+	config.msm_one_add = env_int_or_off("FIELDFUSE_MSM_ONE_ADD", 1, 1);
 }
 
 const ffu_config *ffu__config(void)

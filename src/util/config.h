@@ -24,6 +24,9 @@ typedef struct ffu_config {
 	int msm_affine;      /* FIELDFUSE_MSM_AFFINE=k: k buckets per work-item of the msm's
 	                        batch-affine bucket step, 0 none (xyzz buckets); -1 when unset or
 	                        invalid (the target's choice, device/target.c), for comparing */
+	int msm_one_add;     /* FIELDFUSE_MSM_ONE_ADD=1: the msm's point additions in one kernel
+	                        that calls the addition from one place, 0 never; -1 when unset or
+	                        invalid (the target's choice, device/target.c), for testing */
 	bool profile;        /* FIELDFUSE_PROFILE set, non-empty and not "0": every kernel launch
 	                        waits for its kernel and prints its time to stderr (runtime/cl_launch.c) */
 	bool no_ptx;         /* FIELDFUSE_NO_PTX set, non-empty and not "0": NVIDIA builds leave
