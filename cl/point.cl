@@ -102,56 +102,21 @@ FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_dbl)(FFU_FN(xyzz) p)
 	return r;
 }
 
-/* madd-2008-s: p + q with q affine. U2 = X2 ZZ1, S2 = Y2 ZZZ1, P = U2 - X1, R = S2 - Y1,
-   PP = P^2, PPP = P PP, Q = X1 PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - Y1 PPP,
-   ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP. */
-FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_madd)(FFU_FN(xyzz) p, FFU_FN(aff) q)
-{
-	if (FFU_FN(aff_is_zero)(q))
-		return p;
-	if (FFU_FN(xyzz_is_zero)(p))
-		return FFU_FN(xyzz_from_aff)(q);
-	FB_t u2 = FFU_BFN(mul)(q.x, p.zz);
-	FB_t s2 = FFU_BFN(mul)(q.y, p.zzz);
-	FB_t pp_ = FFU_BFN(sub)(u2, p.x);
-	FB_t r_ = FFU_BFN(sub)(s2, p.y);
-	if (FFU_FN(fb_is_zero_)(pp_))
-		return FFU_FN(fb_is_zero_)(r_) ? FFU_FN(xyzz_dbl)(FFU_FN(xyzz_from_aff)(q)) : FFU_FN(xyzz_zero)();
-	FB_t pp = FFU_BFN(sqr)(pp_);
-	FB_t ppp = FFU_BFN(mul)(pp_, pp);
-	FB_t qq = FFU_BFN(mul)(p.x, pp);
-	FFU_FN(xyzz) o;
-	o.x = FFU_BFN(sub)(FFU_BFN(sub)(FFU_BFN(sqr)(r_), ppp), FFU_BFN(add)(qq, qq));
-	o.y = FFU_BFN(sub)(FFU_BFN(mul)(r_, FFU_BFN(sub)(qq, o.x)), FFU_BFN(mul)(p.y, ppp));
-	o.zz = FFU_BFN(mul)(p.zz, pp);
-	o.zzz = FFU_BFN(mul)(p.zzz, ppp);
-	return o;
-}
-
 /*
- * p + q for any two points: add-2008-s (U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2,
- * S2 = Y2 ZZZ1, P = U2 - U1, R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP,
- * X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - S1 PPP, ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP),
- * with the doubling through the same products: U1, S1, ZZ1 ZZ2, ZZZ1 ZZZ2 are p scaled by
- * q's Z (ZZ^3 = ZZZ^2 holds for every xyzz point), so where p = q dbl-2008-s-1 of that
- * scaled point is this formula with P = 2 S1 and R = 3 U1^2 in place of U2 - U1 and
- * S2 - S1, and X3 without its - PPP. 15 products in one straight line where an addition
- * that calls xyzz_dbl for p = q inlines 23: for drivers that inline every call, whose
- * build time grows faster than the code (Mesa's NIR under Rusticl: a BN254 G2 kernel of
- * one addition built in 40 s this way, 56 s the other, cold, on 2 cores).
+ * The common tail of add-2008-s and madd-2008-s: the sum of two points given as U1, S1 (the
+ * first one scaled to the second's Z: X1 ZZ2, Y1 ZZZ2), zz = ZZ1 ZZ2, zzz = ZZZ1 ZZZ2 and
+ * their differences P = U2 - U1, R = S2 - S1: PP = P^2, PPP = P PP, Q = U1 PP,
+ * X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - S1 PPP, ZZ3 = zz PP, ZZZ3 = zzz PPP. With the
+ * doubling through the same products: where P = R = 0 the points are equal, and
+ * dbl-2008-s-1 of (U1, S1, zz, zzz), the same point (ZZ^3 = ZZZ^2 holds for every xyzz
+ * point), is this tail with P = 2 S1 and R = 3 U1^2 and X3 without its - PPP. One straight
+ * line of products instead of a second formula called for P = Q: for drivers that inline
+ * every call, whose build time grows faster than the code (Mesa's NIR under Rusticl: a
+ * BN254 G2 kernel of one general addition built in 40 s this way, 56 s with the doubling
+ * called, cold, on 2 cores).
  */
-FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
+FFU_INLINE FFU_FN(xyzz) FFU_FN(sum_)(FB_t u1, FB_t s1, FB_t zz, FB_t zzz, FB_t pp_, FB_t r_)
 {
-	if (FFU_FN(xyzz_is_zero)(p))
-		return q;
-	if (FFU_FN(xyzz_is_zero)(q))
-		return p;
-	FB_t u1 = FFU_BFN(mul)(p.x, q.zz);
-	FB_t u2 = FFU_BFN(mul)(q.x, p.zz);
-	FB_t s1 = FFU_BFN(mul)(p.y, q.zzz);
-	FB_t s2 = FFU_BFN(mul)(q.y, p.zzz);
-	FB_t pp_ = FFU_BFN(sub)(u2, u1);
-	FB_t r_ = FFU_BFN(sub)(s2, s1);
 	const int dbl = FFU_FN(fb_is_zero_)(pp_) && FFU_FN(fb_is_zero_)(r_);
 	if (FFU_FN(fb_is_zero_)(pp_) && !dbl)
 		return FFU_FN(xyzz_zero)(); /* p + (-p) */
@@ -167,9 +132,38 @@ FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
 	FFU_FN(xyzz) o;
 	o.x = dbl ? x3 : FFU_BFN(sub)(x3, ppp);
 	o.y = FFU_BFN(sub)(FFU_BFN(mul)(r_, FFU_BFN(sub)(qq, o.x)), FFU_BFN(mul)(s1, ppp));
-	o.zz = FFU_BFN(mul)(FFU_BFN(mul)(p.zz, q.zz), pp);
-	o.zzz = FFU_BFN(mul)(FFU_BFN(mul)(p.zzz, q.zzz), ppp);
+	o.zz = FFU_BFN(mul)(zz, pp);
+	o.zzz = FFU_BFN(mul)(zzz, ppp);
 	return o;
+}
+
+/* madd-2008-s: p + q with q affine (ZZ2 = ZZZ2 = 1): U1 = X1, S1 = Y1, U2 = X2 ZZ1,
+   S2 = Y2 ZZZ1, then sum_. */
+FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_madd)(FFU_FN(xyzz) p, FFU_FN(aff) q)
+{
+	if (FFU_FN(aff_is_zero)(q))
+		return p;
+	if (FFU_FN(xyzz_is_zero)(p))
+		return FFU_FN(xyzz_from_aff)(q);
+	FB_t u2 = FFU_BFN(mul)(q.x, p.zz);
+	FB_t s2 = FFU_BFN(mul)(q.y, p.zzz);
+	return FFU_FN(sum_)(p.x, p.y, p.zz, p.zzz, FFU_BFN(sub)(u2, p.x), FFU_BFN(sub)(s2, p.y));
+}
+
+/* add-2008-s: p + q for any two points: U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2,
+   S2 = Y2 ZZZ1, then sum_ (15 products in one line; the doubling's 9 are not called). */
+FFU_POINT_OP FFU_FN(xyzz) FFU_FN(xyzz_add)(FFU_FN(xyzz) p, FFU_FN(xyzz) q)
+{
+	if (FFU_FN(xyzz_is_zero)(p))
+		return q;
+	if (FFU_FN(xyzz_is_zero)(q))
+		return p;
+	FB_t u1 = FFU_BFN(mul)(p.x, q.zz);
+	FB_t u2 = FFU_BFN(mul)(q.x, p.zz);
+	FB_t s1 = FFU_BFN(mul)(p.y, q.zzz);
+	FB_t s2 = FFU_BFN(mul)(q.y, p.zzz);
+	return FFU_FN(sum_)(u1, s1, FFU_BFN(mul)(p.zz, q.zz), FFU_BFN(mul)(p.zzz, q.zzz), FFU_BFN(sub)(u2, u1),
+			    FFU_BFN(sub)(s2, s1));
 }
 
 /* Point i of a buffer of canonical storage coordinates, into and out of the device form;

@@ -347,9 +347,10 @@ Test(point_ops_device, rusticl_bn254_g2_cheap, .timeout = 900)
 	run_on(ffu_test_devices[1], cheap_program, &curves[3], true, 41);
 }
 
-/* BN254 G2's general addition on Rusticl, its four cases in one kernel: 212 s cold on this
-   2-core VM (one call site of the general formula, whose doubling branch is a second
-   formula; the mixed one alone took 71-85 s), so nothing else goes in this kernel. */
+/* BN254 G2's general addition on Rusticl, its four cases in one kernel: 151 s cold on this
+   2-core VM with the doubling folded into the addition's products (212 s while it was a
+   second formula called from the addition; cl/point.cl sum_), so nothing else goes in
+   this kernel. */
 Test(point_ops_device, rusticl_bn254_g2_add, .timeout = 900)
 {
 	run_on(ffu_test_devices[1], add_program, &curves[3], true, 42);

@@ -34,6 +34,9 @@
  *   _final    1           acc = 2^c acc + WIN[w] from the top window down, then the result in
  *                         the root's point type, normalised (one inversion): affine (x, y),
  *                         jacobian (x, y, 1), xyzz (x, y, 1, 1); infinity as ZKX stores it
+ * Where the target inlines every call (target.msm_one_add: Mesa), _bucket, _reduce,
+ * _window and _final's combination are instead the four phases of one kernel that calls the
+ * addition from one place (codegen/msm_one_add.c), and _final only normalises.
  * The order in which atomic_inc hands out places differs from run to run, which changes
  * only a bucket's representative, never its group element; the normalised result is
  * therefore the same bytes on every run and for every window width.
