@@ -46,7 +46,7 @@ RUSTICL_EVERY = 3
 # Rusticl builds with every Fq2 product inlined into every point addition (one G2 add
 # program: 188 s of CPU). Their msm programs do run there, every one: since the msm's
 # one-addition kernels (codegen/msm_one_add.c) one builds in about 45 s. Every row of these
-# types runs on PoCL; G2's point blocks are PoCL-only in tests/test_point_device.c too
+# types runs on PoCL.
 RUSTICL_SKIP_TYPES = {"bn254_g2_affine", "bn254_g2"}
 # seconds a program may take: a cold BN254 G2 msm build (about a minute of PoCL CPU) took
 # more than 240 s of wall time on the 2 shared cores under a load of 10
