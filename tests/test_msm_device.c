@@ -1,7 +1,7 @@
 /*
- * tests/test_msm_device.c: msm on PoCL and Rusticl (codegen/msm.c, msm_one_add.c), against the reference
- * interpreter (fields/point.c's bucket method in jacobian coordinates, itself checked
- * against an independent Python group law by tests/points_oracle.py). A device result is
+ * tests/test_msm_device.c: msm on PoCL and Rusticl (codegen/msm.c, msm_one_add.c), against
+ * the reference interpreter (fields/point.c's bucket method in jacobian coordinates, itself
+ * checked against an independent Python group law by tests/points_oracle.py). A device result is
  * the group element the interpreter computes (ffu__point_eq: a jacobian or xyzz result has
  * many representatives), and since the device normalises its point, the same bytes fused
  * and unfused and for every window width. Inputs: n = 1, 2, 3, 17, 31, 1000, 4097, with zero
@@ -11,7 +11,7 @@
  * convert of the msm's point done by its last step, over BN254 G1 and BLS12-381 G1; scalars
  * computed by producers fused into the msm; then 2^13 + 1 points (2^16 + 1 in the full
  * mode) on PoCL. BN254 G2 and BLS12-381 G2 (Fq2 coordinates) the same way: n = 1, 2, 3,
- * 31, 1000 with the same special values, in five combinations of types on PoCL, and three
+ * 31, 1000 with the same special values, in four combinations of types on PoCL, and three
  * cases on Rusticl. Rusticl runs the one-addition kernels (codegen/msm_one_add.c, its
  * target's choice), PoCL msm.c's and, forced, the one-addition ones with every variant.
  * A missing device fails, never skips.
