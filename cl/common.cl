@@ -23,6 +23,21 @@
 #define FFU_INLINE static inline __attribute__((always_inline))
 
 /*
+ * The vector v of type T (FFU_VW lanes) stored at p past the caches (a streaming store of a
+ * whole line, no read for ownership) where p is aligned to it, else a plain vector store:
+ * a caller's cl_mem made on an unaligned host pointer (ffu_buffer_wrap_cl) would make the
+ * aligned streaming store fault. Uniform across work-items, so the branch costs nothing
+ * measurable. The vector templates' store_at_nt (cl/word31.cl, cl/goldilocks.cl).
+ */
+#define FFU_STORE_NT(T, p, v) \
+	do { \
+		if (((size_t)(p) & (sizeof(T) - 1)) == 0) \
+			__builtin_nontemporal_store((v), (__global T *)(p)); \
+		else \
+			FFU_CAT(vstore, FFU_VW)((v), 0, (p)); \
+	} while (0)
+
+/*
  * Integer element types (u32: exponents and convert sources; u64 likewise). Buffers are
  * word arrays; a u64 element is two words, read as one ulong (buffers are ulong-aligned).
  */

@@ -47,14 +47,10 @@ FFU_INLINE void FFU_FN(store_at)(__global uint *buf, size_t e, FP_t v)
 	FFU_CAT(vstore, FFU_VW)(v, 0, (__global ulong *)buf + e);
 }
 
-/* The same store past the caches where the line is aligned (cl/word31.cl says when and why). */
+/* The same store past the caches (cl/word31.cl says when, cl/common.cl FFU_STORE_NT how). */
 FFU_INLINE void FFU_FN(store_at_nt)(__global uint *buf, size_t e, FP_t v)
 {
-	__global ulong *p = (__global ulong *)buf + e;
-	if (((size_t)p & (sizeof(FP_t) - 1)) == 0)
-		__builtin_nontemporal_store(v, (__global FP_t *)p);
-	else
-		FFU_CAT(vstore, FFU_VW)(v, 0, p);
+	FFU_STORE_NT(FP_t, (__global ulong *)buf + e, v);
 }
 #else
 typedef ulong FP_t;

@@ -51,17 +51,12 @@ FFU_INLINE void FFU_FN(store_at)(__global uint *buf, size_t e, FP_t v)
 /*
  * The same store past the caches (a streaming store of whole lines, no read for
  * ownership): the NTT's vector passes over arrays far beyond the caches (device/target.h
- * fft_stream_bytes). e is a multiple of FFU_VW there, so the vector is one aligned line
- * wherever the buffer is: not so for a caller's cl_mem made on an unaligned host pointer
- * (ffu_buffer_wrap_cl), where the aligned streaming store would fault. Uniform, so the
- * branch costs nothing measurable.
+ * fft_stream_bytes). e is a multiple of FFU_VW there, so the vector is one line, aligned
+ * but in a caller's cl_mem on an unaligned host pointer (cl/common.cl FFU_STORE_NT).
  */
 FFU_INLINE void FFU_FN(store_at_nt)(__global uint *buf, size_t e, FP_t v)
 {
-	if (((size_t)(buf + e) & (sizeof(FP_t) - 1)) == 0)
-		__builtin_nontemporal_store(v, (__global FP_t *)(buf + e));
-	else
-		FFU_CAT(vstore, FFU_VW)(v, 0, buf + e);
+	FFU_STORE_NT(FP_t, buf + e, v);
 }
 #else
 #ifdef FFU_W64

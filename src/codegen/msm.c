@@ -207,12 +207,12 @@ static ffu_status plan(msm_plan *pl, const ffu_inst *fusion, const ffu_target *t
 
 /*
  * A step's descriptor (msm_impl.h): the plan's numbers n, c, nw (windows), nb (buckets per
- * window), log_s, log_l, the regions' word offsets o_*, kb, amin and phase. The text names
+ * window), log_s, log_l, the regions' word offsets o_*, kb, amin, phase and nadd. The text names
  * them only, so msms of one type and any size or window width are one program, built once
  * (PoCL took 17 s and Rusticl 83 s to build one).
  */
 ffu_kernel_desc *ffu__msm_desc(ffu_fusion_kernels *fk, const msm_plan *pl, int k, const char *suffix, uint64_t items,
-			       int in, bool out, uint64_t phase)
+			       int in, bool out, uint64_t phase, uint64_t nadd)
 {
 	const struct {
 		const char *name;
@@ -225,7 +225,7 @@ ffu_kernel_desc *ffu__msm_desc(ffu_fusion_kernels *fk, const msm_plan *pl, int k
 		{"o_bas", pl->bas},	  {"o_bkt", pl->bkt},		  {"o_seg", pl->seg},
 		{"o_win", pl->win},	  {"kb", (uint64_t)pl->kb},	  {"amin", (uint64_t)pl->amin},
 		{"o_acc", pl->acc},	  {"o_prd", pl->prd},		  {"o_tmp", pl->tmp},
-		{"o_fin", pl->fin},	  {"phase", phase},
+		{"o_fin", pl->fin},	  {"phase", phase},		  {"nadd", nadd},
 	};
 	const int nv = (int)(sizeof values / sizeof values[0]);
 	ffu_kernel_desc *d = ffu__kernel_add(fk, FFU_KERNEL_MSM_STEP, k, suffix, 1, pl->n_in + 2 + nv);
@@ -245,7 +245,7 @@ ffu_kernel_desc *ffu__msm_desc(ffu_fusion_kernels *fk, const msm_plan *pl, int k
 ffu_kernel_desc *ffu__msm_step(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_plan *pl, int k, const char *suffix,
 			       uint64_t items, int in, bool out, const char *what)
 {
-	ffu_kernel_desc *d = ffu__msm_desc(fk, pl, k, suffix, items, in, out, 0);
+	ffu_kernel_desc *d = ffu__msm_desc(fk, pl, k, suffix, items, in, out, 0, 0);
 	if (!d)
 		return NULL;
 	ffu__sb_printf(sb, "/* %s */\n", what);

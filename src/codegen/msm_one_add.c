@@ -40,23 +40,24 @@ void ffu__msm_one_add_steps(const msm_plan *pl, uint64_t steps[3])
 }
 
 /* Each phase's accumulators (word offsets a0, a1, a2 into the scratch buffer), its
-   additions `steps` and what it reads from (first, b0). */
+   additions `steps` (nadd, ffu__msm_one_add_steps; a bucket's size in phase 0) and what it
+   reads from (first, b0). */
 static void print_phase_setup(ffu_strbuf *sb, const msm_plan *pl)
 {
 	ffu__sb_printf(sb,
 		       "\tconst size_t g = get_global_id(0);\n"
 		       "\tconst ulong pw = %d, ns = 1UL << log_s;\n"
-		       "\tulong a0, a1 = 0, a2 = 0, b0 = 0, steps, first = 0;\n"
+		       "\tulong a0, a1 = 0, a2 = 0, b0 = 0, steps = nadd, first = 0;\n"
 		       "\tif (phase == 0) {\n"
 		       "\t\ta0 = o_bkt + g * pw;\n\t\tfirst = scr[o_off + g];\n\t\tsteps = scr[o_cnt + g];\n"
 		       "\t} else if (phase == 1) {\n"
 		       "\t\ta0 = o_seg + 2 * g * pw;\n\t\ta1 = a0 + pw;\n"
-		       "\t\tb0 = (g >> log_s) * nb + ((g & (ns - 1UL)) << log_l);\n\t\tsteps = 2UL << log_l;\n"
+		       "\t\tb0 = (g >> log_s) * nb + ((g & (ns - 1UL)) << log_l);\n"
 		       "\t} else if (phase == 2) {\n"
 		       "\t\ta0 = o_win + g * pw;\n\t\ta1 = o_tmp + 2 * g * pw;\n\t\ta2 = a1 + pw;\n"
-		       "\t\tb0 = g << log_s;\n\t\tsteps = 3 * ns - 1 + log_l;\n"
+		       "\t\tb0 = g << log_s;\n"
 		       "\t} else {\n"
-		       "\t\ta0 = o_fin;\n\t\tsteps = nw * (c + 1);\n"
+		       "\t\ta0 = o_fin;\n"
 		       "\t}\n",
 		       4 * pl->cw);
 	ffu__sb_printf(sb,
@@ -100,9 +101,11 @@ bool ffu__msm_emit_one_add(ffu_strbuf *sb, ffu_fusion_kernels *fk, const msm_pla
 	const char *P = pl->P;
 	bool as_is = pl->fb->form == FFU_POINT_AFFINE && pl->base_mont;
 	const uint64_t items[PHASES] = {(uint64_t)pl->tb, (uint64_t)pl->w << pl->log_s, (uint64_t)pl->w, 1};
+	uint64_t nadd[PHASES] = {0}; /* phase 0's: each bucket's size, read on the device */
+	ffu__msm_one_add_steps(pl, nadd + 1);
 	for (int ph = 0; ph < PHASES; ph++) {
 		ffu_kernel_desc *d = ffu__msm_desc(fk, pl, k, "_points", items[ph], as_is ? pl->in_b : -1, false,
-						   (uint64_t)ph);
+						   (uint64_t)ph, nadd[ph]);
 		if (!d)
 			return false;
 		/* the buckets' items are many and short; the others few and long (msm.c: loop_step) */
