@@ -9,15 +9,19 @@
 #                             test_power) with FIELDFUSE_TEST_DEVICE=nvidia, and the soak
 #   bench-ntt{31,64}.*        the NTT workloads (ntt_*, lde_babybear) and fieldops_babybear
 #   bench-*.{txt,json,csv}    the bench suite on nvidia (seed k=20..25, fieldops, workloads)
+#   bench-msm.*, msm-tests.txt  the msm workloads at k=16..20 (issue 20's GPU table, next to
+#                             ICICLE's published RTX 4090 figures), then test_msm_device and
+#                             test_point_ops_device on the GPU
 #   ptx-check.txt, ptx-{chains,portable}-N.txt  the 256-bit workloads with and without
 #                             the PTX carry chains (FIELDFUSE_NO_PTX): checked against the
 #                             reference interpreter, then timed three times in turn
 #   tune.txt, tuning.json     fieldfuse tune --device nvidia, its database written to $OUT
 #   jax-seed_bb.txt           bench/jax/seed_bb.py on the GPU's JAX next to fieldfuse
 # Each step's exit status is logged in summary.txt; one failing step does not stop the rest.
-# STEPS="devices ntt tests bench ptx tune jax" selects steps (default: all); FFU_GPU_DEVICE
+# STEPS="devices msm ntt tests bench ptx tune jax" selects steps (default: all); FFU_GPU_DEVICE
 # another selector than nvidia (with FFU_NVIDIA_ICD another ICD: how the script was tried on
-# PoCL); FFU_QUICK=1 runs the device suites at their default depth, not FFU_TEST_FULL's.
+# PoCL); FFU_QUICK=1 runs the device suites at their default depth, not FFU_TEST_FULL's;
+# FFU_MSM_K the msm step's sizes (default 16..20).
 # Each step runs under `timeout` (its own limit below, scaled by FFU_STEP_SCALE percent) and
 # the results are packed after every step, so a device call that runs out of time still
 # brings back everything finished before it.
@@ -26,7 +30,7 @@ root=$(pwd)
 out=$root/gpu-out
 rm -rf "$out"
 mkdir -p "$out"
-steps=${STEPS:-devices ntt tests bench ptx tune jax}
+steps=${STEPS:-devices msm ntt tests bench ptx tune jax}
 scale=${FFU_STEP_SCALE:-100}
 dev=${FFU_GPU_DEVICE:-nvidia} # the selector every step uses
 icd=${FFU_NVIDIA_ICD:-}
@@ -76,6 +80,16 @@ for s in $steps; do
 	case $s in
 	devices)
 		step devices 30 sh -c "'$ff' devices --json >'$out/devices.json' 2>'$out/devices.err'; '$ff' devices >>'$out/summary.txt'" ;;
+	msm)
+		# bench checks every size's fused result against the unfused one and the C baseline
+		# (OpenMP on the machine's cores); kernel times, the data on the device, as ICICLE's
+		step bench-msm 400 "$ff" bench msm_bn254_g1 msm_bls12_381_g1 msm_bn254_g2 msm_bls12_381_g2 \
+			--device "$dev" --k "${FFU_MSM_K:-16..20}" --runs 5 --json "$out/bench-msm.json" --csv "$out/bench-msm.csv" \
+			>"$out/bench-msm.txt"
+		# both device slots the GPU (tests/support.c); Criterion's own parallelism
+		for t in test_msm_device test_point_ops_device; do
+			step "$t" 180 sh -c "FIELDFUSE_TEST_DEVICE='$dev' '$root/.gpu/build/tests/$t' >>'$out/msm-tests.txt' 2>&1"
+		done ;;
 	ntt)
 		# the 31-bit rows first (the product-rate comparison needs fieldops_babybear's run)
 		step bench-ntt31 120 "$ff" bench ntt_babybear lde_babybear fieldops_babybear --device "$dev" \
