@@ -757,7 +757,9 @@ Test(fft, pocl_vectors_31, .timeout = 600)
 	run_vectors_31(ffu_test_devices[0]);
 }
 
-Test(fft, rusticl_vectors_31, .timeout = 600)
+/* cold and beside the suite's other Rusticl builds it ran past 600 s (a clean clone on a
+   new machine, 2026-11-29); alone, cold, 114-218 s */
+Test(fft, rusticl_vectors_31, .timeout = 1200)
 {
 	run_vectors_31(ffu_test_devices[1]);
 }
