@@ -87,7 +87,7 @@ static const char add_program[] =
 	"  ROOT %s = J[32] add(%j, %o)\n"
 	"}\n";
 
-/* The formulas add_program leaves out, for G2 on Rusticl, in one kernel (180 s cold there):
+/* The formulas add_program leaves out, for G2 on Rusticl, in one kernel (its test's time):
    a scalar multiple of an affine point (xyzz_mul_z1: the doubling and the mixed addition in
    its loop), that point subtracted (the mixed addition again, its operand negated), written
    as affine (an Fq2 inversion). make_inputs' scalars 0, 1 and r - 1 give -P (from

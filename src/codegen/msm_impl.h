@@ -48,7 +48,8 @@ typedef struct msm_plan {
  * A step's descriptor: items work-items; the fusion's input `in` (or ALL_INPUTS, or -1:
  * none), the scratch buffer, the output where `out`, then the plan's numbers as `const
  * ulong` arguments (msm.c lists them; `phase` and `nadd`, a work-item's additions in that
- * phase, are the ones that differ between launches of one kernel). ffu__msm_step also prints the kernel's comment and signature.
+ * phase, are the ones that differ between launches of one kernel). ffu__msm_step also
+ * prints the kernel's comment and signature.
  */
 ffu_kernel_desc *ffu__msm_desc(ffu_fusion_kernels *fk, const msm_plan *pl, int k, const char *suffix, uint64_t items,
 			       int in, bool out, uint64_t phase, uint64_t nadd);
