@@ -108,7 +108,8 @@ echo "== test: $((SECONDS - start)) s" >&2
 # more if meson saw it fail with none of its tests failing (killed, timed out, a report at
 # exit); any other test (soak, the examples, the vendor and ZKX checks) counts one. The text
 # logs are scanned for sanitizer and valgrind reports; Criterion's XML reports
-# (tests/meson.build) hold each test's time.
+# (tests/meson.build) hold each test's time. Each failed test is named with its first
+# Criterion failure lines, which come before any report its early stop leaves.
 python3 - "$build/meson-logs" "${logs[@]}" <<'PY' || status=1
 import glob, json, os, re, sys
 passed = failed = suites = reports = 0
@@ -128,7 +129,14 @@ for path in sys.argv[2:]:
     for line in open(jpath, errors='replace'):
         t = json.loads(line)
         ok = t['result'] in ('OK', 'EXPECTEDFAIL')
-        counts = synthesis.findall(t.get('stdout', '') + t.get('stderr', ''))
+        out = t.get('stdout', '') + t.get('stderr', '')
+        if not ok:
+            # what failed first, before the reports it may leave behind (a test that stops
+            # at a failed assertion leaks what it held, and LeakSanitizer says so)
+            why = [l for l in out.splitlines() if l.startswith(('[FAIL]', '[----]')) and l[6:].strip()]
+            print("failed: %s: %s (%s, exit %s)%s" % (path, t['name'], t['result'], t.get('returncode'),
+                  ''.join('\n    ' + l for l in why[:6])))
+        counts = synthesis.findall(out)
         if not counts:
             passed += ok
             failed += not ok
