@@ -63,11 +63,9 @@ if ((full)); then
 	echo "== test: ASan+UBSan build ($san)" >&2
 	# use_sigaltstack=0: Rusticl's Rust runtime replaces the alternate signal stack of
 	# threads that call into it, and ASan then fails to unmap its own at thread exit.
-	# intercept_tls_get_addr=0: in a process that builds on both PoCL and Rusticl (every
-	# `fieldfuse devices`), GCC 12's ASan records a bogus dynamic-TLS range for a driver
-	# module (0x466-0x800001568) and LeakSanitizer's tracer dies on it at exit ("Tracer
-	# caught signal 11"). Our own thread-locals are static TLS, still scanned; the drivers'
-	# dynamic TLS is not, which could only add leak reports, never hide one.
+	# intercept_tls_get_addr=0: GCC 12's ASan records a bogus dynamic-TLS range for a driver
+	# where PoCL and Rusticl share a process, and LeakSanitizer's tracer crashes on it at
+	# exit (docs/reliability.md says why this hides no leak).
 	# install_check links an uninstrumented example against the installed library, which
 	# an ASan build cannot serve (the runtime must come first); it runs in the plain build.
 	san_tests=("$@")
