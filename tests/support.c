@@ -5,6 +5,7 @@
 #include "device/target.h"
 #include "hlo/hlo.h"
 #include "passes/passes.h"
+#include "runtime/buildlog.h"
 #include "runtime/cl.h"
 #include "runtime/exec.h"
 #include "util/file.h"
@@ -28,6 +29,23 @@ __attribute__((constructor)) static void pick_test_devices(void)
 	const char *sel = getenv("FIELDFUSE_TEST_DEVICE");
 	if (sel && *sel)
 		ffu_test_devices[0] = ffu_test_devices[1] = sel;
+}
+
+/* The running test's "suite/name" for the build-cost log (runtime/buildlog.h,
+   tools/test_cost.py): which test paid for each kernel compile. */
+static const char *current_test_name(void)
+{
+	static char name[256];
+	const struct criterion_test *t = criterion_current_test;
+	if (!t || !t->category || !t->name)
+		return NULL;
+	snprintf(name, sizeof name, "%s/%s", t->category, t->name);
+	return name;
+}
+
+__attribute__((constructor)) static void tag_build_log(void)
+{
+	ffu__buildlog_set_tagger(current_test_name);
 }
 
 bool ffu_test_full(void)

@@ -296,7 +296,11 @@ static int run_on(const char *device, const char *tmpl, const curve_case *c, boo
 }
 
 /* one Test per curve: each a cold PoCL build of its own (G2's about a minute), so each
-   has its own time limit and Criterion runs them side by side */
+   has its own time limit and Criterion runs them side by side. The default run takes
+   BN254 G1 (canonical) and BN254 G2 (_mont): every op over a prime field and over its Fq2,
+   in both forms. The other curves and forms, and BN254 G2's formulas on Rusticl (a minute
+   or more of Mesa's CPU per kernel, cold), are the same code over other fields: the deep
+   run's deep_* tests (tests/meson.build). */
 static void every_op(size_t k)
 {
 	run_on(ffu_test_devices[0], ops_program, &curves[k], true, 10 + k);
@@ -307,12 +311,12 @@ Test(point_ops_device, pocl_bn254_g1, .timeout = 900)
 	every_op(0);
 }
 
-Test(point_ops_device, pocl_bn254_g1_mont, .timeout = 900)
+Test(point_ops_device, deep_pocl_bn254_g1_mont, .timeout = 900)
 {
 	every_op(1);
 }
 
-Test(point_ops_device, pocl_bls12_381_g1, .timeout = 900)
+Test(point_ops_device, deep_pocl_bls12_381_g1, .timeout = 900)
 {
 	every_op(2);
 }
@@ -357,7 +361,7 @@ Test(point_ops_device, rusticl, .timeout = 1800)
 }
 
 /* BN254 G2 on Rusticl: the ops of cheap_program (and of the two below; see curves[]). */
-Test(point_ops_device, rusticl_bn254_g2_cheap, .timeout = 900)
+Test(point_ops_device, deep_rusticl_bn254_g2_cheap, .timeout = 900)
 {
 	run_on(ffu_test_devices[1], cheap_program, &curves[3], true, 41);
 }
@@ -366,21 +370,21 @@ Test(point_ops_device, rusticl_bn254_g2_cheap, .timeout = 900)
    2-core VM with the doubling folded into the addition's products (212 s while it was a
    second formula called from the addition; cl/point.cl sum_), so nothing else goes in
    this kernel. */
-Test(point_ops_device, rusticl_bn254_g2_add, .timeout = 900)
+Test(point_ops_device, deep_rusticl_bn254_g2_add, .timeout = 900)
 {
 	run_on(ffu_test_devices[1], add_program, &curves[3], true, 42);
 }
 
 /* BN254 G2's doubling, mixed addition, scalar multiplication and affine output on Rusticl:
    164 s cold on the 2-core VM (an Intel AVX-512 host), under a second warm */
-Test(point_ops_device, rusticl_bn254_g2_mul, .timeout = 900)
+Test(point_ops_device, deep_rusticl_bn254_g2_mul, .timeout = 900)
 {
 	run_on(ffu_test_devices[1], mul_program, &curves[3], true, 43);
 }
 
 /* BLS12-381 G1's every op on Rusticl: every formula over the 381-bit coordinate field (12
    limbs), where before only its msm's general addition ran there. 288 s cold. */
-Test(point_ops_device, rusticl_bls12_381_g1, .timeout = 1800)
+Test(point_ops_device, deep_rusticl_bls12_381_g1, .timeout = 1800)
 {
 	run_on(ffu_test_devices[1], ops_program, &curves[2], true, 44);
 }

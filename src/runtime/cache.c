@@ -14,6 +14,7 @@
 #include <xxhash.h>
 
 #include "ocl/ocl.h"
+#include "runtime/buildlog.h"
 #include "util/cachedir.h"
 #include "util/file.h"
 
@@ -251,7 +252,10 @@ ffu_status ffu__progcache_load(ffu_cl *cl, cl_program *out, const char *source, 
 		goto out;
 	}
 	/* a binary still has to be built (linked for the device); a driver may refuse it here */
+	const double t0 = ffu__buildlog_on() ? ffu__now_ms() : 0;
 	err = FFU_CL(clBuildProgram, prog, 1, &cl->dev.device, options, NULL, NULL);
+	if (t0)
+		ffu__buildlog(cl, "binary", source, options, NULL, ffu__now_ms() - t0);
 	if (err != CL_SUCCESS) {
 		bad = true;
 		goto out;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ocl/ocl.h"
+#include "runtime/buildlog.h"
 #include "runtime/cache.h"
 #include "util/text.h"
 
@@ -71,7 +72,10 @@ static ffu_status build_source(ffu_cl *cl, cl_program *out, const char *source, 
 		goto out;
 	}
 	/* Options pass through untouched: integer field code gains nothing from fast-math flags. */
+	const double t0 = ffu__buildlog_on() ? ffu__now_ms() : 0;
 	err = FFU_CL(clBuildProgram, prog, 1, &cl->dev.device, options, NULL, NULL);
+	if (t0)
+		ffu__buildlog(cl, "source", source, options, NULL, ffu__now_ms() - t0);
 	if (err != CL_SUCCESS) {
 		log = build_log(prog, cl->dev.device);
 		first_error_line(log, first, sizeof first);
@@ -155,7 +159,10 @@ ffu_status ffu__cl_kernel(cl_program prog, cl_kernel *out, const char *name, ffu
 	cl_int err = CL_SUCCESS;
 
 	*out = NULL;
+	const double t0 = ffu__buildlog_on() ? ffu__now_ms() : 0;
 	cl_kernel k = FFU_CL_NEW(clCreateKernel, &err, prog, name, &err);
+	if (t0 && ffu__now_ms() - t0 >= FFU_BUILDLOG_KERNEL_MS)
+		ffu__buildlog(NULL, "kernel", NULL, NULL, name, ffu__now_ms() - t0);
 	if (!k || err != CL_SUCCESS)
 		return ffu__err_cl(e, "clCreateKernel", err, "kernel '%s'", name);
 	*out = k;

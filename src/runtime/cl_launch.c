@@ -10,6 +10,7 @@
 
 #include "device/launch.h"
 #include "ocl/ocl.h"
+#include "runtime/buildlog.h"
 #include "util/config.h"
 
 /* ---- launches ------------------------------------------------------------------------ */
@@ -59,6 +60,30 @@ ffu_status ffu__cl_launch_plan(const ffu_cl *cl, const ffu_kernel_limits *lim, s
 }
 
 /*
+ * FIELDFUSE_BUILD_LOG (runtime/buildlog.h): a launch whose wall time, enqueue to finish,
+ * minus its kernels' own time is long enough to hold a compile. Drivers compile on first
+ * use, away from clBuildProgram: PoCL its work-group function per local size in a worker
+ * thread, Mesa its compute state. Waiting serialises the queue; the log is for measuring.
+ */
+static void log_launch(ffu_cl *cl, cl_kernel k, const ffu_launch_events *ev, double t0)
+{
+	char name[128] = "?";
+	cl_ulong start, end;
+	double run = 0;
+	if (ffu__cl_finish(cl, NULL) != FFU_STATUS_OK)
+		return;
+	const double ms = ffu__now_ms() - t0;
+	for (int i = 0; i < ev->n; i++)
+		if (ffu__cl_event_times(ev->ev[i], &start, &end, NULL) == FFU_STATUS_OK && ffu__cl_times_real(start, end))
+			run += (double)(end - start) * 1e-6;
+	if (ms - run < FFU_BUILDLOG_LAUNCH_MS)
+		return;
+	(void)clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+	name[sizeof name - 1] = '\0';
+	ffu__buildlog(cl, "launch", NULL, NULL, name, ms - run);
+}
+
+/*
  * FIELDFUSE_PROFILE (util/config.h): the launch's own time, one line on stderr per kernel,
  * from its events (the host clock around a wait where the driver's timestamps are
  * placeholders, as Mesa 22's: cl_time.c). Waiting serialises the queue: a diagnostic for
@@ -101,9 +126,10 @@ ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limi
 	ffu_launch_events own;
 	cl_int err;
 	const bool profile = ffu__config()->profile;
-	const double t0 = profile ? ffu__now_ms() : 0;
+	const bool logged = ffu__buildlog_on();
+	const double t0 = profile || logged ? ffu__now_ms() : 0;
 
-	if (profile && !ev) /* the caller wants none: events of our own, released below */
+	if ((profile || logged) && !ev) /* the caller wants none: events of our own, released below */
 		ev = &own;
 	if (ev)
 		memset(ev, 0, sizeof *ev);
@@ -136,6 +162,8 @@ ffu_status ffu__cl_launch_limited(ffu_cl *cl, cl_kernel k, const ffu_kernel_limi
 		if (ev)
 			ev->n++;
 	}
+	if (logged)
+		log_launch(cl, k, ev, t0);
 	if (profile)
 		st = profile_launch(cl, k, &plan, ev, t0, e);
 out:

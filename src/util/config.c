@@ -9,6 +9,7 @@
 static ffu_config config;
 /* a copy: a later setenv may free the environment's string */
 static char disable_passes[512];
+static char build_log[4096];
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 
 /* A whole number in lo..hi from the environment; 0 when unset, empty or anything else. */
@@ -41,6 +42,11 @@ static void load(void)
 	if (v && *v) {
 		snprintf(disable_passes, sizeof disable_passes, "%s", v);
 		config.disable_passes = disable_passes;
+	}
+	v = getenv("FIELDFUSE_BUILD_LOG");
+	if (v && *v && strlen(v) < sizeof build_log) {
+		snprintf(build_log, sizeof build_log, "%s", v);
+		config.build_log = build_log;
 	}
 	config.lanes = env_int("FIELDFUSE_LANES", 1, 16);
 	config.fft_log_radix = env_int("FIELDFUSE_FFT_RADIX", 1, 6);

@@ -31,6 +31,8 @@ typedef struct ffu_config {
 	                        waits for its kernel and prints its time to stderr (runtime/cl_launch.c) */
 	bool no_ptx;         /* FIELDFUSE_NO_PTX set, non-empty and not "0": NVIDIA builds leave
 	                        out the inline-PTX carry chains (cl/carry.cl), for comparing */
+	const char *build_log; /* FIELDFUSE_BUILD_LOG: the file of the build-cost log
+	                          (runtime/buildlog.h), NULL when unset or empty */
 	const char *disable_passes; /* FIELDFUSE_DISABLE_PASSES ("simplify,cse"), NULL when unset;
 	                               checked by the pass manager, which reports unknown names */
 } ffu_config;

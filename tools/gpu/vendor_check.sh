@@ -6,14 +6,16 @@
 # run, the workload and the vendor named; this is how vendor breakage shows up before anyone
 # with the hardware runs it. What the checkers can and cannot prove is in their headers.
 #
-#   vendor_check.sh [--regs] [--emit-only] [--vendors amd,nvidia] FIELDFUSE [WORKLOAD.hlo...]
+#   vendor_check.sh [--regs] [--emit-only] [--vendors amd,nvidia] [--set quick|rest] FIELDFUSE [WORKLOAD.hlo...]
 #
 # Fixtures and architectures (tests/fixtures/caps/):
 #   amd_radeon_vii  (gfx906, the gfx9 wave64 profile row) built for gfx90a (CDNA 2, MI200,
 #                   the same row)
 #   amd_rx7900xtx   (gfx1100, RDNA 3 wave32)  built for gfx1100
 #   nvidia_h200     (sm_90)                   built for sm_90 with the carry chains it gets
-# Workloads: the arguments, or every bench/workloads/*.hlo. --regs adds the checkers'
+# Workloads: the arguments, or every bench/workloads/*.hlo; --set quick takes one workload
+# per kernel kind and field class (below: what the README's test command runs), --set rest
+# every other (the deep run adds them: tests/meson.build). --regs adds the checkers'
 # per-kernel registers (bench/results/vendor-static.txt is one such run). Tools as the
 # checkers take them (CLANG, AMDGCN_LIBCLC, LIBCLC, PTXAS).
 #
@@ -28,21 +30,38 @@ set -u
 regs=
 emit_only=
 vendors=amd,nvidia
+wset=
+# one workload per kernel kind (loop, reduce, fft, dot, msm) and field class (31-bit,
+# 256-bit, an extension): the msm and 381-bit workloads of the rest take minutes each
+quick="seed_bb seed_bn254 fieldops_babybearx4 sumcheck ntt_babybear ntt_bn254_sf dot_rows_babybear msm_bn254_g1"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--regs) regs=1; shift ;;
 	--emit-only) emit_only=1; shift ;;
 	--vendors) vendors=${2:?--vendors takes a list}; shift 2 ;;
+	--set) wset=${2:?--set takes quick or rest}; shift 2 ;;
 	-*) echo "vendor_check.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || { echo "usage: vendor_check.sh [--regs] [--emit-only] [--vendors amd,nvidia] FIELDFUSE [WORKLOAD.hlo...]" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: vendor_check.sh [--regs] [--emit-only] [--vendors amd,nvidia] [--set quick|rest] FIELDFUSE [WORKLOAD.hlo...]" >&2; exit 2; }
 fieldfuse=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/check_lib.sh"
-[ $# -gt 0 ] || set -- "$here"/../../bench/workloads/*.hlo
+if [ $# -eq 0 ]; then
+	for w in "$here"/../../bench/workloads/*.hlo; do
+		case " $quick " in *" $(basename "$w" .hlo) "*) in_quick=1 ;; *) in_quick= ;; esac
+		case $wset in
+		quick) [ -n "$in_quick" ] || continue ;;
+		rest) [ -z "$in_quick" ] || continue ;;
+		'') ;;
+		*) echo "vendor_check.sh: --set takes quick or rest, not '$wset'" >&2; exit 2 ;;
+		esac
+		set -- "$@" "$w"
+	done
+	[ $# -gt 0 ] || { echo "vendor_check.sh: no workload in bench/workloads for --set $wset" >&2; exit 2; }
+fi
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
